@@ -1,0 +1,6 @@
+//! Pure numerics: written once for any burn [`Backend`](burn::tensor::backend::Backend).
+//! Nothing in here may depend on leptos, web-sys, js-sys or plotters (a test enforces it).
+
+pub mod backend;
+pub mod ks;
+pub mod selfcheck;

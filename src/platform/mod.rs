@@ -1,0 +1,33 @@
+//! The only home of web-sys / js-sys / WebGPU start-up and browser scheduling.
+
+pub mod compute;
+pub mod timer;
+
+/// Starts the app: panic hook (shows the panic in the page, never a silent blank), logger, mount.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        show_fatal(&format!("The app hit an internal error and stopped: {info}"));
+    }));
+    let _ = console_log::init_with_level(log::Level::Warn);
+    hide_boot_message();
+    leptos::mount::mount_to_body(crate::ui::App);
+}
+
+fn document() -> Option<web_sys::Document> {
+    web_sys::window().and_then(|window| window.document())
+}
+
+fn hide_boot_message() {
+    if let Some(boot) = document().and_then(|doc| doc.get_element_by_id("boot")) {
+        boot.remove();
+    }
+}
+
+/// Writes `message` into the page's `#fatal` box (present in `index.html`).
+pub fn show_fatal(message: &str) {
+    if let Some(fatal) = document().and_then(|doc| doc.get_element_by_id("fatal")) {
+        fatal.set_text_content(Some(message));
+        let _ = fatal.set_attribute("style", "display:block");
+    }
+}

@@ -1,0 +1,3 @@
+//! Serde schemas shared by the CLI and the browser (results files, simulation output).
+
+pub mod compute;

@@ -1,0 +1,10 @@
+//! Leptos components. Thin: logic lives in plain types elsewhere; components never create
+//! devices or await the GPU themselves (they receive what `platform` acquired).
+
+mod app;
+mod device_badge;
+mod intro;
+
+pub use app::App;
+pub use device_badge::DeviceBadge;
+pub use intro::Intro;

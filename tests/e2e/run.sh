@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# End-to-end test: builds the page with trunk, serves dist/ on a free localhost port, and runs the
+# playwright-core tests (node's test runner) against it in Debian's headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")"
+root="$(cd ../.. && pwd)"
+export PATH="$HOME/.cargo/bin:$PATH"
+[ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund \
+  || { echo "[e2e] error: npm ci failed: is the npm registry reachable?" >&2; exit 1; }
+# The dev profile (dependencies optimised, see Cargo.toml) shares its build with wasm-pack test.
+(cd "$root" && trunk build --dist target/e2e-dist)
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$root/target/e2e-dist" >/tmp/unroll-lab-e2e-server.log 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+E2E_BASE_URL="http://127.0.0.1:$port/" node --test --test-concurrency=1 .
