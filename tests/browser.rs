@@ -38,35 +38,61 @@ async fn webgpu_path_is_exercised_where_an_adapter_exists() {
     console_log!("WebGPU adapter: {adapter}");
     match compute::webgpu().await {
         Ok(acquired) => {
-            console_log!("WebGPU self-check on {adapter}: {}", acquired.description.self_check());
-            let report = selfcheck::run(&acquired.device).await.expect("self-check runs again");
+            console_log!(
+                "WebGPU self-check on {adapter}: {}",
+                acquired.description.self_check()
+            );
+            let report = selfcheck::run(&acquired.device)
+                .await
+                .expect("self-check runs again");
             assert!(report.passed(), "{}", report.summary());
         }
         Err(reason) => {
             // The fallback must say which adapter and what failed: that is what the badge shows.
             console_log!("WebGPU rejected, app falls back to the CPU: {reason}");
-            assert!(reason.contains(&adapter), "reason must name the adapter: {reason}");
+            assert!(
+                reason.contains(&adapter),
+                "reason must name the adapter: {reason}"
+            );
         }
     }
 }
 
 #[wasm_bindgen_test]
 fn device_badge_shows_the_device_and_updates() {
-    let document = web_sys::window().and_then(|w| w.document()).expect("document");
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("document");
     let host: web_sys::HtmlElement = document
         .create_element("div")
         .expect("div")
         .dyn_into()
         .expect("html element");
-    document.body().expect("body").append_child(&host).expect("append");
+    document
+        .body()
+        .expect("body")
+        .append_child(&host)
+        .expect("append");
     let (device, set_device) = signal(ComputeDevice::Probing);
-    let _handle = leptos::mount::mount_to(host.clone(), move || view! { <DeviceBadge device=device /> });
-    assert!(host.text_content().unwrap_or_default().contains("Probing WebGPU"));
+    let _handle = leptos::mount::mount_to(
+        host.clone(),
+        move || view! { <DeviceBadge device=device /> },
+    );
+    assert!(host
+        .text_content()
+        .unwrap_or_default()
+        .contains("Probing WebGPU"));
     set_device.set(ComputeDevice::Cpu {
         reason: "navigator.gpu is missing".into(),
         self_check: "6/6 checks passed".into(),
     });
     let text = host.text_content().unwrap_or_default();
-    assert!(text.contains("CPU (WebGPU unavailable: navigator.gpu is missing)"), "{text}");
-    assert!(text.contains("Start-up self-check: 6/6 checks passed"), "{text}");
+    assert!(
+        text.contains("CPU (WebGPU unavailable: navigator.gpu is missing)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Start-up self-check: 6/6 checks passed"),
+        "{text}"
+    );
 }

@@ -2,7 +2,14 @@
 
 use std::path::Path;
 
-const FORBIDDEN: [&str; 6] = ["leptos", "web_sys", "js_sys", "wasm_bindgen", "plotters", "crate::ui"];
+const FORBIDDEN: [&str; 6] = [
+    "leptos",
+    "web_sys",
+    "js_sys",
+    "wasm_bindgen",
+    "plotters",
+    "crate::ui",
+];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("readable source dir") {
@@ -18,7 +25,10 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 #[test]
 fn numerics_has_no_ui_or_browser_imports() {
     let mut files = Vec::new();
-    rust_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/numerics"), &mut files);
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src/numerics"),
+        &mut files,
+    );
     assert!(!files.is_empty());
     for file in files {
         let text = std::fs::read_to_string(&file).expect("readable file");

@@ -82,9 +82,11 @@ pub async fn run(device: &Device) -> Result<SelfCheckReport, SelfCheckError> {
     report.checks.push(check_backward(device).await?);
     let on_device = training_step(&device.clone().autodiff()).await?;
     let on_cpu = training_step(&backend::cpu_autodiff()).await?;
-    report
-        .checks
-        .push(compare_relative("training step: MSE loss", &on_device.loss, &on_cpu.loss));
+    report.checks.push(compare_relative(
+        "training step: MSE loss",
+        &on_device.loss,
+        &on_cpu.loss,
+    ));
     report.checks.push(compare_relative(
         "training step: gradient",
         &on_device.gradient,
@@ -118,7 +120,10 @@ fn compare_absolute(name: &'static str, got: &[f32], expected: &[f32]) -> CheckO
 }
 
 fn compare_relative(name: &'static str, got: &[f32], expected: &[f32]) -> CheckOutcome {
-    let scale = expected.iter().fold(0.0f32, |acc, v| acc.max(v.abs())).max(1e-12);
+    let scale = expected
+        .iter()
+        .fold(0.0f32, |acc, v| acc.max(v.abs()))
+        .max(1e-12);
     let max_difference = max_difference(got, expected, |g, e| (g - e).abs() / scale);
     CheckOutcome {
         name,
@@ -134,7 +139,13 @@ fn max_difference(got: &[f32], expected: &[f32], metric: impl Fn(f32, f32) -> f3
     }
     got.iter()
         .zip(expected)
-        .map(|(&g, &e)| if g.is_finite() { metric(g, e) } else { f32::INFINITY })
+        .map(|(&g, &e)| {
+            if g.is_finite() {
+                metric(g, e)
+            } else {
+                f32::INFINITY
+            }
+        })
         .fold(0.0, f32::max)
 }
 
@@ -143,7 +154,11 @@ async fn check_matmul(device: &Device) -> Result<CheckOutcome, SelfCheckError> {
     let a = Tensor::<2>::from_data(TensorData::new(vec![1.0f32, 2.0, 3.0, 4.0], [2, 2]), device);
     let b = Tensor::<2>::from_data(TensorData::new(vec![5.0f32, 6.0, 7.0, 8.0], [2, 2]), device);
     let got = read(a.matmul(b)).await?;
-    Ok(compare_absolute("matmul 2×2", &got, &[19.0, 22.0, 43.0, 50.0]))
+    Ok(compare_absolute(
+        "matmul 2×2",
+        &got,
+        &[19.0, 22.0, 43.0, 50.0],
+    ))
 }
 
 /// Cross-correlation of `[1, 2, 3, 4, 5]` with `[1, 0, −1]`, zero padding 1: `[−2, −2, −2, −2, 4]`.
@@ -154,7 +169,11 @@ async fn check_conv1d(device: &Device) -> Result<CheckOutcome, SelfCheckError> {
     );
     let w = Tensor::<3>::from_data(TensorData::new(vec![1.0f32, 0.0, -1.0], [1, 1, 3]), device);
     let got = read(conv1d(x, w, None, ConvOptions::new([1], [1], [1], 1))).await?;
-    Ok(compare_absolute("conv1d k=3", &got, &[-2.0, -2.0, -2.0, -2.0, 4.0]))
+    Ok(compare_absolute(
+        "conv1d k=3",
+        &got,
+        &[-2.0, -2.0, -2.0, -2.0, 4.0],
+    ))
 }
 
 /// `d/dw Σ (w·x)² = 2 w x²`: with `w = [1, 2, 3]`, `x = [1, 1, 2]` the gradient is `[2, 4, 24]`.
@@ -169,7 +188,11 @@ async fn check_backward(device: &Device) -> Result<CheckOutcome, SelfCheckError>
         Some(grad) => read(grad).await?,
         None => Vec::new(),
     };
-    Ok(compare_absolute("autodiff backward", &got, &[2.0, 4.0, 24.0]))
+    Ok(compare_absolute(
+        "autodiff backward",
+        &got,
+        &[2.0, 4.0, 24.0],
+    ))
 }
 
 /// A two-layer convolutional net with deterministic weights: the shapes and operations of the
@@ -198,7 +221,10 @@ fn wave(len: usize, seed: f32, scale: f32) -> Vec<f32> {
 impl TinyNet {
     fn new(device: &Device) -> Self {
         let tensor3 = |values: Vec<f32>, shape: [usize; 3]| {
-            Param::from_tensor(Tensor::<3>::from_data(TensorData::new(values, shape), device))
+            Param::from_tensor(Tensor::<3>::from_data(
+                TensorData::new(values, shape),
+                device,
+            ))
         };
         Self {
             first: tensor3(wave(TINY_HIDDEN * 2 * 3, 0.1, 0.5), [TINY_HIDDEN, 2, 3]),

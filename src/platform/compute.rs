@@ -74,7 +74,10 @@ pub async fn cpu(reason: String) -> Acquired {
             self_check: report.summary(),
         },
         Ok(report) => ComputeDevice::Broken {
-            reason: format!("the CPU backend failed its self-check: {}", report.summary()),
+            reason: format!(
+                "the CPU backend failed its self-check: {}",
+                report.summary()
+            ),
         },
         Err(err) => ComputeDevice::Broken {
             reason: format!("the CPU self-check could not run: {err}"),
@@ -96,9 +99,11 @@ pub async fn webgpu() -> Result<Acquired, String> {
         .map_err(|err| format!("burn could not initialise WebGPU on {adapter}: {err}"))?;
     // wgpu's default handler panics on a validation error (e.g. a shader the adapter rejects):
     // log it instead, so a bad adapter shows up as a failed self-check, not a dead page.
-    setup.device.on_uncaptured_error(std::sync::Arc::new(|error| {
-        log::error!("WebGPU error: {error}");
-    }));
+    setup
+        .device
+        .on_uncaptured_error(std::sync::Arc::new(|error| {
+            log::error!("WebGPU error: {error}");
+        }));
     let report = with_timeout(WEBGPU_SELF_CHECK_TIMEOUT_MS, selfcheck::run(&device))
         .await
         .ok_or_else(|| {
@@ -109,7 +114,10 @@ pub async fn webgpu() -> Result<Acquired, String> {
         })?
         .map_err(|err| format!("the self-check on {adapter} could not run: {err}"))?;
     if !report.passed() {
-        return Err(format!("{adapter} gave wrong results ({})", report.summary()));
+        return Err(format!(
+            "{adapter} gave wrong results ({})",
+            report.summary()
+        ));
     }
     Ok(Acquired {
         device,
@@ -128,7 +136,9 @@ pub async fn adapter_description() -> Result<String, String> {
         .into();
     let gpu = Reflect::get(&navigator, &"gpu".into()).unwrap_or(JsValue::UNDEFINED);
     if gpu.is_undefined() || gpu.is_null() {
-        return Err("navigator.gpu is missing (this browser has no WebGPU, or it is disabled)".into());
+        return Err(
+            "navigator.gpu is missing (this browser has no WebGPU, or it is disabled)".into(),
+        );
     }
     let request: js_sys::Function = Reflect::get(&gpu, &"requestAdapter".into())
         .map_err(|_| "navigator.gpu.requestAdapter is missing")?

@@ -7,7 +7,9 @@ pub mod timer;
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
-        show_fatal(&format!("The app hit an internal error and stopped: {info}"));
+        show_fatal(&format!(
+            "The app hit an internal error and stopped: {info}"
+        ));
     }));
     let _ = console_log::init_with_level(log::Level::Warn);
     hide_boot_message();

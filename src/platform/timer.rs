@@ -19,7 +19,10 @@ pub async fn sleep(millis: i32) {
 }
 
 /// Runs `future`, giving up after `millis` milliseconds (`None`).
-pub async fn with_timeout<T>(millis: i32, future: impl std::future::Future<Output = T>) -> Option<T> {
+pub async fn with_timeout<T>(
+    millis: i32,
+    future: impl std::future::Future<Output = T>,
+) -> Option<T> {
     let future = std::pin::pin!(future);
     let timeout = std::pin::pin!(sleep(millis));
     match select(future, timeout).await {

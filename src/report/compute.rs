@@ -70,7 +70,10 @@ mod tests {
             reason: "navigator.gpu is missing".into(),
             self_check: "6/6 checks passed".into(),
         };
-        assert_eq!(cpu.badge(), "CPU (WebGPU unavailable: navigator.gpu is missing)");
+        assert_eq!(
+            cpu.badge(),
+            "CPU (WebGPU unavailable: navigator.gpu is missing)"
+        );
         assert!(cpu.is_ready() && gpu.is_ready());
         assert!(!ComputeDevice::Probing.is_ready());
     }

@@ -1,3 +1,4 @@
 //! Serde schemas shared by the CLI and the browser (results files, simulation output).
 
 pub mod compute;
+pub mod simulation;

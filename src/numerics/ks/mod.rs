@@ -1,1 +1,21 @@
 //! Kuramoto–Sivashinsky, 1D periodic: `u_t = −u u_x − u_xx − u_xxxx` (PAPER.md, section KS).
+//!
+//! One concept per file: [`grid`] (points, `fftfreq` wavenumbers), [`config`] (scheme, sizes),
+//! [`operators`] (spectral coefficients and their real N×N matrices, f64), [`reference`] (rustfft
+//! f64 ETD1 / ETRK2 / ETDRK4), [`tensor`] (batched differentiable burn ETD1 / ETRK2),
+//! [`initial`] (training / test / user ICs), [`data`] (training and test sets, windows).
+
+pub mod config;
+pub mod data;
+pub mod error;
+pub mod grid;
+pub mod initial;
+pub mod operators;
+pub mod reference;
+pub mod tensor;
+
+pub use config::{KsConfig, Scheme};
+pub use error::KsError;
+pub use grid::Grid;
+pub use reference::ReferenceSolver;
+pub use tensor::{Precision, TensorSolver};

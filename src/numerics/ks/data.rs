@@ -1,0 +1,220 @@
+//! The study's data: training set (6 sizes × 6 ICs), test sets (4 sizes × seeded ICs), windows.
+//!
+//! Trajectories are computed with the f64 [`ReferenceSolver`] (ETRK2, h = 0.5, double step) and
+//! stored as f32, warm-up frames dropped.
+
+use super::config::{KsConfig, Scheme, BASE_DOMAIN_SIZE};
+use super::error::KsError;
+use super::initial::{train_ic, TestIc, TRAIN_IC_PARAMETERS};
+use super::reference::ReferenceSolver;
+
+/// Training scales `s` (L = 8·s).
+pub const TRAIN_SCALES: [f64; 6] = [0.9, 0.95, 1.0, 1.1, 1.2, 1.3];
+/// Test scales: extrapolation {0.85, 1.40}, interpolation {0.93, 1.15}.
+pub const TEST_SCALES: [f64; 4] = [0.85, 0.93, 1.15, 1.40];
+/// Warm-up learned steps dropped from every trajectory.
+pub const WARMUP_STEPS: usize = 200;
+/// Frames kept per trajectory in the study.
+pub const KEPT_FRAMES: usize = 5000;
+/// Test trajectories per test size in the study.
+pub const TESTS_PER_SIZE: usize = 10;
+
+/// How to generate a set of trajectories.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DataConfig {
+    /// Ground-truth solver settings; `domain_size` is replaced by 8·s per trajectory.
+    pub solver: KsConfig,
+    /// Learned steps simulated and dropped before the first kept frame.
+    pub warmup_steps: usize,
+    /// Frames kept per trajectory (the first kept frame is the state after the warm-up).
+    pub kept_frames: usize,
+}
+
+impl Default for DataConfig {
+    /// The study: ETRK2, N = 48, h = 0.5 × 2, 200 warm-up steps, 5000 frames kept.
+    fn default() -> Self {
+        Self {
+            solver: KsConfig::default(),
+            warmup_steps: WARMUP_STEPS,
+            kept_frames: KEPT_FRAMES,
+        }
+    }
+}
+
+/// One stored trajectory, f32, row-major `[frames, N]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trajectory {
+    /// Scale `s` (L = 8·s).
+    pub scale: f64,
+    /// Domain parameter `L`.
+    pub domain_size: f64,
+    /// Grid points `N`.
+    pub resolution: usize,
+    /// `frames · N` values.
+    pub values: Vec<f32>,
+}
+
+impl Trajectory {
+    /// Number of frames.
+    pub fn frames(&self) -> usize {
+        self.values.len() / self.resolution.max(1)
+    }
+
+    /// Frame `i`, shape `[N]`.
+    pub fn frame(&self, i: usize) -> &[f32] {
+        &self.values[i * self.resolution..(i + 1) * self.resolution]
+    }
+
+    /// Number of windows with `unroll` targets: `frames − unroll` (0 if too short).
+    pub fn window_count(&self, unroll: usize) -> usize {
+        self.frames().saturating_sub(unroll)
+    }
+
+    /// Window `i`: input frame `i` `[N]` and targets `i+1..=i+unroll` `[unroll, N]` (row-major);
+    /// `None` when `i ≥ window_count(unroll)`.
+    pub fn window(&self, i: usize, unroll: usize) -> Option<(&[f32], &[f32])> {
+        if i >= self.window_count(unroll) {
+            return None;
+        }
+        let n = self.resolution;
+        Some((
+            self.frame(i),
+            &self.values[(i + 1) * n..(i + 1 + unroll) * n],
+        ))
+    }
+}
+
+/// Simulates `u0` at scale `scale`, drops the warm-up, stores f32. A divergent trajectory keeps
+/// its finite frames only (never happens for ETRK2 on the study's settings).
+pub fn trajectory(config: &DataConfig, scale: f64, u0: &[f64]) -> Result<Trajectory, KsError> {
+    let solver_config = KsConfig {
+        domain_size: BASE_DOMAIN_SIZE * scale,
+        ..config.solver
+    };
+    let solver = ReferenceSolver::new(solver_config)?;
+    let n = solver_config.resolution;
+    let mut state = u0.to_vec();
+    for _ in 0..config.warmup_steps {
+        state = solver.step(&state);
+    }
+    let mut values = Vec::with_capacity(config.kept_frames * n);
+    for frame in 0..config.kept_frames {
+        if frame > 0 {
+            state = solver.step(&state);
+        }
+        if state.iter().any(|v| !v.is_finite()) {
+            break;
+        }
+        values.extend(state.iter().map(|&v| v as f32));
+    }
+    Ok(Trajectory {
+        scale,
+        domain_size: solver_config.domain_size,
+        resolution: n,
+        values,
+    })
+}
+
+/// The training set: for each of [`TRAIN_SCALES`] the six training ICs, in that order (36).
+pub fn training_set(config: &DataConfig) -> Result<Vec<Trajectory>, KsError> {
+    let mut set = Vec::with_capacity(TRAIN_SCALES.len() * TRAIN_IC_PARAMETERS.len());
+    for &scale in &TRAIN_SCALES {
+        let grid = KsConfig {
+            domain_size: BASE_DOMAIN_SIZE * scale,
+            ..config.solver
+        }
+        .validate()?;
+        for index in 0..TRAIN_IC_PARAMETERS.len() {
+            set.push(trajectory(config, scale, &train_ic(&grid, index)?)?);
+        }
+    }
+    Ok(set)
+}
+
+/// The test set: for each of [`TEST_SCALES`] (index `i`), `tests_per_size` ICs drawn from
+/// [`TestIc::family`]`(seed + i, tests_per_size)`; size-major order.
+pub fn test_set(
+    config: &DataConfig,
+    seed: u64,
+    tests_per_size: usize,
+) -> Result<Vec<Trajectory>, KsError> {
+    let mut set = Vec::with_capacity(TEST_SCALES.len() * tests_per_size);
+    for (i, &scale) in TEST_SCALES.iter().enumerate() {
+        let grid = KsConfig {
+            domain_size: BASE_DOMAIN_SIZE * scale,
+            ..config.solver
+        }
+        .validate()?;
+        for ic in TestIc::family(seed.wrapping_add(i as u64), tests_per_size) {
+            set.push(trajectory(config, scale, &ic.state(&grid))?);
+        }
+    }
+    Ok(set)
+}
+
+/// The study's ground-truth scheme (for callers building physics residuals).
+pub const GROUND_TRUTH: Scheme = Scheme::Etrk2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small() -> DataConfig {
+        DataConfig {
+            warmup_steps: 5,
+            kept_frames: 12,
+            ..DataConfig::default()
+        }
+    }
+
+    #[test]
+    fn training_set_has_36_trajectories_after_warmup() {
+        let config = small();
+        let set = training_set(&config).expect("set");
+        assert_eq!(set.len(), 36);
+        assert_eq!(set[0].scale, 0.9);
+        assert_eq!(set[35].scale, 1.3);
+        assert!((set[6].domain_size - 8.0 * 0.95).abs() < 1e-12);
+        for t in &set {
+            assert_eq!(t.frames(), 12);
+            assert!(t.values.iter().all(|v| v.is_finite()));
+        }
+        // Frame 0 is the state after the warm-up, computed in f64.
+        let solver = ReferenceSolver::new(KsConfig::paper(Scheme::Etrk2, 0.9)).expect("solver");
+        let grid = KsConfig::paper(Scheme::Etrk2, 0.9).grid();
+        let (states, _) = solver.trajectory(&train_ic(&grid, 0).expect("ic"), 6);
+        for (got, want) in set[0].frame(0).iter().zip(&states[5]) {
+            assert_eq!(*got, *want as f32);
+        }
+        for (got, want) in set[0].frame(1).iter().zip(&states[6]) {
+            assert_eq!(*got, *want as f32);
+        }
+    }
+
+    #[test]
+    fn test_set_is_seeded_and_size_major() {
+        let config = small();
+        let set = test_set(&config, 42, 2).expect("set");
+        assert_eq!(set.len(), 8);
+        let scales: Vec<f64> = set.iter().map(|t| t.scale).collect();
+        assert_eq!(scales, vec![0.85, 0.85, 0.93, 0.93, 1.15, 1.15, 1.40, 1.40]);
+        assert_eq!(set, test_set(&config, 42, 2).expect("set"));
+        assert_ne!(set, test_set(&config, 43, 2).expect("set"));
+    }
+
+    #[test]
+    fn windows_pair_frame_i_with_the_next_m() {
+        let t = Trajectory {
+            scale: 1.0,
+            domain_size: 8.0,
+            resolution: 2,
+            values: (0..10).map(|v| v as f32).collect(),
+        };
+        assert_eq!(t.frames(), 5);
+        assert_eq!(t.window_count(3), 2);
+        let (input, targets) = t.window(1, 3).expect("window");
+        assert_eq!(input, &[2.0, 3.0]);
+        assert_eq!(targets, &[4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
+        assert!(t.window(2, 3).is_none());
+    }
+}

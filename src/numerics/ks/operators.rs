@@ -1,0 +1,231 @@
+//! Spectral coefficients of the schemes and their real N×N matrix form, built in f64.
+//!
+//! Every linear spectral operator `u ↦ Re IFFT(m ⊙ FFT(u))` is a real circulant matrix
+//! `M[r][c] = g[(r − c) mod N]` with `g = Re IFFT(m)`. With them
+//! ETD1 is `u' = E u + P₁ (u²)` and ETRK2 is `a = E u + P₁ (u²)`, `u' = a + P₂ (a² − u²)`, where
+//! `E ↔ e^{L̂h}`, `P₁ ↔ −½ik·φ₁`, `P₂ ↔ −½ik·φ₂`.
+
+use num_complex::Complex64;
+use rustfft::FftPlanner;
+
+use super::grid::Grid;
+
+/// Contour points for the Kassam–Trefethen coefficients (full circle of radius 1 around `L̂h`).
+pub const CONTOUR_POINTS: usize = 64;
+
+/// `φ₁(L̂) = (e^{L̂h} − 1)/L̂`, `= h` where `L̂ = 0` (PAPER.md). Evaluated with `expm1`, which is
+/// the same function without the cancellation near `L̂ = 0`.
+pub fn phi1(symbol: f64, h: f64) -> f64 {
+    if symbol == 0.0 {
+        h
+    } else {
+        (symbol * h).exp_m1() / symbol
+    }
+}
+
+/// `φ₂(L̂) = (e^{L̂h} − 1 − L̂h)/(h L̂²)`, `= h/2` where `L̂ = 0` (PAPER.md). A Taylor series
+/// replaces the formula where `|L̂h| < 1e-3` (it loses all digits there).
+pub fn phi2(symbol: f64, h: f64) -> f64 {
+    let z = symbol * h;
+    if symbol == 0.0 {
+        h / 2.0
+    } else if z.abs() < 1e-3 {
+        h * (0.5 + z / 6.0 + z * z / 24.0 + z * z * z / 120.0)
+    } else {
+        (z.exp_m1() - z) / (h * symbol * symbol)
+    }
+}
+
+/// The nonlinear factor `−½·ik` per wavenumber (`N̂(u) = −½ ik FFT(u²)`, PAPER.md); shape `[N]`.
+pub fn nonlinear_factor(grid: &Grid) -> Vec<Complex64> {
+    grid.wavenumbers()
+        .iter()
+        .map(|&k| Complex64::new(0.0, -0.5 * k))
+        .collect()
+}
+
+/// Spectral coefficients of ETD1 / ETRK2 for one sub-step `h`; each `[N]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EtdCoefficients {
+    /// `e^{L̂h}`.
+    pub exp: Vec<f64>,
+    /// `φ₁`.
+    pub phi1: Vec<f64>,
+    /// `φ₂`.
+    pub phi2: Vec<f64>,
+}
+
+impl EtdCoefficients {
+    /// Coefficients for `grid` and sub-step `h`.
+    pub fn new(grid: &Grid, h: f64) -> Self {
+        let symbol = grid.linear_symbol();
+        Self {
+            exp: symbol.iter().map(|l| (l * h).exp()).collect(),
+            phi1: symbol.iter().map(|&l| phi1(l, h)).collect(),
+            phi2: symbol.iter().map(|&l| phi2(l, h)).collect(),
+        }
+    }
+}
+
+/// Kassam–Trefethen coefficients of Cox–Matthews ETDRK4 for one sub-step `h`; each `[N]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Etdrk4Coefficients {
+    /// `e^{L̂h}`.
+    pub exp: Vec<f64>,
+    /// `e^{L̂h/2}`.
+    pub exp_half: Vec<f64>,
+    /// `Q = h·⟨(e^{r/2} − 1)/r⟩`.
+    pub q: Vec<f64>,
+    /// `f₁ = h·⟨(−4 − r + e^r(4 − 3r + r²))/r³⟩`.
+    pub f1: Vec<f64>,
+    /// `f₂ = h·⟨(2 + r + e^r(r − 2))/r³⟩`.
+    pub f2: Vec<f64>,
+    /// `f₃ = h·⟨(−4 − 3r − r² + e^r(4 − r))/r³⟩`.
+    pub f3: Vec<f64>,
+}
+
+impl Etdrk4Coefficients {
+    /// Contour means `⟨·⟩` over [`CONTOUR_POINTS`] points `r = L̂h + e^{iθ}` on a full circle.
+    pub fn new(grid: &Grid, h: f64) -> Self {
+        let symbol = grid.linear_symbol();
+        let roots: Vec<Complex64> = (0..CONTOUR_POINTS)
+            .map(|j| {
+                let theta = std::f64::consts::TAU * (j as f64 + 0.5) / CONTOUR_POINTS as f64;
+                Complex64::from_polar(1.0, theta)
+            })
+            .collect();
+        let mean = |l: f64, f: &dyn Fn(Complex64) -> Complex64| -> f64 {
+            let sum: Complex64 = roots.iter().map(|&root| f(root + l * h)).sum();
+            h * sum.re / CONTOUR_POINTS as f64
+        };
+        let q = |r: Complex64| ((r / 2.0).exp() - 1.0) / r;
+        let f1 = |r: Complex64| (-4.0 - r + r.exp() * (4.0 - 3.0 * r + r * r)) / (r * r * r);
+        let f2 = |r: Complex64| (2.0 + r + r.exp() * (r - 2.0)) / (r * r * r);
+        let f3 = |r: Complex64| (-4.0 - 3.0 * r - r * r + r.exp() * (4.0 - r)) / (r * r * r);
+        Self {
+            exp: symbol.iter().map(|l| (l * h).exp()).collect(),
+            exp_half: symbol.iter().map(|l| (l * h / 2.0).exp()).collect(),
+            q: symbol.iter().map(|&l| mean(l, &q)).collect(),
+            f1: symbol.iter().map(|&l| mean(l, &f1)).collect(),
+            f2: symbol.iter().map(|&l| mean(l, &f2)).collect(),
+            f3: symbol.iter().map(|&l| mean(l, &f3)).collect(),
+        }
+    }
+}
+
+/// The real matrix of `u ↦ Re IFFT(multiplier ⊙ FFT(u))`, row-major `[N, N]` (acts on columns:
+/// `u'_r = Σ_c M[r][c] u_c`).
+pub fn real_operator(multiplier: &[Complex64]) -> Vec<f64> {
+    let n = multiplier.len();
+    let mut kernel = multiplier.to_vec();
+    FftPlanner::<f64>::new()
+        .plan_fft_inverse(n)
+        .process(&mut kernel);
+    let g: Vec<f64> = kernel.iter().map(|z| z.re / n as f64).collect();
+    let mut matrix = vec![0.0; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            matrix[r * n + c] = g[(r + n - c) % n];
+        }
+    }
+    matrix
+}
+
+/// Transposes a row-major `[N, N]` matrix (for row-vector batches `[batch, N] · Mᵀ`).
+pub fn transpose(matrix: &[f64], n: usize) -> Vec<f64> {
+    let mut out = vec![0.0; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            out[c * n + r] = matrix[r * n + c];
+        }
+    }
+    out
+}
+
+/// The real operator matrices of ETD1 / ETRK2, row-major `[N, N]`, f64.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EtdMatrices {
+    /// Resolution `N`.
+    pub resolution: usize,
+    /// `E ↔ e^{L̂h}`.
+    pub exp: Vec<f64>,
+    /// `P₁ ↔ −½ik·φ₁`.
+    pub nonlinear1: Vec<f64>,
+    /// `P₂ ↔ −½ik·φ₂`.
+    pub nonlinear2: Vec<f64>,
+}
+
+impl EtdMatrices {
+    /// Builds `E`, `P₁`, `P₂` for `grid` and sub-step `h`.
+    pub fn new(grid: &Grid, h: f64) -> Self {
+        let coefficients = EtdCoefficients::new(grid, h);
+        let factor = nonlinear_factor(grid);
+        let real = |values: &[f64]| -> Vec<Complex64> {
+            values.iter().map(|&v| Complex64::new(v, 0.0)).collect()
+        };
+        let times_factor = |values: &[f64]| -> Vec<Complex64> {
+            values.iter().zip(&factor).map(|(&v, &f)| f * v).collect()
+        };
+        Self {
+            resolution: grid.resolution,
+            exp: real_operator(&real(&coefficients.exp)),
+            nonlinear1: real_operator(&times_factor(&coefficients.phi1)),
+            nonlinear2: real_operator(&times_factor(&coefficients.phi2)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phi_limits_at_zero_and_continuity() {
+        let h = 0.5;
+        assert_eq!(phi1(0.0, h), h);
+        assert_eq!(phi2(0.0, h), h / 2.0);
+        assert!((phi1(1e-9, h) - h).abs() < 1e-9);
+        assert!((phi2(1e-9, h) - h / 2.0).abs() < 1e-9);
+        // Series and formula agree at the switch-over.
+        let l = 0.999e-3 / h;
+        let formula = ((l * h).exp_m1() - l * h) / (h * l * l);
+        assert!((phi2(l, h) - formula).abs() < 1e-9);
+        assert!((phi1(-72.0, h) - ((-36.0f64).exp() - 1.0) / -72.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn contour_coefficients_match_direct_formulas_where_stable() {
+        let grid = Grid::new(48, 8.0).expect("grid");
+        let h = 0.5;
+        let c = Etdrk4Coefficients::new(&grid, h);
+        for (j, l) in grid.linear_symbol().iter().enumerate() {
+            let z = l * h;
+            if z.abs() < 1.0 {
+                continue;
+            }
+            let q = h * ((z / 2.0).exp() - 1.0) / z;
+            let f1 = h * (-4.0 - z + z.exp() * (4.0 - 3.0 * z + z * z)) / z.powi(3);
+            let f2 = h * (2.0 + z + z.exp() * (z - 2.0)) / z.powi(3);
+            let f3 = h * (-4.0 - 3.0 * z - z * z + z.exp() * (4.0 - z)) / z.powi(3);
+            for (got, want) in [(c.q[j], q), (c.f1[j], f1), (c.f2[j], f2), (c.f3[j], f3)] {
+                assert!((got - want).abs() < 1e-10, "mode {j}: {got} vs {want}");
+            }
+        }
+        // At L̂ = 0: Q = h/2, f₁ = h/6, f₂ = h/6, f₃ = h/6.
+        assert!((c.q[0] - h / 2.0).abs() < 1e-13);
+        for f in [c.f1[0], c.f2[0], c.f3[0]] {
+            assert!((f - h / 6.0).abs() < 1e-13);
+        }
+    }
+
+    #[test]
+    fn identity_multiplier_gives_identity_matrix() {
+        let matrix = real_operator(&[Complex64::new(1.0, 0.0); 8]);
+        for r in 0..8 {
+            for c in 0..8 {
+                let want = if r == c { 1.0 } else { 0.0 };
+                assert!((matrix[r * 8 + c] - want).abs() < 1e-15);
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! The f64 reference solver on rustfft: ETD1, ETRK2 and ETDRK4, one state `[N]` at a time.
+//!
+//! The state between sub-steps is real (`u = Re IFFT û`), exactly as the matrix form assumes.
+//! Used to generate data (the study generated in float64) and to test the tensor path.
+
+use std::sync::Arc;
+
+use num_complex::Complex64;
+use rustfft::{Fft, FftPlanner};
+
+use super::config::{KsConfig, Scheme};
+use super::error::KsError;
+use super::operators::{nonlinear_factor, EtdCoefficients, Etdrk4Coefficients};
+
+enum Coefficients {
+    Etd(EtdCoefficients),
+    Etdrk4(Etdrk4Coefficients),
+}
+
+/// A rustfft-based f64 solver for one configuration.
+pub struct ReferenceSolver {
+    config: KsConfig,
+    coefficients: Coefficients,
+    /// `−½ik` per mode.
+    factor: Vec<Complex64>,
+    forward: Arc<dyn Fft<f64>>,
+    inverse: Arc<dyn Fft<f64>>,
+}
+
+impl std::fmt::Debug for ReferenceSolver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReferenceSolver")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ReferenceSolver {
+    /// A solver for a validated `config`.
+    pub fn new(config: KsConfig) -> Result<Self, KsError> {
+        let grid = config.validate()?;
+        let coefficients = match config.scheme {
+            Scheme::Etd1 | Scheme::Etrk2 => {
+                Coefficients::Etd(EtdCoefficients::new(&grid, config.substep))
+            }
+            Scheme::Etdrk4 => Coefficients::Etdrk4(Etdrk4Coefficients::new(&grid, config.substep)),
+        };
+        let mut planner = FftPlanner::new();
+        Ok(Self {
+            config,
+            coefficients,
+            factor: nonlinear_factor(&grid),
+            forward: planner.plan_fft_forward(grid.resolution),
+            inverse: planner.plan_fft_inverse(grid.resolution),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &KsConfig {
+        &self.config
+    }
+
+    /// One learned step (`substeps` sub-steps of `h`): `u [N] → u' [N]`.
+    pub fn step(&self, u: &[f64]) -> Vec<f64> {
+        let mut state = u.to_vec();
+        for _ in 0..self.config.substeps {
+            state = self.substep(&state);
+        }
+        state
+    }
+
+    /// `steps` learned steps from `u0`; `steps + 1` states (`[0]` = `u0`), stopping early after the
+    /// first non-finite state (which is not included). Returns the states and, if it stopped early,
+    /// the index of the first non-finite state.
+    pub fn trajectory(&self, u0: &[f64], steps: usize) -> (Vec<Vec<f64>>, Option<usize>) {
+        let mut states = Vec::with_capacity(steps + 1);
+        states.push(u0.to_vec());
+        for k in 1..=steps {
+            let next = self.step(&states[k - 1]);
+            if next.iter().any(|v| !v.is_finite()) {
+                return (states, Some(k));
+            }
+            states.push(next);
+        }
+        (states, None)
+    }
+
+    /// One sub-step of the configured scheme: `u [N] → u' [N]`.
+    pub fn substep(&self, u: &[f64]) -> Vec<f64> {
+        match &self.coefficients {
+            Coefficients::Etd(c) if self.config.scheme == Scheme::Etd1 => self.etd1(c, u),
+            Coefficients::Etd(c) => self.etrk2(c, u),
+            Coefficients::Etdrk4(c) => self.etdrk4(c, u),
+        }
+    }
+
+    fn fft(&self, u: &[f64]) -> Vec<Complex64> {
+        let mut buffer: Vec<Complex64> = u.iter().map(|&v| Complex64::new(v, 0.0)).collect();
+        self.forward.process(&mut buffer);
+        buffer
+    }
+
+    /// `Re IFFT(û)`, normalised by `1/N`.
+    fn real_ifft(&self, mut spectrum: Vec<Complex64>) -> Vec<f64> {
+        self.inverse.process(&mut spectrum);
+        let n = spectrum.len() as f64;
+        spectrum.iter().map(|z| z.re / n).collect()
+    }
+
+    /// `N̂(u) = −½ ik FFT(u²)` for a real state `u`.
+    fn nonlinear(&self, u: &[f64]) -> Vec<Complex64> {
+        let squared: Vec<f64> = u.iter().map(|v| v * v).collect();
+        let mut spectrum = self.fft(&squared);
+        for (z, f) in spectrum.iter_mut().zip(&self.factor) {
+            *z *= f;
+        }
+        spectrum
+    }
+
+    /// `â = e^{L̂h} û + N̂(u) φ₁`.
+    fn etd1_spectrum(&self, c: &EtdCoefficients, u: &[f64]) -> (Vec<Complex64>, Vec<Complex64>) {
+        let u_hat = self.fft(u);
+        let n_u = self.nonlinear(u);
+        let a_hat = (0..u.len())
+            .map(|j| c.exp[j] * u_hat[j] + n_u[j] * c.phi1[j])
+            .collect();
+        (a_hat, n_u)
+    }
+
+    fn etd1(&self, c: &EtdCoefficients, u: &[f64]) -> Vec<f64> {
+        self.real_ifft(self.etd1_spectrum(c, u).0)
+    }
+
+    /// `û' = â + (N̂(a) − N̂(u)) φ₂`.
+    fn etrk2(&self, c: &EtdCoefficients, u: &[f64]) -> Vec<f64> {
+        let (a_hat, n_u) = self.etd1_spectrum(c, u);
+        let a = self.real_ifft(a_hat.clone());
+        let n_a = self.nonlinear(&a);
+        let next = (0..u.len())
+            .map(|j| a_hat[j] + (n_a[j] - n_u[j]) * c.phi2[j])
+            .collect();
+        self.real_ifft(next)
+    }
+
+    /// Cox–Matthews ETDRK4 in the Kassam–Trefethen form (stages kept in spectral space).
+    fn etdrk4(&self, c: &Etdrk4Coefficients, u: &[f64]) -> Vec<f64> {
+        let n = u.len();
+        let v = self.fft(u);
+        let nonlinear_of =
+            |spectrum: &[Complex64]| self.nonlinear(&self.real_ifft(spectrum.to_vec()));
+        let n_v = self.nonlinear(u);
+        let a: Vec<Complex64> = (0..n)
+            .map(|j| c.exp_half[j] * v[j] + c.q[j] * n_v[j])
+            .collect();
+        let n_a = nonlinear_of(&a);
+        let b: Vec<Complex64> = (0..n)
+            .map(|j| c.exp_half[j] * v[j] + c.q[j] * n_a[j])
+            .collect();
+        let n_b = nonlinear_of(&b);
+        let cc: Vec<Complex64> = (0..n)
+            .map(|j| c.exp_half[j] * a[j] + c.q[j] * (2.0 * n_b[j] - n_v[j]))
+            .collect();
+        let n_c = nonlinear_of(&cc);
+        let next = (0..n)
+            .map(|j| {
+                c.exp[j] * v[j]
+                    + n_v[j] * c.f1[j]
+                    + 2.0 * (n_a[j] + n_b[j]) * c.f2[j]
+                    + n_c[j] * c.f3[j]
+            })
+            .collect();
+        self.real_ifft(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::ks::initial::train_ic;
+
+    fn config(scheme: Scheme, resolution: usize, substep: f64, substeps: usize) -> KsConfig {
+        KsConfig {
+            scheme,
+            domain_size: 8.0,
+            resolution,
+            substep,
+            substeps,
+        }
+    }
+
+    #[test]
+    fn linear_modes_decay_as_exp_of_symbol() {
+        let n = 48;
+        let grid = config(Scheme::Etd1, n, 0.5, 2).grid();
+        let symbol = grid.linear_symbol();
+        let amplitude = 1e-9;
+        for scheme in Scheme::ALL {
+            let solver = ReferenceSolver::new(config(scheme, n, 0.5, 2)).expect("solver");
+            for mode in [1usize, 3, 6, 10] {
+                let u0: Vec<f64> = (0..n)
+                    .map(|j| {
+                        amplitude * (std::f64::consts::TAU * (mode * j) as f64 / n as f64).cos()
+                    })
+                    .collect();
+                let steps = 3;
+                let (states, diverged) = solver.trajectory(&u0, steps);
+                assert_eq!(diverged, None);
+                let growth = (symbol[mode] * steps as f64).exp();
+                for (got, start) in states[steps].iter().zip(&u0) {
+                    let want = start * growth;
+                    assert!(
+                        (got - want).abs() <= 1e-6 * amplitude * growth.max(1e-3),
+                        "{scheme:?} mode {mode}: {got} vs {want}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Error at `t = horizon` against a tiny-step ETDRK4 solution, for sub-step `h`.
+    fn error_at(scheme: Scheme, h: f64, horizon: f64, u0: &[f64], reference: &[f64]) -> f64 {
+        let substeps = (horizon / h).round() as usize;
+        let solver = ReferenceSolver::new(config(scheme, u0.len(), h, substeps)).expect("solver");
+        let got = solver.step(u0);
+        got.iter()
+            .zip(reference)
+            .map(|(g, r)| (g - r).powi(2))
+            .sum::<f64>()
+            .sqrt()
+    }
+
+    #[test]
+    fn measured_temporal_orders_are_1_2_4() {
+        let n = 32;
+        let grid = config(Scheme::Etd1, n, 0.5, 1).grid();
+        let u0 = train_ic(&grid, 4).expect("ic");
+        let horizon = 2.0;
+        let fine = ReferenceSolver::new(config(Scheme::Etdrk4, n, horizon / 2048.0, 2048))
+            .expect("solver");
+        let reference = fine.step(&u0);
+        for (scheme, order, coarse) in [
+            (Scheme::Etd1, 1.0, 0.05),
+            (Scheme::Etrk2, 2.0, 0.05),
+            (Scheme::Etdrk4, 4.0, 0.1),
+        ] {
+            let e1 = error_at(scheme, coarse, horizon, &u0, &reference);
+            let e2 = error_at(scheme, coarse / 2.0, horizon, &u0, &reference);
+            let measured = (e1 / e2).log2();
+            eprintln!("{scheme:?}: order {measured:.3} (errors {e1:.3e}, {e2:.3e})");
+            assert!(
+                (measured - order).abs() < 0.3,
+                "{scheme:?}: measured order {measured} (errors {e1:e}, {e2:e})"
+            );
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! The batched, differentiable burn solver: ETD1 / ETRK2 as matmuls with precomputed real
+//! operator matrices (see [`super::operators`]), on any device and dtype.
+//!
+//! States are row batches `[batch, N]`; a sub-step is
+//! ETD1 `u' = u Eᵀ + u² P₁ᵀ`, ETRK2 `a = u Eᵀ + u² P₁ᵀ`, `u' = a + (a² − u²) P₂ᵀ`.
+//! The matrices are constants (no gradient); gradients flow through the state.
+
+use burn::tensor::{DType, Device, Tensor, TensorData};
+
+use super::config::{KsConfig, Scheme};
+use super::error::KsError;
+use super::operators::{transpose, EtdMatrices};
+
+/// Floating-point precision of a tensor solver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precision {
+    /// `f32`: training, the browser.
+    F32,
+    /// `f64`: tests against the reference.
+    F64,
+}
+
+impl Precision {
+    /// The burn dtype.
+    pub fn dtype(self) -> DType {
+        match self {
+            Precision::F32 => DType::F32,
+            Precision::F64 => DType::F64,
+        }
+    }
+}
+
+/// A `[rows, cols]` float tensor of `precision` from row-major f64 values.
+pub fn matrix_tensor(
+    values: Vec<f64>,
+    shape: [usize; 2],
+    device: &Device,
+    precision: Precision,
+) -> Tensor<2> {
+    Tensor::<2>::from_data(TensorData::new(values, shape), (device, precision.dtype()))
+}
+
+/// Reads a `[rows, N]` tensor back (synchronously: tests and the native CLI only) as f64 rows.
+pub fn read_rows(tensor: Tensor<2>) -> Result<Vec<Vec<f64>>, KsError> {
+    let [_, cols] = tensor.dims();
+    let data = tensor
+        .try_into_data()
+        .map_err(|err| KsError::Readback(format!("{err:?}")))?;
+    let values = data
+        .convert::<f64>()
+        .try_into_vec::<f64>()
+        .map_err(|err| KsError::Readback(format!("{err:?}")))?;
+    Ok(values.chunks(cols.max(1)).map(<[f64]>::to_vec).collect())
+}
+
+/// ETD1 / ETRK2 on a burn device. Cheap to clone (tensors are handles).
+#[derive(Debug, Clone)]
+pub struct TensorSolver {
+    config: KsConfig,
+    precision: Precision,
+    device: Device,
+    /// `Eᵀ`, `[N, N]`.
+    exp_t: Tensor<2>,
+    /// `P₁ᵀ`, `[N, N]`.
+    nonlinear1_t: Tensor<2>,
+    /// `P₂ᵀ`, `[N, N]` (ETRK2 only).
+    nonlinear2_t: Option<Tensor<2>>,
+}
+
+impl TensorSolver {
+    /// Builds the matrices in f64 and uploads them to `device` in `precision`.
+    /// [`Scheme::Etdrk4`] has no tensor form.
+    pub fn new(config: KsConfig, device: &Device, precision: Precision) -> Result<Self, KsError> {
+        let grid = config.validate()?;
+        if config.scheme == Scheme::Etdrk4 {
+            return Err(KsError::NoTensorForm(config.scheme.name()));
+        }
+        let n = grid.resolution;
+        let matrices = EtdMatrices::new(&grid, config.substep);
+        let upload = |m: &[f64]| matrix_tensor(transpose(m, n), [n, n], device, precision);
+        Ok(Self {
+            config,
+            precision,
+            device: device.clone(),
+            exp_t: upload(&matrices.exp),
+            nonlinear1_t: upload(&matrices.nonlinear1),
+            nonlinear2_t: (config.scheme == Scheme::Etrk2).then(|| upload(&matrices.nonlinear2)),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &KsConfig {
+        &self.config
+    }
+
+    /// The precision of the matrices (inputs must match).
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+
+    /// A `[batch, N]` state tensor on this solver's device and precision from f64 rows.
+    pub fn states(&self, rows: &[Vec<f64>]) -> Tensor<2> {
+        let n = self.config.resolution;
+        let values: Vec<f64> = rows.iter().flat_map(|row| row.iter().copied()).collect();
+        matrix_tensor(values, [rows.len(), n], &self.device, self.precision)
+    }
+
+    /// One sub-step `h`: `[batch, N] → [batch, N]`.
+    pub fn substep(&self, u: Tensor<2>) -> Tensor<2> {
+        let squared = u.clone() * u.clone();
+        let a = u.matmul(self.exp_t.clone()) + squared.clone().matmul(self.nonlinear1_t.clone());
+        match &self.nonlinear2_t {
+            None => a,
+            Some(p2) => {
+                let difference = a.clone() * a.clone() - squared;
+                a + difference.matmul(p2.clone())
+            }
+        }
+    }
+
+    /// One learned step (`substeps` sub-steps): `[batch, N] → [batch, N]`.
+    pub fn step(&self, u: Tensor<2>) -> Tensor<2> {
+        (0..self.config.substeps).fold(u, |state, _| self.substep(state))
+    }
+
+    /// Floating-point operations of one learned step for `batch` rows: matmuls `2·batch·N²` each
+    /// plus the elementwise products and sums.
+    pub fn flops_per_step(&self, batch: usize) -> f64 {
+        let n = self.config.resolution as f64;
+        let b = batch as f64;
+        let (matmuls, elementwise) = match self.config.scheme {
+            Scheme::Etd1 => (2.0, 2.0),
+            _ => (3.0, 5.0),
+        };
+        self.config.substeps as f64 * (matmuls * 2.0 * b * n * n + elementwise * b * n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::backend;
+    use crate::numerics::ks::initial::{train_ic, TestIc};
+    use crate::numerics::ks::reference::ReferenceSolver;
+
+    fn max_abs_difference(a: &[f64], b: &[f64]) -> f64 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max)
+    }
+
+    /// A few states along a trajectory (so they are on the attractor, not just the IC).
+    fn sample_states(config: KsConfig) -> Vec<Vec<f64>> {
+        let grid = config.grid();
+        let truth = ReferenceSolver::new(KsConfig {
+            scheme: Scheme::Etrk2,
+            ..config
+        })
+        .expect("solver");
+        let mut states = Vec::new();
+        for index in 0..3 {
+            let (trajectory, _) = truth.trajectory(&train_ic(&grid, index).expect("ic"), 30);
+            states.push(trajectory[0].clone());
+            states.push(trajectory[30].clone());
+        }
+        states.push(TestIc::from_seed(3).state(&grid));
+        states
+    }
+
+    fn compare_with_reference(precision: Precision, tolerance: f64) {
+        for scheme in [Scheme::Etd1, Scheme::Etrk2] {
+            for domain_size in [8.0 * 0.9, 8.0 * 1.3] {
+                let config = KsConfig {
+                    scheme,
+                    domain_size,
+                    ..KsConfig::default()
+                };
+                let reference = ReferenceSolver::new(config).expect("reference");
+                let solver = TensorSolver::new(config, &backend::cpu(), precision).expect("solver");
+                let states = sample_states(config);
+                let got = read_rows(solver.step(solver.states(&states))).expect("read");
+                for (state, row) in states.iter().zip(&got) {
+                    let want = reference.step(state);
+                    let difference = max_abs_difference(row, &want);
+                    assert!(
+                        difference <= tolerance,
+                        "{scheme:?} {precision:?} L={domain_size}: {difference:e}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tensor_f64_matches_reference_to_1e12_per_step() {
+        compare_with_reference(Precision::F64, 1e-12);
+    }
+
+    #[test]
+    fn tensor_f32_matches_reference_to_1e5_per_step() {
+        compare_with_reference(Precision::F32, 1e-5);
+    }
+
+    #[test]
+    fn etdrk4_has_no_tensor_form() {
+        let config = KsConfig {
+            scheme: Scheme::Etdrk4,
+            ..KsConfig::default()
+        };
+        assert!(TensorSolver::new(config, &backend::cpu(), Precision::F32).is_err());
+    }
+
+    /// `loss(u) = Σ w ⊙ step(u)²` with fixed weights `w`.
+    fn loss_weights(n: usize) -> Vec<f64> {
+        (0..n).map(|j| 1.0 + 0.1 * (j as f64).sin()).collect()
+    }
+
+    fn reference_loss(reference: &ReferenceSolver, u: &[f64], weights: &[f64]) -> f64 {
+        reference
+            .step(u)
+            .iter()
+            .zip(weights)
+            .map(|(v, w)| w * v * v)
+            .sum()
+    }
+
+    #[test]
+    fn gradient_through_etrk2_double_step_matches_finite_differences() {
+        let config = KsConfig {
+            resolution: 16,
+            ..KsConfig::default()
+        };
+        let n = config.resolution;
+        let device = backend::cpu_autodiff();
+        let solver = TensorSolver::new(config, &device, Precision::F64).expect("solver");
+        let u0 = train_ic(&config.grid(), 2).expect("ic");
+        let weights = loss_weights(n);
+        let u = solver.states(std::slice::from_ref(&u0)).require_grad();
+        let w = matrix_tensor(weights.clone(), [1, n], &device, Precision::F64);
+        let out = solver.step(u.clone());
+        let loss = (out.clone() * out * w).sum();
+        let grads = loss.backward();
+        let gradient = read_rows(u.grad(&grads).expect("gradient")).expect("read");
+        let reference = ReferenceSolver::new(config).expect("reference");
+        let eps = 1e-6;
+        for j in 0..n {
+            let mut plus = u0.clone();
+            plus[j] += eps;
+            let mut minus = u0.clone();
+            minus[j] -= eps;
+            let fd = (reference_loss(&reference, &plus, &weights)
+                - reference_loss(&reference, &minus, &weights))
+                / (2.0 * eps);
+            let got = gradient[0][j];
+            assert!(
+                (got - fd).abs() <= 1e-6 * fd.abs().max(1.0),
+                "component {j}: autodiff {got} vs finite difference {fd}"
+            );
+        }
+    }
+}

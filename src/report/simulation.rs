@@ -1,0 +1,59 @@
+//! The `unroll-lab simulate` output: one trajectory as JSON.
+//!
+//! `{"system":"ks","scheme":"etrk2","domain_size":8.0,"substep":0.5,"substeps":2,
+//! "resolution":48,"states":[[…N…], …]}` plus `"diverged_at": k` when state `k` was not finite
+//! (then `states` holds the finite prefix `0..k`).
+
+use serde::{Deserialize, Serialize};
+
+/// A simulated trajectory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimulationOutput {
+    /// The PDE, `"ks"`.
+    pub system: String,
+    /// `"etd1"`, `"etrk2"` or `"etdrk4"`.
+    pub scheme: String,
+    /// Domain parameter `L`.
+    pub domain_size: f64,
+    /// Sub-step `h` (time units).
+    pub substep: f64,
+    /// Sub-steps per learned step.
+    pub substeps: usize,
+    /// Grid points `N`.
+    pub resolution: usize,
+    /// `[steps + 1, N]` states, `states[0]` the initial state (fewer when diverged).
+    pub states: Vec<Vec<f64>>,
+    /// Index of the first non-finite state, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diverged_at: Option<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serialises_with_the_contract_field_names() {
+        let output = SimulationOutput {
+            system: "ks".into(),
+            scheme: "etrk2".into(),
+            domain_size: 8.0,
+            substep: 0.5,
+            substeps: 2,
+            resolution: 2,
+            states: vec![vec![1.0, 2.0]],
+            diverged_at: None,
+        };
+        let json = serde_json::to_string(&output).expect("json");
+        assert_eq!(
+            json,
+            r#"{"system":"ks","scheme":"etrk2","domain_size":8.0,"substep":0.5,"substeps":2,"resolution":2,"states":[[1.0,2.0]]}"#
+        );
+        let diverged = SimulationOutput {
+            diverged_at: Some(3),
+            ..output
+        };
+        let json = serde_json::to_string(&diverged).expect("json");
+        assert!(json.ends_with(r#","diverged_at":3}"#));
+    }
+}
