@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing (scripts/setup.sh --browser), then
-#   formatting and clippy (native and wasm32, warnings denied), native tests,
-#   native tests.
+#   formatting and clippy (native and wasm32, warnings denied), native tests, browser tests
+#   (wasm-pack test --headless --chrome) and the end-to-end test (trunk build + headless Chromium).
 # Fails on the first failure. Usage: scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,8 +23,13 @@ cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnin
 step "native tests"
 cargo test --locked
 
-# Browser tests and the end-to-end test live in scripts/test-browser.sh: written but not yet
-# verified end to end (see issue #2 notes), so not yet part of this command.
+step "browser tests (wasm-pack test --headless --chrome)"
+# wasm-bindgen-test-runner reads webdriver.json (Chromium binary and flags, WebGPU enabled).
+WASM_BINDGEN_TEST_TIMEOUT=900 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver \
+  --mode no-install -- --locked --test browser
+
+step "end-to-end test (trunk build + headless Chromium)"
+tests/e2e/run.sh
 
 echo
 echo "all tests passed in $(( $(date +%s) - start )) s"

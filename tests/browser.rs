@@ -96,3 +96,23 @@ fn device_badge_shows_the_device_and_updates() {
         "{text}"
     );
 }
+
+/// Issue 3's browser figure: the study's default training set (36 trajectories, 200 warm-up +
+/// 5000 kept frames, ETRK2 in f64) generated in wasm. The time is printed, not asserted.
+#[wasm_bindgen_test]
+fn default_training_set_generates_in_wasm() {
+    use unroll_lab::numerics::ks::data::{training_set, DataConfig, KEPT_FRAMES};
+    let performance = web_sys::window()
+        .and_then(|w| w.performance())
+        .expect("performance");
+    let start = performance.now();
+    let set = training_set(&DataConfig::default()).expect("training set");
+    let elapsed_ms = performance.now() - start;
+    assert_eq!(set.len(), 36);
+    assert!(set.iter().all(|t| t.frames() == KEPT_FRAMES));
+    assert!(set.iter().all(|t| t.values.iter().all(|v| v.is_finite())));
+    console_log!(
+        "default training set (36 × (200 + 5000) ETRK2 f64 steps) in wasm: {:.2} s",
+        elapsed_ms / 1000.0
+    );
+}

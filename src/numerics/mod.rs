@@ -3,4 +3,7 @@
 
 pub mod backend;
 pub mod ks;
+pub mod metrics;
+pub mod nets;
 pub mod selfcheck;
+pub mod train;

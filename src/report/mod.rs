@@ -2,3 +2,4 @@
 
 pub mod compute;
 pub mod simulation;
+pub mod training;

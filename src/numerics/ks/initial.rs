@@ -1,7 +1,7 @@
 //! Initial conditions: the study's six training ICs, its seeded test-IC family, user states.
 
-use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use super::error::KsError;
 use super::grid::Grid;
@@ -44,20 +44,20 @@ pub struct TestIc {
 
 impl TestIc {
     /// Draws `c`, then `s'`, from `rng`.
-    pub fn draw(rng: &mut SmallRng) -> Self {
+    pub fn draw(rng: &mut ChaCha8Rng) -> Self {
         let c = rng.random_range(-0.1..=0.1);
         let s_prime = rng.random_range(-2.0..=2.0);
         Self { c, s_prime }
     }
 
-    /// The first draw of `SmallRng::seed_from_u64(seed)` (the CLI's `paper-test:SEED`).
+    /// The first draw of `ChaCha8Rng::seed_from_u64(seed)` (the CLI's `paper-test:SEED`).
     pub fn from_seed(seed: u64) -> Self {
-        Self::draw(&mut SmallRng::seed_from_u64(seed))
+        Self::draw(&mut ChaCha8Rng::seed_from_u64(seed))
     }
 
-    /// `count` successive draws from `SmallRng::seed_from_u64(seed)`.
+    /// `count` successive draws from `ChaCha8Rng::seed_from_u64(seed)`.
     pub fn family(seed: u64, count: usize) -> Vec<Self> {
-        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
         (0..count).map(|_| Self::draw(&mut rng)).collect()
     }
 

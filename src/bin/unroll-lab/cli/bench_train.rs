@@ -1,0 +1,125 @@
+//! `unroll-lab bench train`: iterations/s of the six variants (P/C × ONE/NOG/WIG) at the study's
+//! default network on the CPU backend, with counted FLOPs per iteration and achieved GFLOP/s.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::CliError;
+use unroll_lab::numerics::backend;
+use unroll_lab::numerics::train::data::generate;
+use unroll_lab::numerics::train::flops::flops_per_iteration;
+use unroll_lab::numerics::train::run::LossLog;
+use unroll_lab::numerics::train::trainer::data_solver;
+use unroll_lab::numerics::train::{Modality, Mode, Preset, Trainer};
+
+#[derive(Debug, Args)]
+pub struct BenchTrainArgs {
+    /// Print the figures as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Timed iterations per variant (after 3 untimed ones).
+    #[arg(long, default_value_t = 30)]
+    iterations: usize,
+}
+
+#[derive(Debug, Serialize)]
+struct Variant {
+    mode: &'static str,
+    modality: &'static str,
+    iterations_per_sec: f64,
+}
+
+#[derive(Debug, Serialize)]
+struct Bench {
+    device: &'static str,
+    channels: usize,
+    depth: usize,
+    batch: usize,
+    horizon: usize,
+    variants: Vec<Variant>,
+    /// Keyed `"P-ONE"` …: counted forward + backward FLOPs of one iteration.
+    flops_per_iteration: BTreeMap<String, f64>,
+    gflops: BTreeMap<String, f64>,
+}
+
+pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
+    if args.iterations == 0 {
+        return Err(CliError::Usage("--iterations must be at least 1".into()));
+    }
+    let mut data = Preset::Paper.config(Mode::Correct, Modality::Wig).data;
+    data.frames = 200;
+    let trajectories = generate(&data, data_solver(48))?;
+    let mut bench = Bench {
+        device: "cpu (burn-flex)",
+        channels: 0,
+        depth: 0,
+        batch: 0,
+        horizon: 0,
+        variants: Vec::new(),
+        flops_per_iteration: BTreeMap::new(),
+        gflops: BTreeMap::new(),
+    };
+    for mode in [Mode::Predict, Mode::Correct] {
+        for modality in Modality::ALL {
+            let mut config = Preset::Paper.config(mode, modality);
+            config.data = data.clone();
+            config.iterations = args.iterations + 3;
+            bench.channels = config.net.channels;
+            bench.depth = config.net.depth;
+            bench.batch = config.batch;
+            bench.horizon = config.unroll.horizon;
+            let label = config.variant_label();
+            let flops = flops_per_iteration(&config, 48);
+            let mut trainer = Trainer::new(config, &trajectories, &backend::cpu())?;
+            let mut log = LossLog::default();
+            for _ in 0..3 {
+                log.push(trainer.step()?);
+            }
+            pollster::block_on(log.flush())?;
+            let start = Instant::now();
+            for _ in 0..args.iterations {
+                log.push(trainer.step()?);
+            }
+            pollster::block_on(log.flush())?;
+            let seconds = start.elapsed().as_secs_f64().max(1e-9);
+            let rate = args.iterations as f64 / seconds;
+            if !args.json {
+                eprintln!("{label}: {rate:.2} it/s");
+            }
+            bench.variants.push(Variant {
+                mode: mode.name(),
+                modality: modality.name(),
+                iterations_per_sec: rate,
+            });
+            bench.gflops.insert(label.clone(), flops * rate / 1e9);
+            bench.flops_per_iteration.insert(label, flops);
+        }
+    }
+    if args.json {
+        let json = serde_json::to_string_pretty(&bench)
+            .map_err(|err| CliError::Output(err.to_string()))?;
+        println!("{json}");
+    } else {
+        println!(
+            "training on {}: ResNet1D {}×{}, batch {}, m = {} (ONE: batch ×m)",
+            bench.device, bench.channels, bench.depth, bench.batch, bench.horizon
+        );
+        for v in &bench.variants {
+            let label = format!(
+                "{}-{}",
+                Mode::parse(v.mode).map_or("?", Mode::letter),
+                v.modality.to_uppercase()
+            );
+            println!(
+                "  {label:<6} {:>8.2} it/s  {:>8.1} MFLOP/it  {:>6.2} GFLOP/s",
+                v.iterations_per_sec,
+                bench.flops_per_iteration[&label] / 1e6,
+                bench.gflops[&label]
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,104 @@
+//! Argument parsing, dispatch and the error → exit code mapping of the native CLI.
+
+mod bench_solver;
+mod bench_train;
+mod simulate;
+mod train;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use unroll_lab::numerics::ks::KsError;
+use unroll_lab::numerics::train::TrainError;
+
+/// Exit code for bad arguments or files.
+const USAGE_ERROR: u8 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "unroll-lab",
+    version,
+    about = "Unrolled training of neural physics simulators"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Simulate Kuramoto–Sivashinsky and print the trajectory as JSON.
+    Simulate(simulate::SimulateArgs),
+    /// Train one neural time-stepper (a preset or a config file, with overrides).
+    Train(Box<train::TrainArgs>),
+    /// Benchmarks.
+    Bench {
+        #[command(subcommand)]
+        target: BenchTarget,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum BenchTarget {
+    /// Solver throughput (36 trajectories × 48 points) and training-set generation time.
+    Solver(bench_solver::BenchSolverArgs),
+    /// Training iterations/s of the six variants at the study's default network (CPU backend).
+    Train(bench_train::BenchTrainArgs),
+}
+
+/// A bad argument or file (exit code 2), or a failure while running.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error("{0}")]
+    Usage(String),
+    #[error(transparent)]
+    Ks(#[from] KsError),
+    #[error(transparent)]
+    Train(#[from] TrainError),
+    #[error("cannot read {path}: {message}")]
+    File { path: String, message: String },
+    #[error("failed to write output: {0}")]
+    Output(String),
+}
+
+/// Parses, runs, and maps errors to exit code 2 with a one-line message.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) if !err.use_stderr() => {
+            // --help / --version.
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(err) => {
+            let rendered = err.to_string();
+            let line = rendered.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{line}");
+            return ExitCode::from(USAGE_ERROR);
+        }
+    };
+    let result = match cli.command {
+        Command::Simulate(args) => simulate::simulate(&args),
+        Command::Train(args) => train::train(&args),
+        Command::Bench {
+            target: BenchTarget::Solver(args),
+        } => bench_solver::bench_solver(&args),
+        Command::Bench {
+            target: BenchTarget::Train(args),
+        } => bench_train::bench_train(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            ExitCode::from(USAGE_ERROR)
+        }
+    }
+}
+
+/// `value` as a `usize`, or a usage error naming `--name`.
+pub fn non_negative(name: &str, value: i64) -> Result<usize, CliError> {
+    usize::try_from(value)
+        .map_err(|_| CliError::Usage(format!("--{name} must be non-negative, got {value}")))
+}

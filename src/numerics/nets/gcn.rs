@@ -1,0 +1,234 @@
+//! Ring-graph network: every node `i` of the periodic grid is connected to itself and to its
+//! neighbours `i ± 1`. A directional edge convolution computes, for each of the three neighbours
+//! `j ∈ {i−1, i, i+1}`, the message `m_ij = W·[x_i, x_j − x_i, sign(i − j)] + b` (one `Linear` of
+//! `2·C_in + 1` inputs) and averages the three messages. Same residual layout as the ResNet1D:
+//! input layer 2 → C, `D` blocks of two edge convs with LeakyReLU and skip, output layer C → 1.
+//! Parameters `4DC² + (4D + 8)C + 2` (an edge conv C_in → C_out has `(2·C_in + 2)·C_out`).
+//!
+//! Neighbours are gathered with circular shifts (slice + concatenation); all three messages of
+//! all nodes go through a single matmul.
+//!
+//! Messages pass through LeakyReLU before the mean (EdgeConv's `h_Θ` is an MLP) in every layer
+//! but the last of each block and the output layer. Why: with an affine message and a mean, a
+//! layer equals `W·[x_i, mean_j(x_j) − x_i, mean_j sign(i − j)] + b` with `mean_j sign(i − j) = 0`,
+//! so the sign column would never act (zero gradient) and the network would be mirror-symmetric,
+//! which the KS dynamics (`u u_x`) are not. The activated message keeps the direction (see the
+//! `distinguishes_left_from_right` test). Block layout: `x ↦ LeakyReLU(x + conv₂(conv₁*(x)))`
+//! where `conv₁*` activates its messages (in place of the ResNet's LeakyReLU after conv₁).
+
+use burn::module::{Module, Param};
+use burn::tensor::activation::leaky_relu;
+use burn::tensor::{Device, Tensor};
+
+use super::padding::circular_shift;
+use super::{init_bound, stack_inputs, uniform_param, InitRng, LEAKY_SLOPE};
+
+/// Neighbour offsets `j − i` of the ring graph.
+pub const NEIGHBOUR_OFFSETS: [isize; 3] = [-1, 0, 1];
+
+/// Directional edge convolution on the ring: `[batch, N, C_in] → [batch, N, C_out]`.
+#[derive(Module, Debug)]
+pub struct EdgeConv {
+    /// `[2·C_in + 1, C_out]`: rows `0..C_in` act on `x_i`, rows `C_in..2·C_in` on `x_j − x_i`,
+    /// the last row on `sign(i − j)`.
+    pub weight: Param<Tensor<2>>,
+    /// `[C_out]`.
+    pub bias: Param<Tensor<1>>,
+}
+
+impl EdgeConv {
+    /// PyTorch's default Linear init: weight then bias from `U(−1/√(2·C_in + 1), 1/√(2·C_in + 1))`.
+    pub fn init(
+        channels_in: usize,
+        channels_out: usize,
+        device: &Device,
+        rng: &mut InitRng,
+    ) -> Self {
+        let features = 2 * channels_in + 1;
+        let bound = init_bound(features);
+        Self {
+            weight: uniform_param([features, channels_out], bound, device, rng),
+            bias: uniform_param([channels_out], bound, device, rng),
+        }
+    }
+
+    /// `[batch, N, C_in] → [batch, N, C_out]`: mean over `j ∈ {i−1, i, i+1}` (periodic) of
+    /// `m_ij = W·[x_i, x_j − x_i, sign(i − j)] + b`, or of `LeakyReLU(m_ij)` when
+    /// `activate_messages`.
+    pub fn forward(&self, x: Tensor<3>, activate_messages: bool) -> Tensor<3> {
+        let [batch, n, _] = x.dims();
+        let (device, dtype) = (x.device(), x.dtype());
+        let messages: Vec<Tensor<4>> = NEIGHBOUR_OFFSETS
+            .iter()
+            .map(|&offset| {
+                // x_j with j = i + offset: roll by −offset.
+                let neighbour = circular_shift(x.clone(), -offset, 1);
+                let sign = Tensor::<3>::full([batch, n, 1], -offset as f32, (&device, dtype));
+                let features = Tensor::cat(vec![x.clone(), neighbour - x.clone(), sign], 2);
+                features.unsqueeze_dim::<4>(2)
+            })
+            .collect();
+        // [batch, N, 3, F] → [batch·N·3, F] → one matmul for every message.
+        let features = Tensor::cat(messages, 2);
+        let [_, _, edges, width] = features.dims();
+        let weight = self.weight.val();
+        let channels_out = weight.dims()[1];
+        let out = features.reshape([batch * n * edges, width]).matmul(weight)
+            + self.bias.val().unsqueeze_dim::<2>(0);
+        let out = if activate_messages {
+            leaky_relu(out, LEAKY_SLOPE)
+        } else {
+            out
+        };
+        out.reshape([batch, n, edges, channels_out])
+            .mean_dim(2)
+            .reshape([batch, n, channels_out])
+    }
+}
+
+/// `x ↦ LeakyReLU(x + conv₂(LeakyReLU(conv₁(x))))` with edge convs, `[batch, N, C]` → same.
+#[derive(Module, Debug)]
+pub struct GcnBlock {
+    /// First edge conv C → C.
+    pub conv1: EdgeConv,
+    /// Second edge conv C → C.
+    pub conv2: EdgeConv,
+}
+
+impl GcnBlock {
+    /// Draws `conv1` then `conv2`.
+    pub fn init(channels: usize, device: &Device, rng: &mut InitRng) -> Self {
+        Self {
+            conv1: EdgeConv::init(channels, channels, device, rng),
+            conv2: EdgeConv::init(channels, channels, device, rng),
+        }
+    }
+
+    /// `[batch, N, C] → [batch, N, C]`.
+    pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+        let h = self.conv1.forward(x.clone(), true);
+        leaky_relu(x + self.conv2.forward(h, false), LEAKY_SLOPE)
+    }
+}
+
+/// The ring-graph network.
+#[derive(Module, Debug)]
+pub struct Gcn {
+    /// Edge conv 2 → C (node features u, s).
+    pub input: EdgeConv,
+    /// `D` residual blocks.
+    pub blocks: Vec<GcnBlock>,
+    /// Edge conv C → 1.
+    pub output: EdgeConv,
+}
+
+impl Gcn {
+    /// Draws the layers in forward order (input, blocks, output), weight before bias.
+    pub fn init(channels: usize, depth: usize, device: &Device, rng: &mut InitRng) -> Self {
+        let input = EdgeConv::init(2, channels, device, rng);
+        let blocks = (0..depth)
+            .map(|_| GcnBlock::init(channels, device, rng))
+            .collect();
+        let output = EdgeConv::init(channels, 1, device, rng);
+        Self {
+            input,
+            blocks,
+            output,
+        }
+    }
+
+    /// `u: [batch, N]`, `scale: [batch, 1]` → `[batch, N]`.
+    pub fn forward(&self, u: Tensor<2>, scale: Tensor<2>) -> Tensor<2> {
+        let [batch, n] = u.dims();
+        let x = stack_inputs(u, scale).swap_dims(1, 2);
+        let x = self.input.forward(x, true);
+        let x = self.blocks.iter().fold(x, |x, block| block.forward(x));
+        self.output.forward(x, false).reshape([batch, n])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::backend::{cpu, cpu_autodiff};
+    use burn::tensor::TensorData;
+
+    fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+        t.into_data()
+            .convert::<f32>()
+            .try_to_vec::<f32>()
+            .expect("f32 data")
+    }
+
+    #[test]
+    fn edge_conv_matches_per_node_loop() {
+        let device = cpu();
+        let (b, n, ci, co) = (2, 5, 2, 3);
+        let mut rng = InitRng::new(4);
+        let conv = EdgeConv::init(ci, co, &device, &mut rng);
+        let x: Vec<f32> = (0..b * n * ci)
+            .map(|i| ((i * 7 % 5) as f32) - 2.0)
+            .collect();
+        let input = Tensor::<3>::from_data(TensorData::new(x.clone(), [b, n, ci]), &device);
+        let got = values(conv.forward(input.clone(), false));
+        let activated = values(conv.forward(input, true));
+        let w = values(conv.weight.val());
+        let bias = values(conv.bias.val());
+        let at = |bi: usize, i: usize, c: usize| x[(bi * n + i) * ci + c];
+        for bi in 0..b {
+            for i in 0..n {
+                for o in 0..co {
+                    let (mut sum, mut activated_sum) = (0.0, 0.0);
+                    for offset in NEIGHBOUR_OFFSETS {
+                        let j = (i as isize + offset).rem_euclid(n as isize) as usize;
+                        let mut m = bias[o];
+                        for c in 0..ci {
+                            m += w[c * co + o] * at(bi, i, c);
+                            m += w[(ci + c) * co + o] * (at(bi, j, c) - at(bi, i, c));
+                        }
+                        m += w[2 * ci * co + o] * (-offset as f32);
+                        sum += m;
+                        activated_sum += if m >= 0.0 { m } else { LEAKY_SLOPE as f32 * m };
+                    }
+                    let expected = sum / 3.0;
+                    let value = got[(bi * n + i) * co + o];
+                    assert!((value - expected).abs() < 1e-5, "{value} vs {expected}");
+                    let value = activated[(bi * n + i) * co + o];
+                    assert!((value - activated_sum / 3.0).abs() < 1e-5);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn distinguishes_left_from_right() {
+        // With activated messages, mirroring the input does not just mirror the output, and the
+        // sign row of the input layer gets a gradient (see the module docs).
+        let device = cpu_autodiff();
+        let mut rng = InitRng::new(6);
+        let net = Gcn::init(4, 1, &device, &mut rng);
+        let n = 9;
+        let u: Vec<f32> = (0..n)
+            .map(|i| (i as f32 * 0.9).sin() + 0.1 * i as f32)
+            .collect();
+        let mirrored: Vec<f32> = u.iter().rev().copied().collect();
+        let run = |u: Vec<f32>| {
+            net.forward(
+                Tensor::<2>::from_data(TensorData::new(u, [1, n]), &device),
+                Tensor::<2>::from_data(TensorData::new(vec![1.1f32], [1, 1]), &device),
+            )
+        };
+        let out = values(run(u.clone()).without_autodiff());
+        let out_mirrored = values(run(mirrored).without_autodiff());
+        let asymmetry = (0..n)
+            .map(|i| (out[i] - out_mirrored[n - 1 - i]).abs())
+            .fold(0.0f32, f32::max);
+        assert!(asymmetry > 1e-4, "mirror-symmetric: {asymmetry}");
+        let grads = run(u).powf_scalar(2.0).sum().backward();
+        let grad = values(net.input.weight.val().grad(&grads).expect("gradient"));
+        let width = 4; // C_out of the input layer.
+        let sign_row = &grad[2 * 2 * width..];
+        assert!(sign_row.iter().any(|g| g.abs() > 1e-6), "{sign_row:?}");
+        assert!(grad[..2 * 2 * width].iter().any(|g| g.abs() > 1e-4));
+    }
+}

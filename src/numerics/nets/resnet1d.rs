@@ -1,0 +1,174 @@
+//! The paper's periodic ResNet1D: input conv(2 → C), `D` residual blocks
+//! [conv C→C → LeakyReLU → conv C→C, + skip → LeakyReLU], output conv(C → 1). Every conv has
+//! kernel 3, bias and circular padding 1. Parameters `6DC² + (2D + 10)C + 1`.
+
+use burn::module::{Module, Param};
+use burn::tensor::activation::leaky_relu;
+use burn::tensor::module::conv1d;
+use burn::tensor::ops::ConvOptions;
+use burn::tensor::{Device, Tensor};
+
+use super::padding::circular_pad;
+use super::{init_bound, stack_inputs, uniform_param, InitRng, LEAKY_SLOPE};
+
+/// Kernel width of every convolution.
+pub const KERNEL: usize = 3;
+
+/// A 3-tap convolution with bias on a periodic domain: `[batch, C_in, N] → [batch, C_out, N]`.
+#[derive(Module, Debug)]
+pub struct PeriodicConv1d {
+    /// `[C_out, C_in, 3]`; tap `t` reads the point at offset `t − 1` (cross-correlation).
+    pub weight: Param<Tensor<3>>,
+    /// `[C_out]`.
+    pub bias: Param<Tensor<1>>,
+}
+
+impl PeriodicConv1d {
+    /// PyTorch's default init: weight then bias from `U(−1/√(3·C_in), 1/√(3·C_in))`.
+    pub fn init(
+        channels_in: usize,
+        channels_out: usize,
+        device: &Device,
+        rng: &mut InitRng,
+    ) -> Self {
+        let bound = init_bound(channels_in * KERNEL);
+        Self {
+            weight: uniform_param([channels_out, channels_in, KERNEL], bound, device, rng),
+            bias: uniform_param([channels_out], bound, device, rng),
+        }
+    }
+
+    /// `[batch, C_in, N] → [batch, C_out, N]`.
+    pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+        conv1d(
+            circular_pad(x, KERNEL / 2),
+            self.weight.val(),
+            Some(self.bias.val()),
+            ConvOptions::new([1], [0], [1], 1),
+        )
+    }
+}
+
+/// `x ↦ LeakyReLU(x + conv₂(LeakyReLU(conv₁(x))))`, `[batch, C, N] → [batch, C, N]`.
+#[derive(Module, Debug)]
+pub struct ResidualBlock {
+    /// First conv C → C.
+    pub conv1: PeriodicConv1d,
+    /// Second conv C → C.
+    pub conv2: PeriodicConv1d,
+}
+
+impl ResidualBlock {
+    /// Draws `conv1` then `conv2`.
+    pub fn init(channels: usize, device: &Device, rng: &mut InitRng) -> Self {
+        Self {
+            conv1: PeriodicConv1d::init(channels, channels, device, rng),
+            conv2: PeriodicConv1d::init(channels, channels, device, rng),
+        }
+    }
+
+    /// `[batch, C, N] → [batch, C, N]`.
+    pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+        let h = leaky_relu(self.conv1.forward(x.clone()), LEAKY_SLOPE);
+        leaky_relu(x + self.conv2.forward(h), LEAKY_SLOPE)
+    }
+}
+
+/// The paper's ResNet1D.
+#[derive(Module, Debug)]
+pub struct ResNet1d {
+    /// conv 2 → C (channels u, s).
+    pub input: PeriodicConv1d,
+    /// `D` residual blocks.
+    pub blocks: Vec<ResidualBlock>,
+    /// conv C → 1.
+    pub output: PeriodicConv1d,
+}
+
+impl ResNet1d {
+    /// Draws the layers in forward order (input, blocks, output), weight before bias.
+    pub fn init(channels: usize, depth: usize, device: &Device, rng: &mut InitRng) -> Self {
+        let input = PeriodicConv1d::init(2, channels, device, rng);
+        let blocks = (0..depth)
+            .map(|_| ResidualBlock::init(channels, device, rng))
+            .collect();
+        let output = PeriodicConv1d::init(channels, 1, device, rng);
+        Self {
+            input,
+            blocks,
+            output,
+        }
+    }
+
+    /// `u: [batch, N]`, `scale: [batch, 1]` → `[batch, N]`. No activation after the input conv
+    /// (as in the paper's layout).
+    pub fn forward(&self, u: Tensor<2>, scale: Tensor<2>) -> Tensor<2> {
+        let [batch, n] = u.dims();
+        let x = self.input.forward(stack_inputs(u, scale));
+        let x = self.blocks.iter().fold(x, |x, block| block.forward(x));
+        self.output.forward(x).reshape([batch, n])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::backend::cpu;
+    use burn::tensor::TensorData;
+
+    fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+        t.into_data()
+            .convert::<f32>()
+            .try_to_vec::<f32>()
+            .expect("f32 data")
+    }
+
+    #[test]
+    fn hand_built_net_matches_hand_computation() {
+        // C = 1, D = 0: out = w_o ⋆ (w_i ⋆ [u, s] + b_i) + b_o with periodic 3-tap stencils.
+        let device = cpu();
+        let conv = |w: Vec<f32>, shape: [usize; 3], b: f32| PeriodicConv1d {
+            weight: Param::from_tensor(Tensor::<3>::from_data(TensorData::new(w, shape), &device)),
+            bias: Param::from_tensor(Tensor::<1>::from_data(
+                TensorData::new(vec![b], [1]),
+                &device,
+            )),
+        };
+        let net = ResNet1d {
+            input: conv(vec![1.0, -2.0, 0.5, 0.0, 1.0, 0.0], [1, 2, 3], 0.25),
+            blocks: Vec::new(),
+            output: conv(vec![0.0, 2.0, 1.0], [1, 1, 3], -1.0),
+        };
+        let u = [1.0f32, 2.0, 3.0, 4.0, 5.0];
+        let s = 1.5f32;
+        let n = u.len();
+        let hidden: Vec<f32> = (0..n)
+            .map(|i| u[(i + n - 1) % n] - 2.0 * u[i] + 0.5 * u[(i + 1) % n] + s + 0.25)
+            .collect();
+        let expected: Vec<f32> = (0..n)
+            .map(|i| 2.0 * hidden[i] + hidden[(i + 1) % n] - 1.0)
+            .collect();
+        let out = net.forward(
+            Tensor::<2>::from_data(TensorData::new(u.to_vec(), [1, n]), &device),
+            Tensor::<2>::from_data(TensorData::new(vec![s], [1, 1]), &device),
+        );
+        let got = values(out);
+        for (g, e) in got.iter().zip(&expected) {
+            assert!((g - e).abs() < 1e-5, "{got:?} vs {expected:?}");
+        }
+    }
+
+    #[test]
+    fn init_bounds_follow_pytorch() {
+        let device = cpu();
+        let mut rng = InitRng::new(3);
+        let conv = PeriodicConv1d::init(16, 16, &device, &mut rng);
+        let bound = 1.0 / 48f32.sqrt();
+        let w = values(conv.weight.val());
+        assert_eq!(w.len(), 16 * 16 * 3);
+        assert!(w.iter().all(|v| v.abs() <= bound));
+        // Spread over the whole interval.
+        assert!(w.iter().cloned().fold(0.0, f32::max) > 0.9 * bound);
+        assert!(values(conv.bias.val()).iter().all(|v| v.abs() <= bound));
+    }
+}

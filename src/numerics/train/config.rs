@@ -1,0 +1,303 @@
+//! The full training configuration (serde: `train.json`, the URL, the results file).
+
+use serde::{Deserialize, Serialize};
+
+use super::error::TrainError;
+use crate::numerics::ks::data::{KEPT_FRAMES, TRAIN_SCALES, WARMUP_STEPS};
+use crate::numerics::nets::NetConfig;
+
+/// How the network enters the time step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// `u' = f(u, s)`: the network alone.
+    Predict,
+    /// `u' = ETD1²(u) + Δt·f(u, s)` with Δt = 0.5: solver-in-the-loop.
+    Correct,
+    /// `v = ETRK2 over α of the step`, `u' = v + (1 − α)·f(v, s)`.
+    Transition,
+}
+
+impl Mode {
+    /// Every mode.
+    pub const ALL: [Mode; 3] = [Mode::Predict, Mode::Correct, Mode::Transition];
+
+    /// The name used in configs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Predict => "predict",
+            Mode::Correct => "correct",
+            Mode::Transition => "transition",
+        }
+    }
+
+    /// The paper's one-letter tag (`P`, `C`, `T`).
+    pub fn letter(self) -> &'static str {
+        match self {
+            Mode::Predict => "P",
+            Mode::Correct => "C",
+            Mode::Transition => "T",
+        }
+    }
+
+    /// Parses [`Mode::name`].
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|mode| mode.name() == name)
+    }
+}
+
+/// How gradients flow through the unrolled steps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Modality {
+    /// One-step supervised: horizon 1, batch ×m (iterations unchanged, so epochs ×m).
+    One,
+    /// Unrolled, no gradients through time: each step's input is detached.
+    Nog,
+    /// Unrolled with gradients through network and solver (cut every `detach_interval` steps).
+    Wig,
+}
+
+impl Modality {
+    /// Every modality.
+    pub const ALL: [Modality; 3] = [Modality::One, Modality::Nog, Modality::Wig];
+
+    /// The name used in configs and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Modality::One => "one",
+            Modality::Nog => "nog",
+            Modality::Wig => "wig",
+        }
+    }
+
+    /// Upper-case label (`ONE`, `NOG`, `WIG`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Modality::One => "ONE",
+            Modality::Nog => "NOG",
+            Modality::Wig => "WIG",
+        }
+    }
+
+    /// Parses [`Modality::name`].
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|modality| modality.name() == name)
+    }
+}
+
+/// The unroll: `warmup` detached steps outside the loss, then `horizon` steps in the loss, with
+/// the gradient cut before every `detach_interval`-th loss step (WIG; 0 = never).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnrollConfig {
+    /// Loss steps `m` (the study: 3).
+    pub horizon: usize,
+    /// Warm-up steps `w` (pushforward trick; the study: 0).
+    pub warmup: usize,
+    /// Truncated BPTT interval `k` (0 = never cut; the study: 0).
+    pub detach_interval: usize,
+}
+
+impl Default for UnrollConfig {
+    fn default() -> Self {
+        Self {
+            horizon: 3,
+            warmup: 0,
+            detach_interval: 0,
+        }
+    }
+}
+
+/// Adam with a step-decayed learning rate `lr · γ^⌊i / K⌋`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct OptimizerConfig {
+    /// Initial learning rate (the study: 1e-4 for the CNN, 1e-3 for the GCN).
+    pub learning_rate: f64,
+    /// Decay factor γ (the study: 0.9).
+    pub decay: f64,
+    /// Iterations between decays K (the study: 2000).
+    pub decay_every: usize,
+}
+
+impl Default for OptimizerConfig {
+    fn default() -> Self {
+        Self {
+            learning_rate: 1e-4,
+            decay: 0.9,
+            decay_every: 2000,
+        }
+    }
+}
+
+impl OptimizerConfig {
+    /// The learning rate at 0-based iteration `iteration`.
+    pub fn learning_rate_at(&self, iteration: usize) -> f64 {
+        let decays = iteration / self.decay_every.max(1);
+        self.learning_rate * self.decay.powi(decays.min(i32::MAX as usize) as i32)
+    }
+}
+
+/// The training data: trajectories of the study's recipe (6 ICs per size).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainDataConfig {
+    /// Domain scales `s` (L = 8·s), one minibatch per size.
+    pub scales: Vec<f64>,
+    /// Steps simulated and dropped before the first kept frame (the study: 200).
+    pub warmup_steps: usize,
+    /// Frames used per trajectory (the study keeps 5000 and trains on the first 25 %: 1250).
+    pub frames: usize,
+}
+
+impl Default for TrainDataConfig {
+    fn default() -> Self {
+        Self {
+            scales: TRAIN_SCALES.to_vec(),
+            warmup_steps: WARMUP_STEPS,
+            frames: KEPT_FRAMES / 4,
+        }
+    }
+}
+
+/// Everything one training run needs; the same seed gives the same run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainConfig {
+    /// The network.
+    pub net: NetConfig,
+    /// Prediction, correction or transition.
+    pub mode: Mode,
+    /// α of the transition mode, in [0, 1) (ignored by the other modes).
+    pub alpha: f64,
+    /// ONE, NOG or WIG.
+    pub modality: Modality,
+    /// Horizon, warm-up, detach interval.
+    pub unroll: UnrollConfig,
+    /// Windows per minibatch for NOG/WIG (ONE uses `batch · horizon`).
+    pub batch: usize,
+    /// Optimiser iterations.
+    pub iterations: usize,
+    /// Adam and the learning-rate schedule.
+    pub optimizer: OptimizerConfig,
+    /// Seed of the initial weights and of the minibatch schedule.
+    pub seed: u64,
+    /// The training trajectories.
+    pub data: TrainDataConfig,
+    /// NOG correction only: run the coarse solver as a black box (the f64 rustfft reference,
+    /// outside autodiff, with a synchronous readback per step: CPU backend only).
+    #[serde(default)]
+    pub black_box_solver: bool,
+}
+
+/// Largest accepted horizon + warm-up (memory of the unrolled graph).
+pub const MAX_UNROLL: usize = 64;
+/// Largest accepted batch.
+pub const MAX_BATCH: usize = 1024;
+
+impl TrainConfig {
+    /// Windows per minibatch actually used: `batch · horizon` for ONE, `batch` otherwise.
+    pub fn effective_batch(&self) -> usize {
+        match self.modality {
+            Modality::One => self.batch * self.unroll.horizon,
+            _ => self.batch,
+        }
+    }
+
+    /// The unroll actually used: ONE is horizon 1 without warm-up.
+    pub fn effective_unroll(&self) -> UnrollConfig {
+        match self.modality {
+            Modality::One => UnrollConfig {
+                horizon: 1,
+                warmup: 0,
+                detach_interval: 0,
+            },
+            _ => self.unroll,
+        }
+    }
+
+    /// Network calls per iteration (batch × steps, warm-up included).
+    pub fn network_calls_per_iteration(&self) -> usize {
+        let unroll = self.effective_unroll();
+        self.effective_batch() * (unroll.warmup + unroll.horizon)
+    }
+
+    /// A short tag such as `C-NOG`.
+    pub fn variant_label(&self) -> String {
+        format!("{}-{}", self.mode.letter(), self.modality.label())
+    }
+
+    /// Checks every field; the first problem found, naming its field.
+    pub fn validate(&self) -> Result<(), TrainError> {
+        self.net.validate()?;
+        let unroll = self.unroll;
+        if unroll.horizon == 0 {
+            return Err(TrainError::invalid("horizon", "must be at least 1"));
+        }
+        if unroll.horizon + unroll.warmup > MAX_UNROLL {
+            return Err(TrainError::invalid(
+                "horizon",
+                format!("horizon + warm-up must be at most {MAX_UNROLL}"),
+            ));
+        }
+        if !(self.alpha.is_finite() && (0.0..1.0).contains(&self.alpha)) {
+            return Err(TrainError::invalid(
+                "alpha",
+                format!("must be in [0, 1), got {}", self.alpha),
+            ));
+        }
+        if self.batch == 0 || self.effective_batch() > MAX_BATCH {
+            return Err(TrainError::invalid(
+                "batch",
+                format!("must be in 1..={MAX_BATCH} (ONE uses batch × horizon)"),
+            ));
+        }
+        if self.iterations == 0 {
+            return Err(TrainError::invalid("iterations", "must be at least 1"));
+        }
+        let optimizer = self.optimizer;
+        if !(optimizer.learning_rate.is_finite() && optimizer.learning_rate > 0.0) {
+            return Err(TrainError::invalid(
+                "learning_rate",
+                "must be a positive number",
+            ));
+        }
+        if !(optimizer.decay.is_finite() && optimizer.decay > 0.0 && optimizer.decay <= 1.0) {
+            return Err(TrainError::invalid("decay", "must be in (0, 1]"));
+        }
+        if optimizer.decay_every == 0 {
+            return Err(TrainError::invalid("decay_every", "must be at least 1"));
+        }
+        if self.data.scales.is_empty() {
+            return Err(TrainError::invalid(
+                "scales",
+                "need at least one domain size",
+            ));
+        }
+        if let Some(bad) = self
+            .data
+            .scales
+            .iter()
+            .find(|s| !(s.is_finite() && (0.25..=4.0).contains(*s)))
+        {
+            return Err(TrainError::invalid(
+                "scales",
+                format!("domain scale {bad} is outside 0.25..=4"),
+            ));
+        }
+        let needed = unroll.horizon + unroll.warmup + 1;
+        if self.data.frames < needed {
+            return Err(TrainError::invalid(
+                "frames",
+                format!("need at least warm-up + horizon + 1 = {needed} frames per trajectory"),
+            ));
+        }
+        if self.black_box_solver && !(self.mode == Mode::Correct && self.modality == Modality::Nog)
+        {
+            return Err(TrainError::invalid(
+                "black_box_solver",
+                "a black-box solver only works for NOG correction (no gradient through the solver)",
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,37 @@
+//! Training errors: bad configurations (shown next to the field in the UI, exit code 2 in the CLI)
+//! and failures while training.
+
+use crate::numerics::ks::KsError;
+use crate::numerics::nets::NetError;
+
+/// Why a training configuration is rejected or a run stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// A field is out of range; `field` names it as in the JSON config.
+    #[error("{field}: {message}")]
+    Invalid {
+        /// The config field, e.g. `"horizon"`.
+        field: &'static str,
+        /// What is wrong and what is allowed.
+        message: String,
+    },
+    /// The solver configuration is invalid.
+    #[error("solver: {0}")]
+    Solver(#[from] KsError),
+    /// The network configuration is invalid.
+    #[error("network: {0}")]
+    Net(#[from] NetError),
+    /// Reading a value back from the device failed.
+    #[error("reading back from the device failed: {0}")]
+    Readback(String),
+}
+
+impl TrainError {
+    /// An [`TrainError::Invalid`] for `field`.
+    pub fn invalid(field: &'static str, message: impl Into<String>) -> Self {
+        Self::Invalid {
+            field,
+            message: message.into(),
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! Counted floating-point operations of one training iteration (the basis of the GFLOP/s the
+//! training bench reports).
+//!
+//! Forward: network `flops_per_sample` per call, solver [`TensorSolver::flops_per_step`] per
+//! step. Backward of the network ≈ 2× its forward (input and weight gradients); backward of
+//! the solver (WIG only; its matrices are constants, so only the input gradient) ≈ 1× its
+//! forward. Warm-up steps have no backward. Adam: ≈ 10 FLOPs per parameter.
+
+use super::config::{Modality, TrainConfig};
+use super::mode::mode_solver;
+use crate::numerics::backend;
+use crate::numerics::ks::{Precision, TensorSolver};
+
+/// Counted FLOPs of one iteration of `config` on a grid of `resolution` points.
+pub fn flops_per_iteration(config: &TrainConfig, resolution: usize) -> f64 {
+    let batch = config.effective_batch();
+    let unroll = config.effective_unroll();
+    let steps = (unroll.warmup + unroll.horizon) as f64;
+    let loss_steps = unroll.horizon as f64;
+    let net_forward = config.net.flops_per_sample(resolution) * batch as f64;
+    let solver_forward = mode_solver(config.mode, config.alpha, 1.0, resolution)
+        .and_then(|ks| TensorSolver::new(ks, &backend::cpu(), Precision::F32).ok())
+        .map_or(0.0, |solver| solver.flops_per_step(batch));
+    let solver_backward = match config.modality {
+        Modality::Wig => solver_forward * loss_steps,
+        _ => 0.0,
+    };
+    let loss = 3.0 * (batch * resolution) as f64 * loss_steps;
+    let adam = 10.0 * config.net.parameter_count() as f64;
+    net_forward * (steps + 2.0 * loss_steps)
+        + solver_forward * steps
+        + solver_backward
+        + loss
+        + adam
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::train::preset::paper;
+    use crate::numerics::train::Mode;
+
+    #[test]
+    fn correction_costs_more_than_prediction_and_wig_more_than_nog() {
+        let p = flops_per_iteration(&paper(Mode::Predict, Modality::Nog), 48);
+        let c = flops_per_iteration(&paper(Mode::Correct, Modality::Nog), 48);
+        let w = flops_per_iteration(&paper(Mode::Correct, Modality::Wig), 48);
+        let one = flops_per_iteration(&paper(Mode::Predict, Modality::One), 48);
+        assert!(c > p && w > c);
+        // ONE: batch ×3 at horizon 1 costs the same network FLOPs as NOG's 3 steps.
+        assert!((one - p).abs() / p < 1e-9);
+    }
+}

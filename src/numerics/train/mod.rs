@@ -1,0 +1,22 @@
+//! Training neural time-steppers: the simulation modes (prediction / correction / transition),
+//! the training modalities (ONE / NOG / WIG with warm-up and detach interval), the seeded
+//! minibatch schedule, the presets and the [`Trainer`] whose `step()` never reads back.
+
+pub mod config;
+pub mod data;
+pub mod error;
+pub mod flops;
+pub mod modality;
+pub mod mode;
+pub mod preset;
+pub mod run;
+pub mod schedule;
+pub mod trainer;
+
+pub use config::{Modality, Mode, OptimizerConfig, TrainConfig, UnrollConfig};
+pub use error::TrainError;
+pub use preset::Preset;
+pub use trainer::Trainer;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,155 @@
+//! One learned step of the hybrid simulator in each [`Mode`], per training domain size:
+//! prediction `f(u, s)`, correction `ETD1²(u) + 0.5·f(u, s)`, transition `v = ETRK2_α(u)`,
+//! `u' = v + (1 − α)·f(v, s)`. The solvers are the batched tensor solvers (differentiable,
+//! used by WIG), or for NOG correction optionally the f64 rustfft reference as a black box.
+
+use burn::tensor::{Device, Tensor};
+
+use super::config::Mode;
+use super::error::TrainError;
+use crate::numerics::ks::config::BASE_DOMAIN_SIZE;
+use crate::numerics::ks::tensor::{read_rows, Precision};
+use crate::numerics::ks::{KsConfig, ReferenceSolver, Scheme, TensorSolver};
+use crate::numerics::nets::Net;
+
+/// The network term's factor in correction mode: Δt = 0.5 (the study's KS setting).
+pub const CORRECTION_FACTOR: f64 = 0.5;
+
+/// How the solver part of a step is computed.
+#[derive(Debug, Clone)]
+enum Solver {
+    /// No solver (prediction, or transition with α = 0).
+    None,
+    /// Batched burn solver (differentiable).
+    Tensor(Box<TensorSolver>),
+    /// The f64 reference called outside autodiff: input read back, output uploaded.
+    BlackBox(std::sync::Arc<ReferenceSolver>),
+}
+
+impl Solver {
+    fn apply(&self, u: Tensor<2>) -> Result<Tensor<2>, TrainError> {
+        match self {
+            Solver::None => Ok(u),
+            Solver::Tensor(solver) => Ok(solver.step(u)),
+            Solver::BlackBox(reference) => {
+                let device = u.device();
+                let rows =
+                    read_rows(u.detach()).map_err(|e| TrainError::Readback(e.to_string()))?;
+                let stepped: Vec<f64> = rows.iter().flat_map(|row| reference.step(row)).collect();
+                let n = reference.config().resolution;
+                let values: Vec<f32> = stepped.into_iter().map(|v| v as f32).collect();
+                Ok(Tensor::<2>::from_data(
+                    burn::tensor::TensorData::new(values, [rows.len(), n]),
+                    &device,
+                ))
+            }
+        }
+    }
+}
+
+/// The step of one domain size.
+#[derive(Debug, Clone)]
+struct SizeStep {
+    scale: f64,
+    solver: Solver,
+}
+
+/// The hybrid step for a list of domain sizes, in one mode.
+#[derive(Debug, Clone)]
+pub struct Stepper {
+    mode: Mode,
+    alpha: f64,
+    sizes: Vec<SizeStep>,
+    device: Device,
+}
+
+/// The solver configuration a mode runs at scale `scale`: ETD1 (correction), ETRK2 over α of the
+/// step (transition, `None` for α = 0), none (prediction).
+pub fn mode_solver(mode: Mode, alpha: f64, scale: f64, resolution: usize) -> Option<KsConfig> {
+    let base = KsConfig {
+        resolution,
+        domain_size: BASE_DOMAIN_SIZE * scale,
+        ..KsConfig::default()
+    };
+    match mode {
+        Mode::Predict => None,
+        Mode::Correct => Some(KsConfig {
+            scheme: Scheme::Etd1,
+            ..base
+        }),
+        Mode::Transition if alpha > 0.0 => Some(KsConfig {
+            scheme: Scheme::Etrk2,
+            substep: base.substep * alpha,
+            ..base
+        }),
+        Mode::Transition => None,
+    }
+}
+
+impl Stepper {
+    /// Builds the solvers of `mode` for every scale. `black_box` selects the reference solver
+    /// (correction only).
+    pub fn new(
+        mode: Mode,
+        alpha: f64,
+        scales: &[f64],
+        resolution: usize,
+        device: &Device,
+        black_box: bool,
+    ) -> Result<Self, TrainError> {
+        let sizes = scales
+            .iter()
+            .map(|&scale| {
+                let solver = match mode_solver(mode, alpha, scale, resolution) {
+                    None => Solver::None,
+                    Some(config) if black_box => {
+                        Solver::BlackBox(std::sync::Arc::new(ReferenceSolver::new(config)?))
+                    }
+                    Some(config) => {
+                        Solver::Tensor(Box::new(TensorSolver::new(config, device, Precision::F32)?))
+                    }
+                };
+                Ok(SizeStep { scale, solver })
+            })
+            .collect::<Result<Vec<_>, TrainError>>()?;
+        Ok(Self {
+            mode,
+            alpha,
+            sizes,
+            device: device.clone(),
+        })
+    }
+
+    /// The scale of size `size`.
+    pub fn scale(&self, size: usize) -> f64 {
+        self.sizes[size].scale
+    }
+
+    /// The constant input channel `s` for a batch of `batch` rows: `[batch, 1]`.
+    pub fn scale_channel(&self, size: usize, batch: usize) -> Tensor<2> {
+        Tensor::<2>::full([batch, 1], self.sizes[size].scale as f32, &self.device)
+    }
+
+    /// One learned step at size `size`: `u [batch, N] → [batch, N]`; `scale` from
+    /// [`Stepper::scale_channel`].
+    pub fn step(
+        &self,
+        net: &Net,
+        size: usize,
+        u: Tensor<2>,
+        scale: Tensor<2>,
+    ) -> Result<Tensor<2>, TrainError> {
+        let solver = &self.sizes[size].solver;
+        Ok(match self.mode {
+            Mode::Predict => net.forward(u, scale),
+            Mode::Correct => {
+                let coarse = solver.apply(u.clone())?;
+                coarse + net.forward(u, scale) * CORRECTION_FACTOR
+            }
+            Mode::Transition => {
+                let v = solver.apply(u)?;
+                v.clone() + net.forward(v, scale) * (1.0 - self.alpha)
+            }
+        })
+    }
+}
