@@ -2,7 +2,9 @@
 
 use std::path::Path;
 
-const FORBIDDEN: [&str; 6] = [
+const FORBIDDEN: [&str; 8] = [
+    "crate::report",
+    "crate::platform",
     "leptos",
     "web_sys",
     "js_sys",

@@ -6,4 +6,5 @@ pub mod ks;
 pub mod metrics;
 pub mod nets;
 pub mod selfcheck;
+pub mod study;
 pub mod train;

@@ -131,6 +131,24 @@ pub fn training_set(config: &DataConfig) -> Result<Vec<Trajectory>, KsError> {
     Ok(set)
 }
 
+/// `count` test trajectories at scale `scale` from [`TestIc::family`]`(seed, count)`.
+pub fn test_trajectories(
+    config: &DataConfig,
+    scale: f64,
+    seed: u64,
+    count: usize,
+) -> Result<Vec<Trajectory>, KsError> {
+    let grid = KsConfig {
+        domain_size: BASE_DOMAIN_SIZE * scale,
+        ..config.solver
+    }
+    .validate()?;
+    TestIc::family(seed, count)
+        .into_iter()
+        .map(|ic| trajectory(config, scale, &ic.state(&grid)))
+        .collect()
+}
+
 /// The test set: for each of [`TEST_SCALES`] (index `i`), `tests_per_size` ICs drawn from
 /// [`TestIc::family`]`(seed + i, tests_per_size)`; size-major order.
 pub fn test_set(
@@ -140,14 +158,12 @@ pub fn test_set(
 ) -> Result<Vec<Trajectory>, KsError> {
     let mut set = Vec::with_capacity(TEST_SCALES.len() * tests_per_size);
     for (i, &scale) in TEST_SCALES.iter().enumerate() {
-        let grid = KsConfig {
-            domain_size: BASE_DOMAIN_SIZE * scale,
-            ..config.solver
-        }
-        .validate()?;
-        for ic in TestIc::family(seed.wrapping_add(i as u64), tests_per_size) {
-            set.push(trajectory(config, scale, &ic.state(&grid))?);
-        }
+        set.extend(test_trajectories(
+            config,
+            scale,
+            seed.wrapping_add(i as u64),
+            tests_per_size,
+        )?);
     }
     Ok(set)
 }

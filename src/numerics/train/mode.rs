@@ -120,6 +120,11 @@ impl Stepper {
         })
     }
 
+    /// The device the solvers live on.
+    pub fn device(&self) -> Device {
+        self.device.clone()
+    }
+
     /// The scale of size `size`.
     pub fn scale(&self, size: usize) -> f64 {
         self.sizes[size].scale

@@ -3,6 +3,7 @@
 mod bench_solver;
 mod bench_train;
 mod simulate;
+mod study;
 mod train;
 
 use std::process::ExitCode;
@@ -32,6 +33,8 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Train one neural time-stepper (a preset or a config file, with overrides).
     Train(Box<train::TrainArgs>),
+    /// Train and evaluate a grid of variants × seeds; print the paper's table.
+    Study(study::StudyArgs),
     /// Benchmarks.
     Bench {
         #[command(subcommand)]
@@ -81,6 +84,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Simulate(args) => simulate::simulate(&args),
         Command::Train(args) => train::train(&args),
+        Command::Study(args) => study::study(&args),
         Command::Bench {
             target: BenchTarget::Solver(args),
         } => bench_solver::bench_solver(&args),

@@ -1,0 +1,288 @@
+//! The study's results file, `unroll-lab/results@1` (JSON; a flat CSV view), shared by the CLI
+//! and the browser: written by [`crate::numerics::study`], read back by the importer.
+
+use serde::{Deserialize, Serialize};
+
+use crate::numerics::metrics::mean_std;
+
+/// The schema tag.
+pub const RESULTS_SCHEMA: &str = "unroll-lab/results@1";
+
+/// Mean ± standard deviation over seeds, with the per-seed values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeedStat {
+    /// Mean over seeds.
+    pub mean: f64,
+    /// Population standard deviation over seeds.
+    pub std: f64,
+    /// One value per seed (each the mean over the tests of that seed's model).
+    pub per_seed: Vec<f64>,
+}
+
+impl SeedStat {
+    /// From per-seed values.
+    pub fn from_values(per_seed: Vec<f64>) -> Self {
+        let (mean, std) = mean_std(&per_seed);
+        Self {
+            mean,
+            std,
+            per_seed,
+        }
+    }
+}
+
+/// Counts of the stability classes over all tests and seeds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StabilityCounts {
+    /// Settles to a steady state.
+    pub r#static: usize,
+    /// Physics residual beyond 500.
+    pub unstable: usize,
+    /// Periodic return.
+    pub recurring: usize,
+    /// Chaotic, like the truth.
+    pub regular: usize,
+}
+
+/// The metrics of one variant (or of the baseline).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Metrics {
+    /// Relative error over H = 12 steps.
+    pub relative_error: SeedStat,
+    /// L2 error over H steps.
+    pub l2: SeedStat,
+    /// Correlation time (steps).
+    pub correlation_time: SeedStat,
+    /// Divergence time (steps; the rollout length when stable).
+    pub divergence_time: SeedStat,
+    /// Stability classes over all tests of all seeds.
+    pub stability: StabilityCounts,
+}
+
+/// Training summary of one seed of a variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeedTraining {
+    /// The seed.
+    pub seed: u64,
+    /// Iterations completed.
+    pub iterations_done: usize,
+    /// Iterations per second.
+    pub iterations_per_sec: f64,
+    /// Iteration of the first non-finite loss.
+    pub diverged_at: Option<usize>,
+    /// The loss curve, downsampled to at most 200 `(iteration, loss)` points.
+    pub loss_curve: Vec<(usize, f32)>,
+}
+
+/// One trained variant over its seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VariantResult {
+    /// `predict` | `correct` | `transition`.
+    pub mode: String,
+    /// `one` | `nog` | `wig`.
+    pub modality: String,
+    /// `resnet` | `gcn`.
+    pub architecture: String,
+    /// Channels C.
+    pub channels: usize,
+    /// Depth D.
+    pub depth: usize,
+    /// Trainable parameters.
+    pub params: usize,
+    /// Unroll horizon m.
+    pub horizon: usize,
+    /// Seeds trained.
+    pub seeds: Vec<u64>,
+    /// Evaluation metrics (seeds whose training diverged are left out).
+    pub metrics: Metrics,
+    /// NOG / WIG relative error divided by ONE's of the same configuration and seed
+    /// (`null` for ONE, or when ONE was not run).
+    pub relative_to_one: Option<SeedStat>,
+    /// True when any seed's training diverged.
+    pub diverged: bool,
+    /// Per-seed training summaries.
+    pub training: Vec<SeedTraining>,
+}
+
+impl VariantResult {
+    /// `P-ONE`-style label.
+    pub fn label(&self) -> String {
+        let letter = match self.mode.as_str() {
+            "predict" => "P",
+            "correct" => "C",
+            _ => "T",
+        };
+        format!("{letter}-{}", self.modality.to_uppercase())
+    }
+}
+
+/// A complete study.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StudyResults {
+    /// [`RESULTS_SCHEMA`].
+    pub schema: String,
+    /// The study preset's name.
+    pub preset: String,
+    /// The full study configuration (round-trips into [`crate::numerics::study::StudyConfig`]).
+    pub config: serde_json::Value,
+    /// Every variant.
+    pub variants: Vec<VariantResult>,
+    /// The coarse-solver-only baseline (ETD1, no network).
+    pub baseline: Metrics,
+    /// Wall time of the whole study (seconds).
+    pub wall_secs: f64,
+}
+
+/// Why an imported results file is rejected.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    /// Not JSON or not the schema's shape.
+    #[error("not a results file: {0}")]
+    Malformed(String),
+    /// A different schema.
+    #[error("unsupported schema '{0}' (expected {RESULTS_SCHEMA})")]
+    Schema(String),
+}
+
+impl StudyResults {
+    /// Parses and checks the schema tag.
+    pub fn from_json(text: &str) -> Result<Self, ResultsError> {
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|err| ResultsError::Malformed(err.to_string()))?;
+        let schema = value
+            .get("schema")
+            .and_then(|s| s.as_str())
+            .ok_or_else(|| ResultsError::Malformed("missing \"schema\"".into()))?;
+        if schema != RESULTS_SCHEMA {
+            return Err(ResultsError::Schema(schema.to_string()));
+        }
+        serde_json::from_value(value).map_err(|err| ResultsError::Malformed(err.to_string()))
+    }
+
+    /// The variant with `label` (`C-NOG`…) and the given size and horizon, if present.
+    pub fn find(&self, label: &str) -> Option<&VariantResult> {
+        self.variants.iter().find(|v| v.label() == label)
+    }
+
+    /// C-NOG's mean relative error divided into P-WIG's (the study: ≈ 4.5): how many times
+    /// better non-differentiable correction is than differentiable prediction.
+    pub fn c_nog_over_p_wig(&self) -> Option<f64> {
+        let c_nog = self.find("C-NOG")?.metrics.relative_error.mean;
+        let p_wig = self.find("P-WIG")?.metrics.relative_error.mean;
+        (c_nog > 0.0).then(|| p_wig / c_nog)
+    }
+
+    /// One CSV row per variant.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from(
+            "variant,mode,modality,architecture,channels,depth,params,horizon,seeds,\
+             relative_error_mean,relative_error_std,relative_to_one_mean,relative_to_one_std,\
+             l2_mean,correlation_time_mean,correlation_time_std,divergence_time_mean,\
+             static,unstable,recurring,regular,diverged\n",
+        );
+        let rows = self
+            .variants
+            .iter()
+            .map(|v| (v.label(), v))
+            .map(|(label, v)| {
+                let m = &v.metrics;
+                let (rel_mean, rel_std) = v
+                    .relative_to_one
+                    .as_ref()
+                    .map_or((String::new(), String::new()), |r| {
+                        (r.mean.to_string(), r.std.to_string())
+                    });
+                format!(
+                    "{label},{},{},{},{},{},{},{},{},{},{},{rel_mean},{rel_std},{},{},{},{},{},{},{},{},{}\n",
+                    v.mode,
+                    v.modality,
+                    v.architecture,
+                    v.channels,
+                    v.depth,
+                    v.params,
+                    v.horizon,
+                    v.seeds.len(),
+                    m.relative_error.mean,
+                    m.relative_error.std,
+                    m.l2.mean,
+                    m.correlation_time.mean,
+                    m.correlation_time.std,
+                    m.divergence_time.mean,
+                    m.stability.r#static,
+                    m.stability.unstable,
+                    m.stability.recurring,
+                    m.stability.regular,
+                    v.diverged
+                )
+            });
+        out.extend(rows);
+        out
+    }
+
+    /// The table in the paper's layout (rows P-ONE … C-WIG; columns relative error mean ± std,
+    /// relative to ONE, correlation time, stability counts) plus the C-NOG / P-WIG ratio.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&format!(
+            "| {:<22} | {:>8} | {:>20} | {:>13} | {:>14} | {:>22} |\n",
+            "variant",
+            "params",
+            "rel. error (mean±std)",
+            "rel. to ONE",
+            "corr. time",
+            "stat/unst/recur/reg"
+        ));
+        out.push_str(&format!(
+            "|{:-<24}|{:->10}|{:->22}|{:->15}|{:->16}|{:->24}|\n",
+            "", "", "", "", "", ""
+        ));
+        for v in &self.variants {
+            out.push_str(&row(
+                &format!("{} {}×{} m={}", v.label(), v.channels, v.depth, v.horizon),
+                Some(v.params),
+                &v.metrics,
+                v.relative_to_one.as_ref(),
+                v.diverged,
+            ));
+        }
+        out.push_str(&row(
+            "ETD1 only (baseline)",
+            None,
+            &self.baseline,
+            None,
+            false,
+        ));
+        if let Some(ratio) = self.c_nog_over_p_wig() {
+            out.push_str(&format!(
+                "\nC-NOG is {ratio:.2}× better than P-WIG in relative error (study: ≈ 4.5×).\n"
+            ));
+        }
+        out
+    }
+}
+
+fn row(
+    label: &str,
+    params: Option<usize>,
+    m: &Metrics,
+    relative: Option<&SeedStat>,
+    diverged: bool,
+) -> String {
+    let rel = relative.map_or("—".to_string(), |r| format!("{:.3}±{:.3}", r.mean, r.std));
+    let s = m.stability;
+    format!(
+        "| {:<22} | {:>8} | {:>20} | {:>13} | {:>14} | {:>22} |\n",
+        format!("{label}{}", if diverged { " (diverged)" } else { "" }),
+        params.map_or("—".to_string(), |p| p.to_string()),
+        format!("{:.3e}±{:.1e}", m.relative_error.mean, m.relative_error.std),
+        rel,
+        format!(
+            "{:.1}±{:.1}",
+            m.correlation_time.mean, m.correlation_time.std
+        ),
+        format!(
+            "{}/{}/{}/{}",
+            s.r#static, s.unstable, s.recurring, s.regular
+        ),
+    )
+}
