@@ -26,7 +26,7 @@ cargo test --locked
 step "browser tests (wasm-pack test --headless --chrome)"
 # wasm-bindgen-test-runner reads webdriver.json (Chromium binary and flags, WebGPU enabled).
 WASM_BINDGEN_TEST_TIMEOUT=900 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver \
-  --mode no-install -- --locked --test browser
+  --mode no-install -- --locked --test browser -- --nocapture
 
 step "end-to-end test (trunk build + headless Chromium)"
 tests/e2e/run.sh

@@ -59,7 +59,7 @@ async fn webgpu_path_is_exercised_where_an_adapter_exists() {
 }
 
 #[wasm_bindgen_test]
-fn device_badge_shows_the_device_and_updates() {
+async fn device_badge_shows_the_device_and_updates() {
     let document = web_sys::window()
         .and_then(|w| w.document())
         .expect("document");
@@ -78,6 +78,8 @@ fn device_badge_shows_the_device_and_updates() {
         host.clone(),
         move || view! { <DeviceBadge device=device /> },
     );
+    // Leptos applies signal updates to the DOM asynchronously: let its scheduler run.
+    unroll_lab::platform::timer::sleep(0).await;
     assert!(host
         .text_content()
         .unwrap_or_default()
@@ -86,6 +88,7 @@ fn device_badge_shows_the_device_and_updates() {
         reason: "navigator.gpu is missing".into(),
         self_check: "6/6 checks passed".into(),
     });
+    unroll_lab::platform::timer::sleep(0).await;
     let text = host.text_content().unwrap_or_default();
     assert!(
         text.contains("CPU (WebGPU unavailable: navigator.gpu is missing)"),

@@ -27,4 +27,6 @@ fn bad_arguments_exit_2() {
     assert_usage_error(&["--seeds", "-2"], "--seeds must be non-negative");
     assert_usage_error(&["--iterations", "0"], "iterations");
     assert_usage_error(&["--bogus"], "--bogus");
+    assert_usage_error(&["--modes", "correct,fast"], "unknown mode 'fast'");
+    assert_usage_error(&["--modalities", "nog,all"], "unknown modality 'all'");
 }

@@ -11,6 +11,7 @@ use super::CliError;
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::metrics::log_log_slope;
 use unroll_lab::numerics::study::{Phase, Study, StudyPreset};
+use unroll_lab::numerics::train::{Modality, Mode};
 use unroll_lab::report::results::StudyResults;
 
 #[derive(Debug, Args)]
@@ -24,6 +25,12 @@ pub struct StudyArgs {
     /// Override the iterations of every variant.
     #[arg(long, allow_negative_numbers = true)]
     iterations: Option<i64>,
+    /// Restrict the modes, e.g. `correct` or `predict,correct`.
+    #[arg(long, value_delimiter = ',')]
+    modes: Option<Vec<String>>,
+    /// Restrict the modalities, e.g. `one,nog`.
+    #[arg(long, value_delimiter = ',')]
+    modalities: Option<Vec<String>>,
     /// Results JSON (schema unroll-lab/results@1).
     #[arg(long, default_value = "results.json")]
     out: PathBuf,
@@ -53,6 +60,30 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
     let mut config = preset.config(seeds);
     if let Some(iterations) = args.iterations {
         config.base.iterations = super::non_negative("iterations", iterations)?;
+    }
+    if let Some(modes) = &args.modes {
+        config.modes = modes
+            .iter()
+            .map(|name| {
+                Mode::parse(name).ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "unknown mode '{name}' (expected predict, correct or transition)"
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    if let Some(modalities) = &args.modalities {
+        config.modalities = modalities
+            .iter()
+            .map(|name| {
+                Modality::parse(name).ok_or_else(|| {
+                    CliError::Usage(format!(
+                        "unknown modality '{name}' (expected one, nog or wig)"
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()?;
     }
     let mut study = Study::new(config, &backend::cpu())?;
     let bar = if args.quiet {
