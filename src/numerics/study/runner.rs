@@ -67,6 +67,8 @@ struct Job {
 
 struct Active {
     trainer: Trainer,
+    /// Clock reading when training started, and seconds spent in training steps.
+    training_secs: f64,
     log: LossLog,
     evaluated_sizes: usize,
     tests: Vec<TestMetrics>,
@@ -87,6 +89,7 @@ pub struct Study {
     results: Vec<Option<VariantResult>>,
     work_done: f64,
     work_total: f64,
+    clock: Box<dyn Fn() -> f64>,
 }
 
 /// Work units of one data trajectory, one evaluated test size, the baseline.
@@ -94,8 +97,14 @@ const DATA_WORK: f64 = 20.0;
 const EVAL_WORK: f64 = 50.0;
 
 impl Study {
-    /// Validates the config; nothing is computed yet.
-    pub fn new(config: StudyConfig, device: &Device) -> Result<Self, TrainError> {
+    /// Validates the config; nothing is computed yet. `clock` reads seconds (the numerics have
+    /// no clock of their own: `Instant` natively, `performance.now()` in the browser); it times
+    /// the training iterations.
+    pub fn new(
+        config: StudyConfig,
+        device: &Device,
+        clock: Box<dyn Fn() -> f64>,
+    ) -> Result<Self, TrainError> {
         config.validate()?;
         let variants = config.variants();
         let jobs: Vec<Job> = (0..variants.len())
@@ -124,6 +133,7 @@ impl Study {
             config,
             work_done: 0.0,
             work_total,
+            clock,
         })
     }
 
@@ -195,6 +205,7 @@ impl Study {
             self.active = Some(Active {
                 trainer,
                 log: LossLog::default(),
+                training_secs: 0.0,
                 evaluated_sizes: 0,
                 tests: Vec::new(),
             });
@@ -209,10 +220,12 @@ impl Study {
             let steps = max_iterations
                 .max(1)
                 .min(active.trainer.config().iterations - active.trainer.iteration());
+            let start = (self.clock)();
             for _ in 0..steps {
                 active.log.push(active.trainer.step()?);
             }
             active.log.flush().await?;
+            active.training_secs += (self.clock)() - start;
             self.work_done += steps as f64;
             let new_losses = active.log.history[before..].to_vec();
             let mut progress = self.progress(Phase::Training);
@@ -270,7 +283,8 @@ impl Study {
                     .log
                     .diverged_at
                     .unwrap_or(finished.trainer.iteration()),
-                iterations_per_sec: 0.0,
+                iterations_per_sec: finished.trainer.iteration() as f64
+                    / finished.training_secs.max(1e-9),
                 diverged_at: finished.log.diverged_at,
                 loss_curve: downsample(history, 200),
             },
@@ -294,26 +308,6 @@ impl Study {
             progress.phase = Phase::Done;
         }
         Ok(progress)
-    }
-
-    /// Records the training speed of the job that just finished (measured by the caller's
-    /// clock, which the numerics do not have).
-    pub fn set_last_iterations_per_sec(&mut self, variant_label: &str, seed: u64, rate: f64) {
-        for (config, outcomes) in self.variants.iter().zip(self.outcomes.iter_mut()) {
-            if config.variant_label() != variant_label {
-                continue;
-            }
-            if let Some(o) = outcomes.iter_mut().find(|o| o.training.seed == seed) {
-                o.training.iterations_per_sec = rate;
-            }
-        }
-        for result in self.results.iter_mut().flatten() {
-            if result.label() == variant_label {
-                if let Some(t) = result.training.iter_mut().find(|t| t.seed == seed) {
-                    t.iterations_per_sec = rate;
-                }
-            }
-        }
     }
 
     fn generate_one_trajectory(&mut self) -> Result<(), TrainError> {
@@ -399,7 +393,17 @@ mod tests {
         config.eval.scales = vec![0.93, 1.15];
         config.eval.tests_per_size = 2;
         config.eval.rollout_steps = 60;
-        let mut study = Study::new(config, &backend::cpu()).expect("study");
+        let ticks = std::rc::Rc::new(std::cell::Cell::new(0.0));
+        let ticks = ticks.clone();
+        let mut study = Study::new(
+            config,
+            &backend::cpu(),
+            Box::new(move || {
+                ticks.set(ticks.get() + 0.25);
+                ticks.get()
+            }),
+        )
+        .expect("study");
         let mut finished = Vec::new();
         let mut losses = 0;
         let mut guard = 0;
@@ -421,6 +425,8 @@ mod tests {
             assert_eq!(s.r#static + s.unstable + s.recurring + s.regular, 4);
             assert_eq!(v.relative_to_one.is_some(), v.modality != "one");
             assert_eq!(v.training[0].loss_curve.len(), 6);
+            // 6 iterations in two timed chunks of 0.25 s each (the test clock): 12 it/s.
+            assert!((v.training[0].iterations_per_sec - 12.0).abs() < 1e-9);
         }
         let b = results.baseline.stability;
         assert_eq!(b.r#static + b.unstable + b.recurring + b.regular, 4);

@@ -85,7 +85,12 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
             })
             .collect::<Result<_, _>>()?;
     }
-    let mut study = Study::new(config, &backend::cpu())?;
+    let clock = Instant::now();
+    let mut study = Study::new(
+        config,
+        &backend::cpu(),
+        Box::new(move || clock.elapsed().as_secs_f64()),
+    )?;
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
@@ -94,9 +99,6 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
     if let Ok(style) = ProgressStyle::with_template("[{bar:30}] {percent:>3}%  ETA {eta}  {msg}") {
         bar.set_style(style.progress_chars("=> "));
     }
-    let clock = Instant::now();
-    let mut job_start = Instant::now();
-    let mut current = (String::new(), 0u64);
     loop {
         let progress = pollster::block_on(study.advance(20))?;
         bar.set_position((progress.fraction * 1000.0) as u64);
@@ -115,19 +117,6 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
             Phase::Done => "done".into(),
         };
         bar.set_message(phase);
-        if progress.phase == Phase::Training && (progress.variant.clone(), progress.seed) != current
-        {
-            current = (progress.variant.clone(), progress.seed);
-            job_start = Instant::now();
-        }
-        if progress.phase == Phase::Evaluating
-            && progress.iteration == progress.iterations
-            && !current.0.is_empty()
-        {
-            let rate = progress.iterations as f64 / job_start.elapsed().as_secs_f64().max(1e-9);
-            study.set_last_iterations_per_sec(&current.0, current.1, rate);
-            current = (String::new(), 0);
-        }
         if let Some(done) = &progress.finished_variant {
             bar.println(format!(
                 "{}: relative error {:.3e} ± {:.1e}",
