@@ -1,6 +1,7 @@
 //! The only home of web-sys / js-sys / WebGPU start-up and browser scheduling.
 
 pub mod compute;
+pub mod files;
 pub mod timer;
 
 /// Starts the app: panic hook (shows the panic in the page, never a silent blank), logger, mount.

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::{DeviceBadge, Intro};
+use super::{DeviceBadge, Intro, StudyPanel};
 use crate::platform::compute::{acquire, DevicePreference};
 use crate::report::compute::ComputeDevice;
 
@@ -10,8 +10,27 @@ use crate::report::compute::ComputeDevice;
 #[component]
 pub fn App() -> impl IntoView {
     let (device, set_device) = signal(ComputeDevice::Probing);
+    let (training_device, set_training_device) = signal_local(None);
+    let (training_note, set_training_note) = signal(String::new());
     leptos::task::spawn_local(async move {
         let acquired = acquire(DevicePreference::from_location()).await;
+        let software = software_adapter(&acquired.description);
+        if let Some(adapter) = &software {
+            // A software adapter passes the self-check but trains far slower than the CPU
+            // backend: train on the CPU, say so.
+            set_training_note.set(format!(
+                "Training runs on the CPU backend: the WebGPU adapter ({adapter}) is a software \
+                 rasterizer, used here for the start-up check only."
+            ));
+            set_training_device.set(Some(crate::numerics::backend::cpu()));
+        } else {
+            if let ComputeDevice::Cpu { reason, .. } = &acquired.description {
+                set_training_note.set(format!(
+                    "Training runs on the CPU backend (WebGPU unavailable: {reason})."
+                ));
+            }
+            set_training_device.set(Some(acquired.device));
+        }
         set_device.set(acquired.description);
     });
     view! {
@@ -25,6 +44,19 @@ pub fn App() -> impl IntoView {
         </header>
         <main>
             <Intro />
+            <StudyPanel device=training_device training_note=training_note />
         </main>
     }
+}
+
+/// The adapter name when WebGPU runs on a software rasterizer (SwiftShader, llvmpipe/lavapipe).
+fn software_adapter(device: &ComputeDevice) -> Option<String> {
+    let ComputeDevice::WebGpu { adapter, .. } = device else {
+        return None;
+    };
+    let lower = adapter.to_lowercase();
+    ["swiftshader", "llvmpipe", "lavapipe", "software"]
+        .iter()
+        .any(|name| lower.contains(name))
+        .then(|| adapter.clone())
 }

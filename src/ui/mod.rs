@@ -4,7 +4,11 @@
 mod app;
 mod device_badge;
 mod intro;
+mod results_table;
+mod study_panel;
 
 pub use app::App;
 pub use device_badge::DeviceBadge;
 pub use intro::Intro;
+pub use results_table::ResultsTable;
+pub use study_panel::StudyPanel;

@@ -25,6 +25,9 @@ pub struct StudyArgs {
     /// Override the iterations of every variant.
     #[arg(long, allow_negative_numbers = true)]
     iterations: Option<i64>,
+    /// Evaluation rollout length for correlation time and stability (study: 750).
+    #[arg(long, allow_negative_numbers = true)]
+    rollout: Option<i64>,
     /// Restrict the modes, e.g. `correct` or `predict,correct`.
     #[arg(long, value_delimiter = ',')]
     modes: Option<Vec<String>>,
@@ -60,6 +63,9 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
     let mut config = preset.config(seeds);
     if let Some(iterations) = args.iterations {
         config.base.iterations = super::non_negative("iterations", iterations)?;
+    }
+    if let Some(rollout) = args.rollout {
+        config.eval.rollout_steps = super::non_negative("rollout", rollout)?;
     }
     if let Some(modes) = &args.modes {
         config.modes = modes

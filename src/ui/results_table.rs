@@ -1,0 +1,77 @@
+//! The results table in the paper's layout (rows P-ONE … C-WIG, then the ETD1 baseline) with
+//! the C-NOG / P-WIG ratio.
+
+use leptos::prelude::*;
+
+use crate::report::results::{Metrics, StudyResults};
+
+fn cells(metrics: &Metrics) -> (String, String, String) {
+    let s = metrics.stability;
+    (
+        format!(
+            "{:.3e} ± {:.1e}",
+            metrics.relative_error.mean, metrics.relative_error.std
+        ),
+        format!(
+            "{:.1} ± {:.1}",
+            metrics.correlation_time.mean, metrics.correlation_time.std
+        ),
+        format!(
+            "{}/{}/{}/{}",
+            s.r#static, s.unstable, s.recurring, s.regular
+        ),
+    )
+}
+
+/// `results` as an HTML table (`#results-table`, one `tr.variant` per variant).
+#[component]
+pub fn ResultsTable(results: StudyResults) -> impl IntoView {
+    let ratio = results.c_nog_over_p_wig();
+    let rows = results
+        .variants
+        .iter()
+        .map(|v| {
+            let (error, correlation, stability) = cells(&v.metrics);
+            let relative = v.relative_to_one.as_ref().map_or("—".to_string(), |r| {
+                format!("{:.3} ± {:.3}", r.mean, r.std)
+            });
+            view! {
+                <tr class="variant" data-label=v.label()>
+                    <td>{format!("{} {}×{} m={}", v.label(), v.channels, v.depth, v.horizon)}
+                        {v.diverged.then_some(" (diverged)")}</td>
+                    <td>{v.params}</td>
+                    <td>{error}</td>
+                    <td>{relative}</td>
+                    <td>{correlation}</td>
+                    <td>{stability}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let (error, correlation, stability) = cells(&results.baseline);
+    view! {
+        <table id="results-table" class="results">
+            <thead>
+                <tr>
+                    <th>"variant"</th><th>"params"</th><th>"relative error (mean ± std)"</th>
+                    <th>"relative to ONE"</th><th>"correlation time"</th>
+                    <th>"static/unstable/recurring/regular"</th>
+                </tr>
+            </thead>
+            <tbody>
+                {rows}
+                <tr class="baseline">
+                    <td>"ETD1 only (baseline)"</td><td>"—"</td><td>{error}</td><td>"—"</td>
+                    <td>{correlation}</td><td>{stability}</td>
+                </tr>
+            </tbody>
+        </table>
+        <p id="ratio">
+            {match ratio {
+                Some(r) => format!("C-NOG is {r:.2}× better than P-WIG in relative error (study: ≈ 4.5×)."),
+                None => "C-NOG / P-WIG ratio: not in this study.".to_string(),
+            }}
+        </p>
+        <p class="meta">{format!("preset '{}', {:.0} s", results.preset, results.wall_secs)}</p>
+    }
+}
