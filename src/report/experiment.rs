@@ -192,6 +192,9 @@ impl Experiment {
             .filter(|p| !p.is_empty())
         {
             let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let key = percent_encoding::percent_decode_str(key).decode_utf8_lossy();
+            let value = percent_encoding::percent_decode_str(value).decode_utf8_lossy();
+            let (key, value) = (key.as_ref(), value.as_ref());
             let shown: String = value.chars().take(40).collect();
             match key {
                 "preset" => match BrowserPreset::parse(value) {
