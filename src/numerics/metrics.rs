@@ -49,21 +49,47 @@ pub fn l2_error(truth: &[Vec<f64>], model: &[Vec<f64>], horizon: usize) -> f64 {
     clipped_mean(truth, model, frames, 1.0)
 }
 
+/// Clip of one frame's error in [`relative_error`] (a non-finite frame counts as this).
+pub const FRAME_ERROR_CLIP: f64 = 30.0;
+
+/// `mean_x (ũ − u)² / scale`, clipped to ±[`FRAME_ERROR_CLIP`] (non-finite → the clip).
+fn clipped_frame_error(truth: &[f64], model: &[f64], scale: f64) -> f64 {
+    let value = mean_squared_difference(model, truth) / scale;
+    if value.is_finite() {
+        value.clamp(-FRAME_ERROR_CLIP, FRAME_ERROR_CLIP)
+    } else {
+        FRAME_ERROR_CLIP
+    }
+}
+
 fn clipped_mean(truth: &[Vec<f64>], model: &[Vec<f64>], frames: usize, scale: f64) -> f64 {
     if frames == 0 {
         return f64::NAN;
     }
     let sum: f64 = (0..frames)
-        .map(|t| {
-            let value = mean_squared_difference(&model[t], &truth[t]) / scale;
-            if value.is_finite() {
-                value.clamp(-30.0, 30.0)
-            } else {
-                30.0
-            }
-        })
+        .map(|t| clipped_frame_error(&truth[t], &model[t], scale))
         .sum();
     sum / frames as f64
+}
+
+/// The error over rollout time: for every frame `t`, [`relative_error`]'s summand
+/// `clip(mean_x (ũ_t − u_t)² / max_{t,x} u_t²)` with the peak taken over the same first
+/// `horizon + 1` frames, so the first `horizon + 1` values average to [`relative_error`].
+pub fn relative_error_per_frame(
+    truth: &[Vec<f64>],
+    model: &[Vec<f64>],
+    horizon: usize,
+) -> Vec<f64> {
+    let frames = truth.len().min(model.len());
+    let peak = truth[..(horizon + 1).min(frames)]
+        .iter()
+        .flatten()
+        .map(|v| v * v)
+        .fold(0.0, f64::max)
+        .max(f64::MIN_POSITIVE);
+    (0..frames)
+        .map(|t| clipped_frame_error(&truth[t], &model[t], peak))
+        .collect()
 }
 
 /// Pearson correlation of two equally long vectors (0 when either is constant or non-finite).
@@ -276,6 +302,23 @@ mod tests {
         // Clipped: a blown-up frame counts 30, a NaN too.
         let wild = vec![vec![2.0, 0.0], vec![1e9, 0.0], vec![f64::NAN, 0.0]];
         assert!((relative_error(&truth, &wild, 2) - 20.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn per_frame_error_by_hand_averages_to_the_relative_error() {
+        let truth = vec![vec![2.0, 0.0], vec![1.0, 1.0], vec![0.0, 1.0]];
+        let model = vec![vec![2.0, 0.0], vec![2.0, 1.0], vec![2.0, 1.0]];
+        assert_eq!(
+            relative_error_per_frame(&truth, &model, 2),
+            vec![0.0, 0.125, 0.5]
+        );
+        // Peak over frames 0..=1 only (u² = 4 still); every frame is reported.
+        assert_eq!(relative_error_per_frame(&truth, &model, 1).len(), 3);
+        let wild = vec![vec![2.0, 0.0], vec![1e9, 0.0], vec![f64::NAN, 0.0]];
+        let errors = relative_error_per_frame(&truth, &wild, 2);
+        assert_eq!(errors[1..], [FRAME_ERROR_CLIP, FRAME_ERROR_CLIP]);
+        let mean = errors.iter().sum::<f64>() / 3.0;
+        assert!((mean - relative_error(&truth, &wild, 2)).abs() < 1e-12);
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! SplitMix64 stream ([`InitRng`]), so the same seed gives bit-identical weights on every device
 //! and platform (native and wasm32 alike).
 
+pub mod export;
 pub mod gcn;
 pub mod padding;
 pub mod resnet1d;
@@ -97,6 +98,9 @@ pub enum NetError {
         /// The rejected value.
         got: usize,
     },
+    /// The weights could not be read back, packed or loaded.
+    #[error("weights export failed: {0}")]
+    Export(String),
 }
 
 impl NetConfig {

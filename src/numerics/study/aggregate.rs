@@ -3,7 +3,7 @@
 //! configuration and seed.
 
 use super::evaluate::TestMetrics;
-use super::results::{Metrics, SeedStat, SeedTraining, StabilityCounts, VariantResult};
+use super::results::{Metrics, SeedStat, SeedTraining, SpaceTime, StabilityCounts, VariantResult};
 use crate::numerics::metrics::Stability;
 use crate::numerics::train::{Modality, TrainConfig};
 
@@ -14,6 +14,8 @@ pub struct SeedOutcome {
     pub training: SeedTraining,
     /// Metrics of every test (all sizes).
     pub tests: Vec<TestMetrics>,
+    /// Rollouts of the sample tests (kept for the first seed only; empty otherwise).
+    pub samples: Vec<SpaceTime>,
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> f64 {
@@ -55,7 +57,22 @@ pub fn metrics(per_seed_tests: &[&[TestMetrics]]) -> Metrics {
         correlation_time: stat(&|t| t.correlation_time as f64),
         divergence_time: stat(&|t| t.divergence_time as f64),
         stability,
+        error_curve: error_curve(&evaluated),
     }
+}
+
+/// The mean per-frame relative error over every test of every seed, at most 200 points.
+fn error_curve(per_seed_tests: &[&[TestMetrics]]) -> Vec<(usize, f64)> {
+    let tests: Vec<&TestMetrics> = per_seed_tests.iter().flat_map(|t| t.iter()).collect();
+    let frames = tests
+        .iter()
+        .map(|t| t.frame_errors.len())
+        .min()
+        .unwrap_or(0);
+    let curve: Vec<f64> = (0..frames)
+        .map(|f| mean(tests.iter().map(|t| t.frame_errors[f])))
+        .collect();
+    downsample(&curve, 200)
 }
 
 /// The result of one variant over its seeds (`relative_to_one` filled by [`relative_to_one`]).
@@ -78,6 +95,10 @@ pub fn variant_result(
         relative_to_one: None,
         diverged: outcomes.iter().any(|o| o.training.diverged_at.is_some()),
         training: outcomes.iter().map(|o| o.training.clone()).collect(),
+        samples: outcomes
+            .first()
+            .map(|o| o.samples.clone())
+            .unwrap_or_default(),
     }
 }
 
@@ -118,8 +139,8 @@ pub fn relative_to_one(variants: &mut [VariantResult]) {
     }
 }
 
-/// At most `points` `(iteration, loss)` pairs spread evenly over `history`.
-pub fn downsample(history: &[f32], points: usize) -> Vec<(usize, f32)> {
+/// At most `points` `(index, value)` pairs spread evenly over `history`.
+pub fn downsample<T: Copy>(history: &[T], points: usize) -> Vec<(usize, T)> {
     if history.len() <= points {
         return history.iter().copied().enumerate().collect();
     }
@@ -149,6 +170,7 @@ mod tests {
             correlation_time: 10,
             divergence_time: 750,
             stability: class,
+            frame_errors: vec![0.0, error, 2.0 * error],
         }
     }
 
@@ -162,6 +184,7 @@ mod tests {
                 loss_curve: vec![],
             },
             tests,
+            samples: vec![],
         }
     }
 
@@ -201,6 +224,8 @@ mod tests {
         assert_eq!(m.relative_error.per_seed, vec![2.0, 4.0]);
         assert_eq!((m.relative_error.mean, m.relative_error.std), (3.0, 1.0));
         assert_eq!(m.l2.mean, 6.0);
+        // Error over time: frame f of every test of every seed, (0, e, 2e) per test → mean 3.
+        assert_eq!(m.error_curve, vec![(0, 0.0), (1, 3.0), (2, 6.0)]);
         assert_eq!(
             (
                 m.stability.regular,

@@ -1,15 +1,16 @@
 //! Evaluation on the study's test set: four test sizes × seeded tests, rollouts from frame 200
 //! of each kept series, and the per-test metrics of [`crate::numerics::metrics`].
 
-use burn::tensor::{Tensor, TensorData};
+use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 
 use crate::numerics::ks::config::BASE_DOMAIN_SIZE;
 use crate::numerics::ks::data::{self, DataConfig, TESTS_PER_SIZE, TEST_SCALES};
+use crate::numerics::ks::initial::TestIc;
 use crate::numerics::ks::{KsConfig, ReferenceSolver, Scheme};
 use crate::numerics::metrics::{
-    correlation_time, divergence_time, l2_error, relative_error, stability, Stability,
-    ERROR_HORIZON, STABILITY_HORIZON,
+    correlation_time, divergence_time, l2_error, relative_error, relative_error_per_frame,
+    stability, Stability, ERROR_HORIZON, STABILITY_HORIZON,
 };
 use crate::numerics::nets::Net;
 use crate::numerics::train::mode::Stepper;
@@ -54,9 +55,26 @@ pub struct TestSize {
     pub truth: Vec<Vec<Vec<f64>>>,
 }
 
-/// Generates the test set of `config` with the ground-truth solver (f64, stored f32 like the
-/// training data, read back as f64).
-pub fn test_set(config: &EvalConfig, resolution: usize) -> Result<Vec<TestSize>, TrainError> {
+/// The ground truth of test `test` of test size `size` (`[rollout_steps + 1][N]`, frame 0 = the
+/// evaluation start): the ground-truth solver (f64) from [`TestIc::family`]`(test_seed + size,
+/// tests_per_size)[test]`, stored f32 like the training data, read back as f64.
+pub fn test_truth(
+    config: &EvalConfig,
+    resolution: usize,
+    size: usize,
+    test: usize,
+) -> Result<Vec<Vec<f64>>, TrainError> {
+    let scale = *config
+        .scales
+        .get(size)
+        .ok_or_else(|| TrainError::Readback(format!("no test size {size}")))?;
+    let ic = TestIc::family(
+        config.test_seed.wrapping_add(size as u64),
+        config.tests_per_size,
+    )
+    .into_iter()
+    .nth(test)
+    .ok_or_else(|| TrainError::Readback(format!("no test {test} in size {size}")))?;
     let recipe = DataConfig {
         solver: KsConfig {
             resolution,
@@ -65,29 +83,33 @@ pub fn test_set(config: &EvalConfig, resolution: usize) -> Result<Vec<TestSize>,
         kept_frames: config.start_frame + config.rollout_steps + 1,
         ..DataConfig::default()
     };
-    let mut sizes = Vec::with_capacity(config.scales.len());
-    for (i, &scale) in config.scales.iter().enumerate() {
-        let trajectories = data::test_trajectories(
-            &recipe,
-            scale,
-            config.test_seed.wrapping_add(i as u64),
-            config.tests_per_size,
-        )?;
-        let truth = trajectories
-            .iter()
-            .map(|t| {
-                (config.start_frame..t.frames())
-                    .map(|f| t.frame(f).iter().map(|&v| v as f64).collect())
-                    .collect()
-            })
-            .collect();
-        sizes.push(TestSize { scale, truth });
+    let grid = KsConfig {
+        domain_size: BASE_DOMAIN_SIZE * scale,
+        ..recipe.solver
     }
-    Ok(sizes)
+    .validate()?;
+    let trajectory = data::trajectory(&recipe, scale, &ic.state(&grid))?;
+    Ok((config.start_frame..trajectory.frames())
+        .map(|f| trajectory.frame(f).iter().map(|&v| v as f64).collect())
+        .collect())
+}
+
+/// The whole test set of `config` ([`test_truth`] for every size and test).
+pub fn test_set(config: &EvalConfig, resolution: usize) -> Result<Vec<TestSize>, TrainError> {
+    (0..config.scales.len())
+        .map(|size| {
+            Ok(TestSize {
+                scale: config.scales[size],
+                truth: (0..config.tests_per_size)
+                    .map(|test| test_truth(config, resolution, size, test))
+                    .collect::<Result<_, TrainError>>()?,
+            })
+        })
+        .collect()
 }
 
 /// The metrics of one test rollout.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestMetrics {
     /// Relative error over H steps.
     pub relative_error: f64,
@@ -99,6 +121,8 @@ pub struct TestMetrics {
     pub divergence_time: usize,
     /// The stability class.
     pub stability: Stability,
+    /// Relative error of every frame of the rollout (the error over rollout time).
+    pub frame_errors: Vec<f64>,
 }
 
 /// The ETRK2 physics residuals `e_t = Σ_x (ũ_{t+1} − S(ũ_t))²` of a rollout at `scale`.
@@ -135,34 +159,43 @@ pub fn test_metrics(
         correlation_time: correlation_time(truth, rollout),
         divergence_time: divergence_time(&residuals).unwrap_or(residuals.len()),
         stability: stability(rollout, &residuals),
+        frame_errors: relative_error_per_frame(truth, rollout, error_horizon),
     })
 }
 
-/// Rolls the hybrid model out from each test's frame 0 for `steps` steps on the stepper's
-/// device: `[tests][steps + 1][N]`. One readback at the end (async).
-pub async fn rollout(
-    net: &Net,
-    stepper: &Stepper,
-    size: usize,
-    truth: &[Vec<Vec<f64>>],
-    steps: usize,
-) -> Result<Vec<Vec<Vec<f64>>>, TrainError> {
+/// Frame 0 of each test as a `[tests, N]` tensor on `device` (f32).
+pub fn start_state(truth: &[Vec<Vec<f64>>], device: &Device) -> Tensor<2> {
     let tests = truth.len();
     let n = truth.first().and_then(|t| t.first()).map_or(0, Vec::len);
     let start: Vec<f32> = truth
         .iter()
         .flat_map(|t| t[0].iter().map(|&v| v as f32))
         .collect();
-    let device = stepper.device();
-    let mut u = Tensor::<2>::from_data(TensorData::new(start, [tests, n]), &device);
-    let scale = stepper.scale_channel(size, tests);
-    let mut states = Vec::with_capacity(steps + 1);
-    states.push(u.clone());
+    Tensor::<2>::from_data(TensorData::new(start, [tests, n]), device)
+}
+
+/// Advances the hybrid model `steps` steps from `state` (`[tests, N]`, test size `size`,
+/// `scale` = its `[tests, 1]` scale channel): the new state and the `steps` new frames per test,
+/// `[tests][steps][N]`. One readback (async).
+pub async fn rollout_chunk(
+    net: &Net,
+    stepper: &Stepper,
+    size: usize,
+    state: Tensor<2>,
+    scale: &Tensor<2>,
+    steps: usize,
+) -> Result<(Tensor<2>, Vec<Vec<Vec<f64>>>), TrainError> {
+    let [tests, n] = state.dims();
+    let mut u = state;
+    let mut states = Vec::with_capacity(steps);
     for _ in 0..steps {
         u = stepper.step(net, size, u, scale.clone())?;
         states.push(u.clone());
     }
-    // [steps + 1, tests, N] → per test.
+    if states.is_empty() {
+        return Ok((u, vec![Vec::new(); tests]));
+    }
+    // [steps, tests, N] → per test.
     let values = Tensor::stack::<3>(states, 0)
         .into_data_async()
         .await
@@ -170,9 +203,9 @@ pub async fn rollout(
         .convert::<f32>()
         .try_into_vec::<f32>()
         .map_err(|err| TrainError::Readback(format!("{err:?}")))?;
-    Ok((0..tests)
+    let frames = (0..tests)
         .map(|test| {
-            (0..=steps)
+            (0..steps)
                 .map(|t| {
                     let offset = (t * tests + test) * n;
                     values[offset..offset + n]
@@ -181,6 +214,39 @@ pub async fn rollout(
                         .collect()
                 })
                 .collect()
+        })
+        .collect();
+    Ok((u, frames))
+}
+
+/// Rolls the hybrid model out from each test's frame 0 for `steps` steps on the stepper's
+/// device: `[tests][steps + 1][N]` (frame 0 = the truth's). One readback (async).
+pub async fn rollout(
+    net: &Net,
+    stepper: &Stepper,
+    size: usize,
+    truth: &[Vec<Vec<f64>>],
+    steps: usize,
+) -> Result<Vec<Vec<Vec<f64>>>, TrainError> {
+    let device = stepper.device();
+    let scale = stepper.scale_channel(size, truth.len());
+    let (_, frames) = rollout_chunk(
+        net,
+        stepper,
+        size,
+        start_state(truth, &device),
+        &scale,
+        steps,
+    )
+    .await?;
+    Ok(truth
+        .iter()
+        .zip(frames)
+        .map(|(t, rest)| {
+            let mut all = Vec::with_capacity(steps + 1);
+            all.push(t[0].iter().map(|&v| v as f32 as f64).collect());
+            all.extend(rest);
+            all
         })
         .collect())
 }
@@ -220,4 +286,93 @@ pub fn evaluation_stepper(
     device: &burn::tensor::Device,
 ) -> Result<Stepper, TrainError> {
     Stepper::new(mode, alpha, &config.scales, resolution, device, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::backend;
+    use crate::numerics::nets::NetConfig;
+
+    fn small_eval() -> EvalConfig {
+        EvalConfig {
+            scales: vec![0.93, 1.15],
+            tests_per_size: 3,
+            start_frame: 20,
+            rollout_steps: 30,
+            ..EvalConfig::default()
+        }
+    }
+
+    /// One test generated on its own is the same as in the whole family.
+    #[test]
+    fn one_test_truth_equals_the_family_member() {
+        let config = small_eval();
+        let recipe = DataConfig {
+            solver: KsConfig {
+                resolution: 48,
+                ..KsConfig::default()
+            },
+            kept_frames: config.start_frame + config.rollout_steps + 1,
+            ..DataConfig::default()
+        };
+        let family = data::test_trajectories(&recipe, 1.15, config.test_seed + 1, 3).expect("set");
+        let truth = test_truth(&config, 48, 1, 2).expect("truth");
+        assert_eq!(truth.len(), config.rollout_steps + 1);
+        let expected: Vec<f64> = family[2]
+            .frame(config.start_frame)
+            .iter()
+            .map(|&v| v as f64)
+            .collect();
+        assert_eq!(truth[0], expected);
+        assert!(test_truth(&config, 48, 2, 0).is_err(), "no third size");
+        assert!(test_truth(&config, 48, 0, 3).is_err(), "no fourth test");
+    }
+
+    /// A rollout in chunks of 7 + 5 steps is the 12-step rollout.
+    #[test]
+    fn chunked_rollout_equals_one_rollout() {
+        let config = small_eval();
+        let device = backend::cpu();
+        let truth: Vec<Vec<Vec<f64>>> = (0..2)
+            .map(|t| test_truth(&config, 48, 0, t).expect("truth"))
+            .collect();
+        let net = NetConfig {
+            channels: 4,
+            depth: 1,
+            ..NetConfig::default()
+        }
+        .init(&device, 3)
+        .expect("net");
+        for mode in [Mode::Predict, Mode::Correct] {
+            let stepper = evaluation_stepper(mode, 0.0, &config, 48, &device).expect("stepper");
+            let whole =
+                pollster::block_on(rollout(&net, &stepper, 0, &truth, 12)).expect("rollout");
+            let scale = stepper.scale_channel(0, 2);
+            let (state, first) = pollster::block_on(rollout_chunk(
+                &net,
+                &stepper,
+                0,
+                start_state(&truth, &device),
+                &scale,
+                7,
+            ))
+            .expect("chunk");
+            let (_, second) =
+                pollster::block_on(rollout_chunk(&net, &stepper, 0, state, &scale, 5))
+                    .expect("chunk");
+            // Bit patterns, so that a blown-up (NaN) tail of the untrained net compares equal.
+            let bits = |frames: Vec<&Vec<f64>>| -> Vec<Vec<u64>> {
+                frames
+                    .iter()
+                    .map(|f| f.iter().map(|v| v.to_bits()).collect())
+                    .collect()
+            };
+            for test in 0..2 {
+                let chunked = bits(first[test].iter().chain(&second[test]).collect());
+                let expected = bits(whole[test][1..].iter().collect());
+                assert_eq!(chunked, expected, "{mode:?} test {test}");
+            }
+        }
+    }
 }

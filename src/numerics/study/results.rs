@@ -57,6 +57,62 @@ pub struct Metrics {
     pub divergence_time: SeedStat,
     /// Stability classes over all tests of all seeds.
     pub stability: StabilityCounts,
+    /// Error over rollout time: `(step, mean over every test of every seed of the per-frame
+    /// relative error)` — the study's relative-error summand at each frame,
+    /// [`crate::numerics::metrics::relative_error_per_frame`], clipped at
+    /// [`crate::numerics::metrics::FRAME_ERROR_CLIP`] (a blown-up rollout counts as the clip);
+    /// at most 200 points. Empty in files written before it existed.
+    #[serde(default)]
+    pub error_curve: Vec<(usize, f64)>,
+}
+
+/// Largest value of [`Metrics::error_curve`] (a frame that is not finite scores this).
+pub const ERROR_CURVE_CAP: f64 = crate::numerics::metrics::FRAME_ERROR_CLIP;
+
+/// Frames of one test kept for the space–time maps: `frames[k]` is rollout step `k * every`
+/// (`[frames][N]`, values rounded to 1e-3, non-finite values stored as `null`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpaceTime {
+    /// Rollout steps between kept frames.
+    pub every: usize,
+    /// `[frames][N]`; `None` where the rollout was not finite.
+    pub frames: Vec<Vec<Option<f32>>>,
+}
+
+impl SpaceTime {
+    /// Keeps at most `max_frames` frames of `rollout` (`[frames][N]`), evenly strided from
+    /// frame 0, values rounded to 1e-3 (non-finite → `None`).
+    pub fn from_rollout(rollout: &[Vec<f64>], max_frames: usize) -> Self {
+        let last = rollout.len().saturating_sub(1);
+        let every = last.div_ceil(max_frames.saturating_sub(1).max(1)).max(1);
+        let frames = rollout
+            .iter()
+            .step_by(every)
+            .map(|frame| {
+                frame
+                    .iter()
+                    .map(|&v| {
+                        Some(((v * 1000.0).round() / 1000.0) as f32).filter(|r| r.is_finite())
+                    })
+                    .collect()
+            })
+            .collect();
+        Self { every, frames }
+    }
+}
+
+/// The chosen test of one test size: its ground truth and the coarse-solver-only baseline.
+/// Every [`VariantResult::samples`] holds the same tests, in the same order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SampleTest {
+    /// Test domain scale `s` (domain length `s · BASE_DOMAIN_SIZE`).
+    pub scale: f64,
+    /// Index of the test within its size.
+    pub test: usize,
+    /// Ground truth.
+    pub truth: SpaceTime,
+    /// ETD1 without a network.
+    pub baseline: SpaceTime,
 }
 
 /// Training summary of one seed of a variant.
@@ -102,6 +158,10 @@ pub struct VariantResult {
     pub diverged: bool,
     /// Per-seed training summaries.
     pub training: Vec<SeedTraining>,
+    /// The first seed's rollouts of [`StudyResults::samples`]' tests, in their order (empty when
+    /// that seed diverged, and in files written before it existed).
+    #[serde(default)]
+    pub samples: Vec<SpaceTime>,
 }
 
 impl VariantResult {
@@ -131,6 +191,9 @@ pub struct StudyResults {
     pub baseline: Metrics,
     /// Wall time of the whole study (seconds).
     pub wall_secs: f64,
+    /// One chosen test per test size for the space–time maps (empty in older files).
+    #[serde(default)]
+    pub samples: Vec<SampleTest>,
 }
 
 /// Why an imported results file is rejected.
@@ -285,4 +348,30 @@ fn row(
             s.r#static, s.unstable, s.recurring, s.regular
         ),
     )
+}
+
+#[cfg(test)]
+mod space_time_tests {
+    use super::SpaceTime;
+
+    #[test]
+    fn keeps_evenly_strided_rounded_frames() {
+        // 251 frames (250 steps) into at most 100: every 3rd step (0, 3, …, 249) = 84 frames.
+        let rollout: Vec<Vec<f64>> = (0..251).map(|t| vec![t as f64 + 0.12345, -1e-4]).collect();
+        let kept = SpaceTime::from_rollout(&rollout, 100);
+        assert_eq!(kept.every, 3);
+        assert_eq!(kept.frames.len(), 84);
+        assert_eq!(kept.frames[1], vec![Some(3.123), Some(-0.0)]);
+        // Short rollouts are kept whole.
+        assert_eq!(
+            SpaceTime::from_rollout(&rollout[..50], 100).frames.len(),
+            50
+        );
+        // Non-finite and f32-overflowing values become None.
+        let wild = vec![vec![f64::NAN, f64::INFINITY, 1e300, 2.0]];
+        assert_eq!(
+            SpaceTime::from_rollout(&wild, 100).frames[0],
+            vec![None, None, None, Some(2.0)]
+        );
+    }
 }
