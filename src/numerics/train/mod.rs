@@ -6,6 +6,7 @@ pub mod config;
 pub mod data;
 pub mod error;
 pub mod flops;
+pub mod gradient_flow;
 pub mod modality;
 pub mod mode;
 pub mod preset;
