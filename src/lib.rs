@@ -7,9 +7,12 @@
 //! - [`numerics`]: pure numerics on any burn backend (solvers, data, networks, training, metrics).
 //!   No UI or browser code; tested natively.
 //! - [`report`]: the serde schemas shared by the CLI and the browser.
+//! - [`charts`]: the results charts, drawn with plotters on any backend (SVG natively, the
+//!   canvas in the browser).
 //! - `ui` and `platform` (wasm32 only): Leptos components and the browser glue (WebGPU start-up,
 //!   scheduling). They call into `numerics`; `numerics` never calls back.
 
+pub mod charts;
 pub mod numerics;
 pub mod report;
 

@@ -1,0 +1,142 @@
+//! The bar chart shared by the error, relative-to-ONE and correlation charts: one bar per entry
+//! (named under it) with a ± std whisker, on a linear or log y axis, optionally a dashed
+//! reference line.
+
+use plotters::coord::ranged1d::{SegmentedCoord, ValueFormatter};
+use plotters::coord::types::RangedCoordusize;
+use plotters::coord::Shift;
+use plotters::element::ErrorBarOrientV;
+use plotters::prelude::*;
+
+use super::{label_font, title_font, ChartError};
+
+/// One bar: `mean ± std` in `color`.
+#[derive(Debug, Clone)]
+pub(crate) struct Bar {
+    /// Name under the bar.
+    pub name: String,
+    /// Fill colour.
+    pub color: RGBColor,
+    /// Bar height.
+    pub mean: f64,
+    /// Whisker half-length (non-finite: no whisker).
+    pub std: f64,
+}
+
+/// Title, y axis description and optional reference line (`y`) of a bar chart.
+pub(crate) struct BarSpec<'t> {
+    /// Chart title.
+    pub title: &'t str,
+    /// Y axis description.
+    pub y_desc: &'t str,
+    /// A dashed horizontal line at this value.
+    pub reference: Option<f64>,
+}
+
+type XAxis = SegmentedCoord<RangedCoordusize>;
+
+/// Draws `bars` on the y axis `y` (its range's start is the bars' base), tick labels by `fmt`.
+/// Bars whose mean is not finite or not above the base are left out (their name stays).
+pub(crate) fn draw_bars<DB, Y>(
+    area: &DrawingArea<DB, Shift>,
+    spec: &BarSpec<'_>,
+    bars: &[Bar],
+    y: Y,
+    fmt: &dyn Fn(&f64) -> String,
+) -> Result<(), ChartError>
+where
+    DB: DrawingBackend,
+    Y: Ranged<ValueType = f64> + ValueFormatter<f64>,
+{
+    let range = y.range();
+    let (floor, top) = (range.start, range.end);
+    let n = bars.len();
+    let names: Vec<String> = bars.iter().map(|b| b.name.clone()).collect();
+    let x_label = |v: &SegmentValue<usize>| match v {
+        SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
+        _ => String::new(),
+    };
+    let size = if n > 6 { 10 } else { 12 };
+    let mut chart = ChartBuilder::on(area)
+        .caption(spec.title, title_font())
+        .margin(10)
+        .x_label_area_size(28)
+        .y_label_area_size(64)
+        .build_cartesian_2d((0..n.saturating_sub(1)).into_segmented(), y)?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .disable_x_mesh()
+        .x_labels(n + 1)
+        .x_label_formatter(&x_label)
+        .x_label_style(("sans-serif", size))
+        .y_label_formatter(fmt)
+        .y_label_style(label_font())
+        .y_desc(spec.y_desc)
+        .axis_desc_style(label_font())
+        .draw()?;
+    let shown = |b: &&Bar| b.mean.is_finite() && b.mean > floor;
+    let visible: Vec<(usize, &Bar)> = bars.iter().enumerate().filter(|(_, b)| shown(b)).collect();
+    chart.draw_series(visible.iter().map(|(i, b)| bar_rect(*i, b, floor)))?;
+    chart.draw_series(
+        visible
+            .iter()
+            .filter(|(_, b)| b.std.is_finite() && b.std > 0.0)
+            .map(|(i, b)| whisker(*i, b, floor, top)),
+    )?;
+    if let Some(r) = spec.reference {
+        draw_reference(&mut chart, n, r)?;
+    }
+    Ok(())
+}
+
+/// The filled bar `i` from the base `floor` to its mean.
+fn bar_rect(i: usize, bar: &Bar, floor: f64) -> Rectangle<(SegmentValue<usize>, f64)> {
+    let mut rect = Rectangle::new(
+        [
+            (SegmentValue::Exact(i), floor),
+            (SegmentValue::Exact(i + 1), bar.mean),
+        ],
+        bar.color.filled(),
+    );
+    rect.set_margin(0, 0, 8, 8);
+    rect
+}
+
+/// The ± std whisker of bar `i`, clamped to `[floor, top]`.
+fn whisker(
+    i: usize,
+    bar: &Bar,
+    floor: f64,
+    top: f64,
+) -> ErrorBar<SegmentValue<usize>, f64, ErrorBarOrientV<SegmentValue<usize>, f64>> {
+    let lo = (bar.mean - bar.std).max(floor);
+    let hi = (bar.mean + bar.std).min(top);
+    ErrorBar::new_vertical(
+        SegmentValue::CenterOf(i),
+        lo,
+        bar.mean,
+        hi,
+        BLACK.stroke_width(1),
+        10,
+    )
+}
+
+/// A dashed line across all `n` bars at `y`.
+fn draw_reference<DB, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<XAxis, Y>>,
+    n: usize,
+    y: f64,
+) -> Result<(), ChartError>
+where
+    DB: DrawingBackend,
+    Y: Ranged<ValueType = f64>,
+{
+    chart.draw_series(DashedLineSeries::new(
+        vec![(SegmentValue::Exact(0), y), (SegmentValue::Exact(n), y)],
+        6,
+        4,
+        BLACK.stroke_width(1),
+    ))?;
+    Ok(())
+}

@@ -1,0 +1,195 @@
+//! Test helpers: hand-built results, the CLI's results fixture (an older file without the error
+//! curves and samples) and rendering into an SVG string.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::ChartError;
+use crate::report::results::{
+    Metrics, SampleTest, SeedStat, SeedTraining, SpaceTime, StabilityCounts, StudyResults,
+    VariantResult, RESULTS_SCHEMA,
+};
+
+/// Draws with `draw` into a `size` SVG and returns the SVG text (panics on a drawing error).
+pub fn render(
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), ChartError>,
+) -> String {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        draw(&root).expect("chart draws");
+        root.present().expect("svg written");
+    }
+    svg
+}
+
+/// Occurrences of `needle` in `svg`.
+pub fn count(svg: &str, needle: &str) -> usize {
+    svg.matches(needle).count()
+}
+
+/// Occurrences of an element filled with `color` (`fill="#rrggbb"`).
+pub fn filled(svg: &str, color: RGBColor) -> usize {
+    count(
+        svg,
+        &format!("fill=\"#{:02X}{:02X}{:02X}\"", color.0, color.1, color.2),
+    )
+}
+
+/// Occurrences of an element stroked with `color` (`stroke="#rrggbb"`).
+pub fn stroked(svg: &str, color: RGBColor) -> usize {
+    count(
+        svg,
+        &format!("stroke=\"#{:02X}{:02X}{:02X}\"", color.0, color.1, color.2),
+    )
+}
+
+/// The CLI's results fixture (`tests/e2e/fixtures/cli-results.json`, as the CLI writes it).
+pub fn cli_fixture() -> StudyResults {
+    StudyResults::from_json(include_str!("../../tests/e2e/fixtures/cli-results.json"))
+        .expect("fixture parses")
+}
+
+/// The CLI's fixture as a file written before the error curves and space–time samples
+/// existed: those keys removed from the JSON, then parsed (their serde defaults: empty).
+pub fn old_file() -> StudyResults {
+    let text = include_str!("../../tests/e2e/fixtures/cli-results.json");
+    let mut value: serde_json::Value = serde_json::from_str(text).expect("fixture is JSON");
+    let strip_curve = |m: &mut serde_json::Value| {
+        m.as_object_mut().map(|m| m.remove("error_curve"));
+    };
+    value.as_object_mut().map(|o| o.remove("samples"));
+    strip_curve(&mut value["baseline"]);
+    for v in value["variants"].as_array_mut().into_iter().flatten() {
+        v.as_object_mut().map(|o| o.remove("samples"));
+        strip_curve(&mut v["metrics"]);
+    }
+    let old = StudyResults::from_json(&value.to_string()).expect("old file parses");
+    assert!(old.samples.is_empty() && old.baseline.error_curve.is_empty());
+    old
+}
+
+fn stat(mean: f64, std: f64) -> SeedStat {
+    SeedStat {
+        mean,
+        std,
+        per_seed: vec![mean - std, mean + std],
+    }
+}
+
+/// Metrics with relative error `err`, correlation time `corr` and an error curve growing from
+/// `err / 4`.
+fn metrics(err: f64, corr: f64, stability: [usize; 4]) -> Metrics {
+    Metrics {
+        relative_error: stat(err, err / 5.0),
+        l2: stat(err * 2.0, err / 4.0),
+        correlation_time: stat(corr, corr / 10.0),
+        divergence_time: stat(60.0, 0.0),
+        stability: StabilityCounts {
+            r#static: stability[0],
+            unstable: stability[1],
+            recurring: stability[2],
+            regular: stability[3],
+        },
+        error_curve: (0..30).map(|k| (k, err / 4.0 * (1.0 + k as f64))).collect(),
+    }
+}
+
+/// A 12-frame, 16-point travelling wave `amp · sin(x − shift·t)`, every 5 steps.
+fn wave(amp: f32, shift: f32) -> SpaceTime {
+    let frames = (0..12)
+        .map(|t| {
+            (0..16)
+                .map(|j| Some(amp * (j as f32 * 0.4 - shift * t as f32).sin()))
+                .collect()
+        })
+        .collect();
+    SpaceTime { every: 5, frames }
+}
+
+fn variant(mode: &str, modality: &str, size: (usize, usize), err: f64) -> VariantResult {
+    let relative = (modality != "one").then(|| stat(0.5, 0.1));
+    let loss = |s: f32| (0..50).map(|i| (i * 10, s / (1.0 + i as f32))).collect();
+    VariantResult {
+        mode: mode.into(),
+        modality: modality.into(),
+        architecture: "resnet".into(),
+        channels: size.0,
+        depth: size.1,
+        params: size.0 * size.0 * size.1 * 3,
+        horizon: 3,
+        seeds: vec![0, 1],
+        metrics: metrics(err, 20.0 / err.sqrt(), [1, 2, 3, 14]),
+        relative_to_one: relative,
+        diverged: false,
+        training: vec![
+            SeedTraining {
+                seed: 0,
+                iterations_done: 500,
+                iterations_per_sec: 10.0,
+                diverged_at: None,
+                loss_curve: loss(1.0),
+            },
+            SeedTraining {
+                seed: 1,
+                iterations_done: 500,
+                iterations_per_sec: 10.0,
+                diverged_at: None,
+                loss_curve: loss(1.2),
+            },
+        ],
+        samples: vec![wave(2.5, 0.3), wave(1.5, 0.2)],
+    }
+}
+
+/// Three variants (P-ONE, C-NOG, C-WIG), every new field filled, a non-finite value in C-WIG's
+/// rollout and NaN / inf in P-ONE's loss.
+pub fn fixture() -> StudyResults {
+    let mut variants = vec![
+        variant("predict", "one", (16, 10), 0.4),
+        variant("correct", "nog", (16, 10), 0.05),
+        variant("correct", "wig", (16, 10), 0.08),
+    ];
+    variants[2].samples[0].frames[6][3] = None;
+    variants[0].training[0].loss_curve[3].1 = f32::NAN;
+    variants[0].training[0].loss_curve[4].1 = f32::INFINITY;
+    StudyResults {
+        schema: RESULTS_SCHEMA.into(),
+        preset: "test".into(),
+        config: serde_json::Value::Null,
+        variants,
+        baseline: metrics(0.9, 4.0, [0, 0, 4, 16]),
+        wall_secs: 12.0,
+        samples: vec![
+            SampleTest {
+                scale: 0.93,
+                test: 3,
+                truth: wave(2.0, 0.25),
+                baseline: wave(1.0, 0.5),
+            },
+            SampleTest {
+                scale: 1.15,
+                test: 0,
+                truth: wave(2.0, 0.2),
+                baseline: wave(1.0, 0.4),
+            },
+        ],
+    }
+}
+
+/// The sizes preset: C-NOG and C-WIG at three sizes each, error ∝ params^−0.5.
+pub fn sizes_fixture() -> StudyResults {
+    let mut results = fixture();
+    results.variants = ["nog", "wig"]
+        .iter()
+        .zip([3.0, 5.0])
+        .flat_map(|(m, scale)| {
+            [(8, 4), (16, 6), (32, 8)].into_iter().map(move |size| {
+                let params = (size.0 * size.0 * size.1 * 3) as f64;
+                variant("correct", m, size, scale / params.sqrt())
+            })
+        })
+        .collect();
+    results
+}

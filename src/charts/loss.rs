@@ -1,0 +1,177 @@
+//! Training loss curves (log y): live while a study trains, and from a finished file's
+//! `training[*].loss_curve`. Curves sharing a name (the seeds of one variant) share a colour
+//! and one legend entry.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{
+    draw_legend, draw_message, label_font, log_axis, log_bounds, log_label, series_names,
+    shaded_by_label, title_font, ChartError, ChartKind, Swatch,
+};
+use crate::report::results::StudyResults;
+
+/// A named loss curve: `(name, [(iteration, loss)])`.
+pub type LossCurve = (String, Vec<(usize, f32)>);
+
+/// Pixel width of the legend strip.
+const LEGEND_WIDTH: u32 = 130;
+
+/// The loss curves of `results`: one per variant and seed, named like the other charts'
+/// series (the seeds of a variant share the name).
+pub fn loss_curves(results: &StudyResults) -> Vec<LossCurve> {
+    results
+        .variants
+        .iter()
+        .zip(series_names(results))
+        .flat_map(|(v, name)| {
+            v.training
+                .iter()
+                .map(move |t| (name.clone(), t.loss_curve.clone()))
+        })
+        .collect()
+}
+
+/// Groups live loss points `(name, iteration, loss)` (in arrival order) into one curve per
+/// name, names in first-appearance order.
+pub fn group_losses(points: &[(String, usize, f32)]) -> Vec<LossCurve> {
+    let mut curves: Vec<LossCurve> = Vec::new();
+    for (name, iteration, loss) in points {
+        match curves.iter_mut().find(|(n, _)| n == name) {
+            Some((_, curve)) => curve.push((*iteration, *loss)),
+            None => curves.push((name.clone(), vec![(*iteration, *loss)])),
+        }
+    }
+    curves
+}
+
+/// The positive finite points of `curve` as `f64` pairs (log scale: zero and non-finite
+/// losses are skipped).
+fn positive(curve: &[(usize, f32)]) -> Vec<(f64, f64)> {
+    curve
+        .iter()
+        .filter(|(_, l)| l.is_finite() && *l > 0.0)
+        .map(|&(i, l)| (i as f64, f64::from(l)))
+        .collect()
+}
+
+/// Draws `curves` (log y, iterations on x); `empty` is the message when no curve has a
+/// drawable point. The first curve of a name is drawn 2 px wide, later ones (other seeds) 1 px.
+pub fn draw_loss<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    curves: &[LossCurve],
+    empty: &str,
+) -> Result<(), ChartError> {
+    let title = ChartKind::Loss.title();
+    let points: Vec<(&str, Vec<(f64, f64)>)> = curves
+        .iter()
+        .map(|(name, c)| (name.as_str(), positive(c)))
+        .filter(|(_, p)| !p.is_empty())
+        .collect();
+    let all = || points.iter().flat_map(|p| p.1.iter());
+    let Some((lo, hi)) = log_bounds(all().map(|p| p.1)) else {
+        return draw_message(area, title, empty);
+    };
+    let iterations = all().map(|p| p.0).fold(1.0, f64::max);
+    let mut names: Vec<String> = Vec::new();
+    for (name, _) in &points {
+        if !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    }
+    let heads: Vec<String> = names
+        .iter()
+        .map(|n| n.split_whitespace().next().unwrap_or("").to_string())
+        .collect();
+    let colors = shaded_by_label(&heads);
+    let color_of = |name: &str| {
+        names
+            .iter()
+            .position(|n| n == name)
+            .map_or(BLACK, |i| colors[i])
+    };
+    let (w, _) = area.dim_in_pixel();
+    let (plot_area, legend_area) = area.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
+    let mut chart = ChartBuilder::on(&plot_area)
+        .caption(title, title_font())
+        .margin(10)
+        .x_label_area_size(36)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0.0..iterations, log_axis(lo, hi))?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_desc("iteration")
+        .y_desc("loss")
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&log_label)
+        .label_style(label_font())
+        .axis_desc_style(label_font())
+        .draw()?;
+    let mut seen: Vec<&str> = Vec::new();
+    for (name, p) in &points {
+        let width = if seen.contains(name) { 1 } else { 2 };
+        seen.push(name);
+        chart.draw_series(LineSeries::new(
+            p.clone(),
+            color_of(name).stroke_width(width),
+        ))?;
+    }
+    let items: Vec<(String, RGBColor)> = names
+        .iter()
+        .zip(&colors)
+        .map(|(n, c)| (n.clone(), *c))
+        .collect();
+    draw_legend(&legend_area, &items, Swatch::Line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::{count, fixture, old_file, render, stroked};
+    use super::super::variant_colors;
+    use super::*;
+
+    #[test]
+    fn one_line_per_seed_one_legend_entry_per_variant() {
+        let results = fixture();
+        let curves = loss_curves(&results);
+        assert_eq!(curves.len(), 6);
+        let svg = render((720, 360), |a| draw_loss(a, &curves, "none"));
+        // Per variant: two seeds' curves and one legend line, in the variant's colour.
+        for color in variant_colors(&results) {
+            assert_eq!(stroked(&svg, color), 3, "{color:?}");
+        }
+        assert_eq!(count(&svg, "C-NOG"), 1, "one legend entry");
+    }
+
+    #[test]
+    fn live_points_grouped_by_name() {
+        let points = vec![
+            ("C-NOG".to_string(), 0, 1.0),
+            ("P-WIG".to_string(), 0, 2.0),
+            ("C-NOG".to_string(), 10, 0.5),
+        ];
+        let curves = group_losses(&points);
+        assert_eq!(curves.len(), 2);
+        assert_eq!(curves[0], ("C-NOG".to_string(), vec![(0, 1.0), (10, 0.5)]));
+        assert_eq!(curves[1].1, vec![(0, 2.0)]);
+        assert!(group_losses(&[]).is_empty());
+    }
+
+    #[test]
+    fn live_curves_and_empty() {
+        let live: Vec<LossCurve> = vec![
+            ("C-NOG".into(), vec![(0, 1.0), (10, f32::NAN), (20, 0.5)]),
+            ("P-WIG".into(), vec![(0, f32::INFINITY), (5, 0.0)]),
+        ];
+        let svg = render((720, 360), |a| draw_loss(a, &live, "waiting"));
+        assert!(svg.contains("C-NOG") && !svg.contains("P-WIG"));
+        let svg = render((720, 360), |a| {
+            draw_loss(a, &[], "waiting for the first loss")
+        });
+        assert!(svg.contains("waiting for the first loss"));
+        let old = old_file();
+        let svg = render((720, 360), |a| draw_loss(a, &loss_curves(&old), "none"));
+        assert!(svg.contains("<svg"));
+    }
+}

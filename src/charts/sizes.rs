@@ -1,0 +1,183 @@
+//! Network-size convergence: mean relative error against trainable parameters on log–log
+//! axes, one series per mode/modality group (`C-WIG` …), each legend entry with the group's
+//! fitted slope ([`log_log_slope`]: error ∝ params^slope); the ETD1 baseline as a dashed line.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{
+    draw_legend, draw_message, label_font, log_axis, log_bounds, log_label, shaded_by_label,
+    title_font, ChartError, ChartKind, Swatch, BASELINE_COLOR, BASELINE_NAME,
+};
+use crate::numerics::metrics::log_log_slope;
+use crate::report::results::{StudyResults, VariantResult};
+
+/// Pixel width of the legend strip.
+const LEGEND_WIDTH: u32 = 170;
+
+/// The variants of one mode/modality (and architecture, when those differ) at several sizes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SizeGroup {
+    /// `C-WIG`-style name (plus the architecture when the file has several).
+    pub name: String,
+    /// Series colour (the label's hue).
+    pub color: RGBColor,
+    /// `(params, mean relative error)`, sorted by params.
+    pub points: Vec<(f64, f64)>,
+    /// Fitted log–log slope, when ≥ 2 positive points.
+    pub slope: Option<f64>,
+}
+
+/// The groups of `results` with at least two distinct parameter counts, in first-appearance
+/// order.
+pub fn size_groups(results: &StudyResults) -> Vec<SizeGroup> {
+    let several_archs = results
+        .variants
+        .iter()
+        .any(|v| v.architecture != results.variants[0].architecture);
+    let key = |v: &VariantResult| {
+        if several_archs {
+            format!("{} {}", v.label(), v.architecture)
+        } else {
+            v.label()
+        }
+    };
+    let mut unique: Vec<String> = Vec::new();
+    for k in results.variants.iter().map(key) {
+        if !unique.contains(&k) {
+            unique.push(k);
+        }
+    }
+    let colors = shaded_by_label(&unique);
+    unique
+        .into_iter()
+        .zip(colors)
+        .filter_map(|(name, color)| {
+            let mut points: Vec<(f64, f64)> = results
+                .variants
+                .iter()
+                .filter(|v| key(v) == name)
+                .map(|v| (v.params as f64, v.metrics.relative_error.mean))
+                .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let mut sizes: Vec<f64> = points.iter().map(|p| p.0).collect();
+            sizes.dedup();
+            (sizes.len() >= 2).then(|| SizeGroup {
+                slope: log_log_slope(&points),
+                name,
+                color,
+                points,
+            })
+        })
+        .collect()
+}
+
+/// The legend text of `group`: its name and fitted slope.
+fn legend_name(group: &SizeGroup) -> String {
+    match group.slope {
+        Some(s) => format!("{} (slope {s:.2})", group.name),
+        None => format!("{} (no slope)", group.name),
+    }
+}
+
+/// Relative error vs parameter count, log–log; a message when no group has ≥ 2 sizes.
+pub fn draw_sizes<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    results: &StudyResults,
+) -> Result<(), ChartError> {
+    let title = ChartKind::Sizes.title();
+    let groups = size_groups(results);
+    let positive = |p: &&(f64, f64)| p.0 > 0.0 && p.1.is_finite() && p.1 > 0.0;
+    let all = || groups.iter().flat_map(|g| g.points.iter()).filter(positive);
+    let baseline = results.baseline.relative_error.mean;
+    let (Some((x_lo, x_hi)), Some((y_lo, y_hi))) = (
+        log_bounds(all().map(|p| p.0)),
+        log_bounds(all().map(|p| p.1).chain([baseline])),
+    ) else {
+        return draw_message(area, title, "Fewer than 2 network sizes in this file.");
+    };
+    let (w, _) = area.dim_in_pixel();
+    let (plot_area, legend_area) = area.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
+    let mut chart = ChartBuilder::on(&plot_area)
+        .caption(title, title_font())
+        .margin(10)
+        .x_label_area_size(36)
+        .y_label_area_size(64)
+        .build_cartesian_2d(log_axis(x_lo, x_hi), log_axis(y_lo, y_hi))?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_desc("trainable parameters")
+        .y_desc("relative error")
+        .x_label_formatter(&log_label)
+        .y_label_formatter(&log_label)
+        .label_style(label_font())
+        .axis_desc_style(label_font())
+        .draw()?;
+    for g in &groups {
+        let points: Vec<(f64, f64)> = g.points.iter().filter(positive).copied().collect();
+        chart.draw_series(LineSeries::new(points.clone(), g.color.stroke_width(2)))?;
+        chart.draw_series(
+            points
+                .into_iter()
+                .map(|p| Circle::new(p, 4, g.color.filled())),
+        )?;
+    }
+    let mut items: Vec<(String, RGBColor)> =
+        groups.iter().map(|g| (legend_name(g), g.color)).collect();
+    if baseline.is_finite() && baseline > 0.0 {
+        let line = vec![(x_lo, baseline), (x_hi, baseline)];
+        chart.draw_series(DashedLineSeries::new(
+            line,
+            6,
+            4,
+            BASELINE_COLOR.stroke_width(1),
+        ))?;
+        items.push((BASELINE_NAME.to_string(), BASELINE_COLOR));
+    }
+    draw_legend(&legend_area, &items, Swatch::Line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::{cli_fixture, count, fixture, render, sizes_fixture};
+    use super::*;
+
+    #[test]
+    fn groups_with_slopes() {
+        let groups = size_groups(&sizes_fixture());
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0].name, "C-NOG");
+        assert_eq!(groups[0].points.len(), 3);
+        let slope = groups[1].slope.expect("slope");
+        assert!((slope + 0.5).abs() < 1e-9, "{slope}");
+        assert_ne!(groups[0].color, groups[1].color);
+    }
+
+    #[test]
+    fn legend_has_the_slopes() {
+        let svg = render((720, 360), |a| draw_sizes(a, &sizes_fixture()));
+        assert_eq!(count(&svg, "(slope -0.50)"), 2, "{}", &svg[..200]);
+        assert!(svg.contains("C-WIG") && svg.contains("trainable parameters"));
+        assert_eq!(count(&svg, "<circle"), 6);
+    }
+
+    #[test]
+    fn fewer_than_two_sizes_says_so() {
+        for results in [fixture(), cli_fixture()] {
+            assert!(size_groups(&results).is_empty());
+            let svg = render((720, 360), |a| draw_sizes(a, &results));
+            assert!(svg.contains("Fewer than 2 network sizes"));
+        }
+    }
+
+    #[test]
+    fn non_finite_error_is_skipped() {
+        let mut results = sizes_fixture();
+        results.variants[0].metrics.relative_error.mean = f64::NAN;
+        results.variants[1].metrics.relative_error.mean = f64::INFINITY;
+        let svg = render((720, 360), |a| draw_sizes(a, &results));
+        assert!(svg.contains("C-NOG"));
+        assert_eq!(count(&svg, "<circle"), 4);
+    }
+}
