@@ -1,9 +1,15 @@
-//! `unroll-lab study` argument errors exit 2 with a one-line message (the full study runs are
-//! measured, not tested: see the README's reproduction; a tiny end-to-end study is a unit test
-//! of `numerics::study::runner`).
+//! `unroll-lab study`: the browser's `Experiment::cli_command()` is exactly runnable and the
+//! results file it writes embeds the same `StudyConfig` as `Experiment::study_config()`; argument
+//! errors exit 2 with a one-line message (the full study runs are measured, not tested: see the
+//! README's reproduction).
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::process::Command;
+
+use unroll_lab::numerics::nets::Architecture;
+use unroll_lab::numerics::study::StudyConfig;
+use unroll_lab::numerics::train::{Modality, Mode};
+use unroll_lab::report::experiment::{BrowserPreset, Experiment};
 
 fn assert_usage_error(args: &[&str], needle: &str) {
     let output = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
@@ -29,4 +35,110 @@ fn bad_arguments_exit_2() {
     assert_usage_error(&["--bogus"], "--bogus");
     assert_usage_error(&["--modes", "correct,fast"], "unknown mode 'fast'");
     assert_usage_error(&["--modalities", "nog,all"], "unknown modality 'all'");
+}
+
+#[test]
+fn bad_knobs_exit_2() {
+    assert_usage_error(&["--system", "kolmogorov"], "unknown system 'kolmogorov'");
+    assert_usage_error(&["--architecture", "mlp"], "unknown architecture 'mlp'");
+    assert_usage_error(&["--channels", "-1"], "--channels must be non-negative");
+    assert_usage_error(&["--channels", "0"], "channels must be between 1 and 256");
+    assert_usage_error(&["--depth", "65"], "depth must be between 0 and 64");
+    assert_usage_error(&["--horizon", "0"], "horizon: must be at least 1");
+    assert_usage_error(&["--warmup", "x"], "invalid value 'x' for '--warmup");
+    assert_usage_error(&["--horizon", "40", "--warmup", "40"], "at most 64");
+    assert_usage_error(
+        &["--detach-interval", "-3"],
+        "--detach-interval must be non-negative",
+    );
+    assert_usage_error(&["--alpha", "1"], "--alpha must be in [0, 1)");
+    assert_usage_error(&["--alpha", "nan"], "--alpha must be in [0, 1)");
+    assert_usage_error(
+        &["--learning-rate", "0"],
+        "--learning-rate must be a positive number",
+    );
+    assert_usage_error(&["--lr", "abc"], "invalid value 'abc'");
+    assert_usage_error(&["--scales", "1,abc"], "invalid value 'abc' for '--scales");
+    assert_usage_error(&["--scales", "1,9"], "domain scale 9 is outside 0.25..=4");
+    assert_usage_error(&["--scales", "1,1.2,1"], "--scales lists 1 twice");
+    assert_usage_error(
+        &["--preset", "sizes", "--channels", "8"],
+        "--channels and --depth do not apply to --preset sizes",
+    );
+    assert_usage_error(
+        &["--preset", "horizons", "--horizon", "2"],
+        "--horizon does not apply to --preset horizons",
+    );
+}
+
+/// Runs `experiment.cli_command()` (plus `--out`, `--quiet`) and returns the results file's
+/// embedded config.
+fn run_cli_command(experiment: &Experiment, name: &str) -> StudyConfig {
+    let command = experiment.cli_command();
+    let words: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(&words[..2], ["unroll-lab", "study"], "{command}");
+    let out = std::env::temp_dir().join(format!(
+        "unroll-lab-study-{}-{name}.json",
+        std::process::id()
+    ));
+    let output = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .args(&words[1..])
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("run unroll-lab");
+    assert!(
+        output.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(&out).expect("results file");
+    let _ = std::fs::remove_file(&out);
+    let results: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    serde_json::from_value(results["config"].clone()).expect("a StudyConfig")
+}
+
+#[test]
+fn the_browser_command_reproduces_the_browser_study() {
+    // Every knob away from its default, tiny budget: 2 variants × 1 seed, 2 iterations.
+    let experiment = Experiment {
+        modes: vec![Mode::Correct, Mode::Transition],
+        modalities: vec![Modality::Wig],
+        architecture: Architecture::Gcn,
+        channels: 4,
+        depth: 1,
+        horizon: 2,
+        warmup: 1,
+        detach: 1,
+        alpha: 0.3,
+        learning_rate: 0.002,
+        iterations: 2,
+        rollout: 12,
+        scales: vec![1.0, 1.2],
+        ..Experiment::default()
+    };
+    assert!(
+        experiment.validate().is_empty(),
+        "{:?}",
+        experiment.validate()
+    );
+    let expected = experiment.study_config();
+    assert_eq!(run_cli_command(&experiment, "custom"), expected);
+    // The horizons preset (its grid replaces m), one mode and modality.
+    let horizons = Experiment {
+        modalities: vec![Modality::Nog],
+        channels: 2,
+        depth: 0,
+        iterations: 1,
+        rollout: 12,
+        learning_rate: 0.01,
+        scales: vec![1.1],
+        ..Experiment::for_preset(BrowserPreset::Horizons)
+    };
+    assert!(horizons.validate().is_empty(), "{:?}", horizons.validate());
+    assert_eq!(
+        run_cli_command(&horizons, "horizons"),
+        horizons.study_config()
+    );
 }

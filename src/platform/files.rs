@@ -6,24 +6,42 @@ use wasm_bindgen_futures::JsFuture;
 
 /// Offers `text` as a download named `file_name`.
 pub fn download(file_name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let window = web_sys::window().ok_or("no window")?;
-    let document = window.document().ok_or("no document")?;
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    download_blob(file_name, mime, &parts)
+}
+
+/// Offers `bytes` as a binary download named `file_name`.
+pub fn download_bytes(file_name: &str, bytes: &[u8]) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    download_blob(file_name, "application/octet-stream", &parts)
+}
+
+fn download_blob(file_name: &str, mime: &str, parts: &js_sys::Array) -> Result<(), String> {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+    let blob = web_sys::Blob::new_with_u8_array_sequence_and_options(parts, &options)
         .map_err(|e| format!("cannot create the file: {e:?}"))?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)
         .map_err(|e| format!("cannot create a download link: {e:?}"))?;
+    let outcome = download_data_url(file_name, &url);
+    let _ = web_sys::Url::revoke_object_url(&url);
+    outcome
+}
+
+/// Offers the data URL `url` (a canvas's `toDataURL("image/png")`) as a download named
+/// `file_name`.
+pub fn download_data_url(file_name: &str, url: &str) -> Result<(), String> {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
     let anchor: web_sys::HtmlAnchorElement = document
         .create_element("a")
         .map_err(|e| format!("{e:?}"))?
         .dyn_into()
         .map_err(|_| "not an anchor")?;
-    anchor.set_href(&url);
+    anchor.set_href(url);
     anchor.set_download(file_name);
     anchor.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
     Ok(())
 }
 
@@ -47,14 +65,27 @@ pub fn query() -> String {
         .unwrap_or_default()
 }
 
-/// Replaces the page URL's query without reloading (the shareable experiment).
+/// Replaces the page URL's query without reloading (the shareable experiment), keeping a
+/// `device=` choice of the current URL (it is read at start-up, not part of the experiment).
 pub fn set_query(query: &str) {
+    let device = self::query()
+        .trim_start_matches('?')
+        .split('&')
+        .find(|pair| pair.starts_with("device="))
+        .map(str::to_string);
+    let full: Vec<&str> = [Some(query), device.as_deref()]
+        .into_iter()
+        .flatten()
+        .filter(|part| !part.is_empty())
+        .collect();
+    let url = if full.is_empty() {
+        // An empty query must still replace the old one.
+        "?".to_string()
+    } else {
+        format!("?{}", full.join("&"))
+    };
     if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
-        let _ = history.replace_state_with_url(
-            &wasm_bindgen::JsValue::NULL,
-            "",
-            Some(&format!("?{query}")),
-        );
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
 }
 
@@ -76,8 +107,10 @@ pub fn stored_runs() -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Appends a run (keeps the newest `keep`); the error says why storage refused.
-pub fn store_run(json: String, keep: usize) -> Result<(), String> {
+/// Appends the results JSON `json` to the stored runs, keeping the newest `keep`. When the
+/// browser's storage is full, the oldest runs are dropped until the new one fits (the message
+/// says how many); the new run alone not fitting is an error asking to export it.
+pub fn store_run(json: String, keep: usize) -> Result<Option<String>, String> {
     let storage = web_sys::window()
         .and_then(|w| w.local_storage().ok().flatten())
         .ok_or("browser storage is unavailable")?;
@@ -85,8 +118,20 @@ pub fn store_run(json: String, keep: usize) -> Result<(), String> {
     runs.push(json);
     let excess = runs.len().saturating_sub(keep);
     runs.drain(..excess);
-    let text = serde_json::to_string(&runs).map_err(|e| e.to_string())?;
-    storage
-        .set_item(RUNS_KEY, &text)
-        .map_err(|_| "browser storage is full: export the results to keep them".to_string())
+    let mut dropped = 0;
+    loop {
+        let text = serde_json::to_string(&runs).map_err(|e| e.to_string())?;
+        if storage.set_item(RUNS_KEY, &text).is_ok() {
+            return Ok((dropped > 0).then(|| {
+                format!("browser storage was full: the {dropped} oldest stored run(s) were dropped")
+            }));
+        }
+        if runs.len() <= 1 {
+            return Err(
+                "browser storage is full: export the results (JSON) to keep this run".to_string(),
+            );
+        }
+        runs.remove(0);
+        dropped += 1;
+    }
 }

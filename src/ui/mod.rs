@@ -2,13 +2,20 @@
 //! devices or await the GPU themselves (they receive what `platform` acquired).
 
 mod app;
+mod calibration;
+mod charts;
 mod device_badge;
+mod experiment_form;
+mod gradient_flow;
 mod intro;
 mod results_table;
 mod study_panel;
 
 pub use app::App;
+pub use charts::{LiveLoss, ResultsCharts};
 pub use device_badge::DeviceBadge;
+pub use experiment_form::ExperimentForm;
+pub use gradient_flow::GradientFlow;
 pub use intro::Intro;
 pub use results_table::ResultsTable;
 pub use study_panel::StudyPanel;

@@ -26,7 +26,7 @@ fn cells(metrics: &Metrics) -> (String, String, String) {
 /// `results` as an HTML table (`#results-table`, one `tr.variant` per variant).
 #[component]
 pub fn ResultsTable(results: StudyResults) -> impl IntoView {
-    let ratio = results.c_nog_over_p_wig();
+    let ratio = results.ratio_sentence();
     let rows = results
         .variants
         .iter()
@@ -67,10 +67,7 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
             </tbody>
         </table>
         <p id="ratio">
-            {match ratio {
-                Some(r) => format!("C-NOG is {r:.2}× better than P-WIG in relative error (study: ≈ 4.5×)."),
-                None => "C-NOG / P-WIG ratio: not in this study.".to_string(),
-            }}
+            {ratio.unwrap_or_else(|| "C-NOG / P-WIG ratio: not in this study.".to_string())}
         </p>
         <p class="meta">{format!("preset '{}', {:.0} s", results.preset, results.wall_secs)}</p>
     }

@@ -1,5 +1,6 @@
-//! The experiment panel: preset, seeds and iterations (validated inline, mirrored in the URL),
-//! the time estimate and every deviation from the study, Run / Pause / Cancel with a progress
+//! The experiment panel: the experiment form (every knob validated inline, mirrored in the URL,
+//! with the workload estimate, the deviations from the study and the CLI command; see
+//! [`super::ExperimentForm`]), Run / Pause / Cancel with a progress
 //! bar and the live loss per variant, then the results table; export, import, stored runs.
 
 use std::cell::Cell;
@@ -9,11 +10,14 @@ use burn::tensor::Device;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::ResultsTable;
+use super::calibration;
+use super::{ExperimentForm, GradientFlow, LiveLoss, ResultsCharts, ResultsTable};
+use crate::charts::LossCurve;
 use crate::numerics::study::{Phase, Study};
+use crate::numerics::train::Mode;
 use crate::platform::files;
 use crate::platform::timer::sleep;
-use crate::report::experiment::{BrowserPreset, Experiment};
+use crate::report::experiment::Experiment;
 use crate::report::results::StudyResults;
 
 /// Run control shared with the running loop.
@@ -34,13 +38,16 @@ pub fn StudyPanel(
     training_note: ReadSignal<String>,
 ) -> impl IntoView {
     let (initial, ignored) = Experiment::from_query(&files::query());
-    let (experiment, set_experiment) = signal(initial);
+    let experiment = RwSignal::new(initial);
+    let flop_rate = calibration::flop_rate(device);
     let (notice, set_notice) = signal(ignored.join("; "));
     let (status, set_status) = signal(String::from("Ready."));
     let (fraction, set_fraction) = signal(0.0f64);
     let (running, set_running) = signal(false);
     let (paused, set_paused) = signal(false);
-    let (losses, set_losses) = signal(Vec::<(String, usize, f32)>::new());
+    let (losses, set_losses) = signal(Vec::<LossCurve>::new());
+    let (weights, set_weights) = signal(Vec::<(String, Vec<u8>)>::new());
+    let (diagram_mode, set_diagram_mode) = signal(None::<Mode>);
     let (finished, set_finished) = signal(Vec::<String>::new());
     let (results, set_results) = signal(None::<StudyResults>);
     let (stored, set_stored) = signal(files::stored_runs());
@@ -49,15 +56,6 @@ pub fn StudyPanel(
 
     Effect::new(move |_| files::set_query(&experiment.get().to_query()));
     let errors = move || experiment.get().validate();
-    let field_error = move |field: &'static str| {
-        move || {
-            errors()
-                .into_iter()
-                .find(|(f, _)| *f == field)
-                .map(|(_, m)| m)
-                .unwrap_or_default()
-        }
-    };
 
     let start = move |_| {
         let Some(device) = device.get() else {
@@ -75,6 +73,7 @@ pub fn StudyPanel(
         set_paused.set(false);
         set_results.set(None);
         set_losses.set(Vec::new());
+        set_weights.set(Vec::new());
         set_finished.set(Vec::new());
         leptos::task::spawn_local(async move {
             let started = files::now_secs();
@@ -125,28 +124,18 @@ pub fn StudyPanel(
                 } else {
                     String::new()
                 };
-                set_status.set(match progress.phase {
-                    Phase::Data => format!("Generating data{eta}"),
-                    Phase::Training => format!(
-                        "Training {} seed {} ({}/{}), iteration {}/{}{eta}",
-                        progress.variant,
-                        progress.seed,
-                        progress.job,
-                        progress.jobs,
-                        progress.iteration,
-                        progress.iterations
-                    ),
-                    Phase::Evaluating => format!(
-                        "Evaluating {} seed {}{eta}",
-                        progress.variant, progress.seed
-                    ),
-                    Phase::Done => "Done.".into(),
-                });
-                if let Some(&loss) = progress.new_losses.last() {
-                    let label = format!("{} seed {}", progress.variant, progress.seed);
-                    set_losses.update(|rows| match rows.iter_mut().find(|r| r.0 == label) {
-                        Some(row) => *row = (label, progress.iteration, loss),
-                        None => rows.push((label, progress.iteration, loss)),
+                set_status.set(format!("{}{eta}", progress.describe()));
+                if !progress.new_losses.is_empty() {
+                    let label = live_label(&study, &progress.variant, progress.seed);
+                    let first = progress.iteration - progress.new_losses.len();
+                    let points = progress
+                        .new_losses
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &loss)| (first + i, loss));
+                    set_losses.update(|curves| match curves.iter_mut().find(|c| c.0 == label) {
+                        Some(curve) => curve.1.extend(points),
+                        None => curves.push((label, points.collect())),
                     });
                 }
                 if let Some(variant) = progress.finished_variant {
@@ -162,11 +151,19 @@ pub fn StudyPanel(
                 if study.finished() {
                     let output = study.results(files::now_secs() - started);
                     if let Ok(json) = serde_json::to_string(&output) {
-                        if let Err(err) = files::store_run(json, 10) {
-                            set_notice.set(err);
+                        match files::store_run(json, 10) {
+                            Ok(Some(message)) | Err(message) => set_notice.set(message),
+                            Ok(None) => {}
                         }
                         set_stored.set(files::stored_runs());
                     }
+                    set_weights.set(
+                        study
+                            .weights()
+                            .into_iter()
+                            .map(|(label, bytes)| (label, bytes.to_vec()))
+                            .collect(),
+                    );
                     set_results.set(Some(output));
                     set_status.set(format!("Done in {:.0} s.", files::now_secs() - started));
                     break;
@@ -190,7 +187,7 @@ pub fn StudyPanel(
     let export = move |kind: &'static str| {
         if let Some(r) = results.get() {
             let outcome = match kind {
-                "json" => serde_json::to_string_pretty(&r)
+                "json" => serde_json::to_string(&r)
                     .map_err(|e| e.to_string())
                     .and_then(|t| files::download("results.json", "application/json", &t)),
                 _ => files::download("results.csv", "text/csv", &r.to_csv()),
@@ -226,48 +223,22 @@ pub fn StudyPanel(
             <h2>"Experiment"</h2>
             <p id="url-notice" class="notice" class:hidden=move || notice.get().is_empty()>{notice}</p>
             <p class="notice">{training_note}</p>
-            <label>"Preset "
-                <select id="preset" on:change=move |ev| {
-                    let value = event_target_value(&ev);
-                    if let Some(preset) = BrowserPreset::parse(&value) {
-                        set_experiment.update(|e| e.preset = preset);
-                    }
-                }>
-                    {BrowserPreset::ALL.into_iter().map(|p| view! {
-                        <option value=p.name() selected=move || experiment.get().preset == p>{p.title()}</option>
-                    }).collect_view()}
-                </select>
-            </label>
-            <label>"Seeds "
-                <input id="seeds" type="number" min="1" prop:value=move || experiment.get().seeds.to_string()
-                    on:input=move |ev| {
-                        let v = event_target_value(&ev).parse().unwrap_or(0);
-                        set_experiment.update(|e| e.seeds = v);
-                    } />
-                <span class="field-error" id="seeds-error">{field_error("seeds")}</span>
-            </label>
-            <label>"Iterations per variant "
-                <input id="iterations" type="number" min="1" prop:value=move || experiment.get().iterations.to_string()
-                    on:input=move |ev| {
-                        let v = event_target_value(&ev).parse().unwrap_or(0);
-                        set_experiment.update(|e| e.iterations = v);
-                    } />
-                <span class="field-error" id="iterations-error">{field_error("iterations")}</span>
-            </label>
-            <label>"Evaluation rollout (steps) "
-                <input id="rollout" type="number" min="12" prop:value=move || experiment.get().rollout.to_string()
-                    on:input=move |ev| {
-                        let v = event_target_value(&ev).parse().unwrap_or(0);
-                        set_experiment.update(|e| e.rollout = v);
-                    } />
-                <span class="field-error" id="rollout-error">{field_error("rollout")}</span>
-            </label>
-            <p class="estimate">{move || {
-                let (trainings, iterations) = experiment.get().workload();
-                format!("{trainings} trainings, {iterations} iterations in all (each variant is then evaluated on 40 tests).")
-            }}</p>
-            <p class="deviations">"Deviations from the study: " {move || experiment.get().deviations().join("; ")}</p>
-            <p class="cli">"Same study from the CLI: " <code id="cli-command">{move || experiment.get().cli_command()}</code></p>
+            <ExperimentForm experiment=experiment flop_rate=flop_rate />
+            <div class="diagram-controls">
+                <label>"Gradient-flow diagram for "
+                    <select id="diagram-mode" on:change=move |ev| {
+                        set_diagram_mode.set(Mode::parse(&event_target_value(&ev)));
+                    }>
+                        {Mode::ALL.into_iter().map(|m| view! {
+                            <option value=m.name() selected=move || diagram_mode_of(experiment.get().modes.first().copied(), diagram_mode.get()) == m>{m.name()}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+            </div>
+            <GradientFlow
+                mode=Signal::derive(move || diagram_mode_of(experiment.get().modes.first().copied(), diagram_mode.get()))
+                unroll=Signal::derive(move || experiment.get().study_config().base.unroll)
+            />
             <div class="controls">
                 <button id="run" on:click=start disabled=move || running.get() || !errors().is_empty()>"Run"</button>
                 <button id="pause" on:click=pause disabled=move || !running.get()>{move || if paused.get() { "Resume" } else { "Pause" }}</button>
@@ -275,9 +246,11 @@ pub fn StudyPanel(
             </div>
             <progress id="progress" max="1" prop:value=move || fraction.get()></progress>
             <p id="status">{status}</p>
+            <LiveLoss curves=losses />
             <ul id="live-losses">
-                {move || losses.get().into_iter().map(|(label, it, loss)| view! {
-                    <li>{format!("{label}: loss {loss:.3e} at iteration {it}")}</li>
+                {move || losses.get().into_iter().filter_map(|(label, points)| {
+                    let (it, loss) = *points.last()?;
+                    Some(view! { <li>{format!("{label}: loss {loss:.3e} at iteration {}", it + 1)}</li> })
                 }).collect_view()}
             </ul>
             <ul id="finished-variants">
@@ -291,7 +264,20 @@ pub fn StudyPanel(
                 <button id="export-csv" on:click=move |_| export("csv") disabled=move || results.get().is_none()>"Export CSV"</button>
                 <label>"Import results JSON " <input id="import" type="file" accept=".json,application/json" on:change=import /></label>
             </div>
-            {move || results.get().map(|r| view! { <ResultsTable results=r /> })}
+            {move || results.get().map(|r| view! { <ResultsTable results=r.clone() /> <ResultsCharts results=r /> })}
+            <div class="controls" class:hidden=move || weights.get().is_empty()>
+                "Trained weights (first seed, burnpack, as `unroll-lab train` writes): "
+                {move || weights.get().into_iter().map(|(label, bytes)| {
+                    let file = format!("weights-{label}.bpk");
+                    view! {
+                        <button class="weights" on:click=move |_| {
+                            if let Err(err) = files::download_bytes(&file, &bytes) {
+                                set_notice.set(err);
+                            }
+                        }>{label.clone()}</button>
+                    }
+                }).collect_view()}
+            </div>
             <h3>"Stored runs"</h3>
             <ul id="stored-runs">
                 {move || stored.get().into_iter().enumerate().rev().map(|(i, json)| {
@@ -309,4 +295,25 @@ pub fn StudyPanel(
             </ul>
         </section>
     }
+}
+
+/// The mode the diagram shows: the one picked, else the experiment's first.
+fn diagram_mode_of(first_selected: Option<Mode>, picked: Option<Mode>) -> Mode {
+    picked.or(first_selected).unwrap_or(Mode::Correct)
+}
+
+/// The live-loss series name of the running job: the variant, its size or horizon where the
+/// study varies them, and the seed.
+fn live_label(study: &Study, variant: &str, seed: u64) -> String {
+    let mut label = variant.to_string();
+    if let Some(trainer) = study.trainer() {
+        let config = trainer.config();
+        if study.config().sizes.len() > 1 {
+            label.push_str(&format!(" {}×{}", config.net.channels, config.net.depth));
+        }
+        if study.config().horizons.len() > 1 {
+            label.push_str(&format!(" m={}", config.unroll.horizon));
+        }
+    }
+    format!("{label} seed {seed}")
 }

@@ -235,6 +235,22 @@ impl StudyResults {
         (c_nog > 0.0).then(|| p_wig / c_nog)
     }
 
+    /// The C-NOG / P-WIG comparison in words ("C-NOG is 4.50× better than P-WIG …", or
+    /// "… worse …" when the ratio is below 1), `None` when either variant is missing.
+    pub fn ratio_sentence(&self) -> Option<String> {
+        let ratio = self.c_nog_over_p_wig()?;
+        Some(if ratio >= 1.0 {
+            format!(
+                "C-NOG is {ratio:.2}× better than P-WIG in relative error (study: ≈ 4.5× better)."
+            )
+        } else {
+            format!(
+                "C-NOG is {:.2}× worse than P-WIG in relative error here (study: ≈ 4.5× better).",
+                1.0 / ratio
+            )
+        })
+    }
+
     /// One CSV row per variant.
     pub fn to_csv(&self) -> String {
         let mut out = String::from(
@@ -315,10 +331,8 @@ impl StudyResults {
             None,
             false,
         ));
-        if let Some(ratio) = self.c_nog_over_p_wig() {
-            out.push_str(&format!(
-                "\nC-NOG is {ratio:.2}× better than P-WIG in relative error (study: ≈ 4.5×).\n"
-            ));
+        if let Some(sentence) = self.ratio_sentence() {
+            out.push_str(&format!("\n{sentence}\n"));
         }
         out
     }

@@ -279,10 +279,8 @@ impl Study {
             self.work_done += DATA_WORK / self.tests_in_all_sizes() as f64;
             return Ok(self.progress(Phase::Data));
         }
-        if self.active.is_none() {
-            if !self.start_next_job()? {
-                return Ok(self.progress(Phase::Done));
-            }
+        if self.active.is_none() && !self.start_next_job()? {
+            return Ok(self.progress(Phase::Done));
         }
         let active = self
             .active

@@ -34,7 +34,7 @@ enum Command {
     /// Train one neural time-stepper (a preset or a config file, with overrides).
     Train(Box<train::TrainArgs>),
     /// Train and evaluate a grid of variants × seeds; print the paper's table.
-    Study(study::StudyArgs),
+    Study(Box<study::StudyArgs>),
     /// Benchmarks.
     Bench {
         #[command(subcommand)]

@@ -10,7 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::CliError;
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::metrics::log_log_slope;
-use unroll_lab::numerics::study::{Phase, Study, StudyPreset};
+use unroll_lab::numerics::nets::Architecture;
+use unroll_lab::numerics::study::{NetSize, Phase, Study, StudyConfig, StudyPreset};
 use unroll_lab::numerics::train::{Modality, Mode};
 use unroll_lab::report::results::StudyResults;
 
@@ -34,6 +35,36 @@ pub struct StudyArgs {
     /// Restrict the modalities, e.g. `one,nog`.
     #[arg(long, value_delimiter = ',')]
     modalities: Option<Vec<String>>,
+    /// The simulated system: ks (Kuramoto–Sivashinsky; Kolmogorov flow is not available yet).
+    #[arg(long, default_value = "ks")]
+    system: String,
+    /// Network architecture of every variant: resnet | gcn.
+    #[arg(long)]
+    architecture: Option<String>,
+    /// Channels C of every variant (not with --preset sizes, whose grid sets the sizes).
+    #[arg(long, allow_negative_numbers = true)]
+    channels: Option<i64>,
+    /// Residual blocks D of every variant (not with --preset sizes).
+    #[arg(long, allow_negative_numbers = true)]
+    depth: Option<i64>,
+    /// Unroll horizon m (not with --preset horizons, whose grid sets the horizons).
+    #[arg(long, allow_negative_numbers = true)]
+    horizon: Option<i64>,
+    /// Warm-up steps w (detached, outside the loss).
+    #[arg(long, allow_negative_numbers = true)]
+    warmup: Option<i64>,
+    /// Detach interval k of WIG (0 = never cut).
+    #[arg(long, visible_alias = "detach", allow_negative_numbers = true)]
+    detach_interval: Option<i64>,
+    /// α of the transition mode, in [0, 1).
+    #[arg(long, allow_negative_numbers = true)]
+    alpha: Option<f64>,
+    /// Initial learning rate.
+    #[arg(long, visible_alias = "lr", allow_negative_numbers = true)]
+    learning_rate: Option<f64>,
+    /// Training domain scales s (L = 8·s), e.g. `0.9,1,1.1`.
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    scales: Option<Vec<f64>>,
     /// Results JSON (schema unroll-lab/results@1).
     #[arg(long, default_value = "results.json")]
     out: PathBuf,
@@ -91,6 +122,7 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
             })
             .collect::<Result<_, _>>()?;
     }
+    apply_overrides(args, preset, &mut config)?;
     let clock = Instant::now();
     let mut study = Study::new(
         config,
@@ -139,7 +171,7 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
     let results = study.results(clock.elapsed().as_secs_f64());
     write(
         &args.out,
-        &serde_json::to_string_pretty(&results).map_err(|e| CliError::Output(e.to_string()))?,
+        &serde_json::to_string(&results).map_err(|e| CliError::Output(e.to_string()))?,
     )?;
     if let Some(csv) = &args.csv {
         write(csv, &results.to_csv())?;
@@ -155,6 +187,92 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
         results.wall_secs,
         args.out.display()
     );
+    Ok(())
+}
+
+fn count(name: &str, value: Option<i64>) -> Result<Option<usize>, CliError> {
+    value.map(|v| super::non_negative(name, v)).transpose()
+}
+
+/// The system, network, unroll, α, learning-rate and domain-size flags, applied to the
+/// preset's base config (and to the grid's single size / horizon where the preset does not fix
+/// them), as `Experiment::study_config` does in the browser.
+fn apply_overrides(
+    args: &StudyArgs,
+    preset: StudyPreset,
+    config: &mut StudyConfig,
+) -> Result<(), CliError> {
+    if args.system != "ks" {
+        return Err(CliError::Usage(format!(
+            "unknown system '{}' (expected ks; Kolmogorov flow is not available yet)",
+            args.system
+        )));
+    }
+    let base = &mut config.base;
+    if let Some(name) = args.architecture.as_deref() {
+        base.net.architecture = Architecture::parse(name).ok_or_else(|| {
+            CliError::Usage(format!(
+                "unknown architecture '{name}' (expected resnet or gcn)"
+            ))
+        })?;
+    }
+    let channels = count("channels", args.channels)?;
+    let depth = count("depth", args.depth)?;
+    if preset == StudyPreset::Sizes && (channels.is_some() || depth.is_some()) {
+        return Err(CliError::Usage(
+            "--channels and --depth do not apply to --preset sizes (its grid sets the network sizes)"
+                .into(),
+        ));
+    }
+    if channels.is_some() || depth.is_some() {
+        base.net.channels = channels.unwrap_or(base.net.channels);
+        base.net.depth = depth.unwrap_or(base.net.depth);
+        config.sizes = vec![NetSize {
+            channels: base.net.channels,
+            depth: base.net.depth,
+        }];
+    }
+    if let Some(horizon) = count("horizon", args.horizon)? {
+        if preset == StudyPreset::Horizons {
+            return Err(CliError::Usage(
+                "--horizon does not apply to --preset horizons (its grid sets the horizons)".into(),
+            ));
+        }
+        base.unroll.horizon = horizon;
+        config.horizons = vec![horizon];
+    }
+    if let Some(warmup) = count("warmup", args.warmup)? {
+        base.unroll.warmup = warmup;
+    }
+    if let Some(detach) = count("detach-interval", args.detach_interval)? {
+        base.unroll.detach_interval = detach;
+    }
+    if let Some(alpha) = args.alpha {
+        if !(alpha.is_finite() && (0.0..1.0).contains(&alpha)) {
+            return Err(CliError::Usage(format!(
+                "--alpha must be in [0, 1), got {alpha}"
+            )));
+        }
+        base.alpha = alpha;
+    }
+    if let Some(lr) = args.learning_rate {
+        if !(lr.is_finite() && lr > 0.0) {
+            return Err(CliError::Usage(format!(
+                "--learning-rate must be a positive number, got {lr}"
+            )));
+        }
+        base.optimizer.learning_rate = lr;
+    }
+    if let Some(scales) = &args.scales {
+        if let Some((_, twice)) = scales
+            .iter()
+            .enumerate()
+            .find(|(i, s)| scales[..*i].contains(s))
+        {
+            return Err(CliError::Usage(format!("--scales lists {twice} twice")));
+        }
+        base.data.scales = scales.clone();
+    }
     Ok(())
 }
 
