@@ -2,17 +2,15 @@
 //! files exit with code 2 and a one-line message; divergence prints the finite prefix, exit 0.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
-        .arg("simulate")
-        .args(args)
-        .output()
-        .expect("run unroll-lab")
+    common::run_cli("simulate", args)
 }
 
 fn json(output: &Output) -> Value {
@@ -28,18 +26,6 @@ fn temp_file(name: &str, contents: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("unroll-lab-{}-{name}", std::process::id()));
     std::fs::write(&path, contents).expect("write temp file");
     path
-}
-
-fn assert_usage_error(args: &[&str], needle: &str) {
-    let output = run(args);
-    assert_eq!(output.status.code(), Some(2), "args {args:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
-    assert!(
-        stderr.contains(needle),
-        "{stderr:?} should mention {needle:?}"
-    );
-    assert!(output.stdout.is_empty());
 }
 
 #[test]
@@ -197,4 +183,9 @@ fn bench_solver_json_has_the_figures() {
     }
     assert!(figures[1]["gflops"].as_f64().expect("gflops") > 0.0);
     assert!(value["training_set_seconds"].as_f64().expect("seconds") >= 0.0);
+}
+
+fn assert_usage_error(args: &[&str], needle: &str) {
+    let output = common::assert_usage_error("simulate", args, needle);
+    assert!(output.stdout.is_empty());
 }

@@ -4,27 +4,14 @@
 //! README's reproduction).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::process::Command;
 
 use unroll_lab::numerics::nets::Architecture;
 use unroll_lab::numerics::study::StudyConfig;
 use unroll_lab::numerics::train::{Modality, Mode};
 use unroll_lab::report::experiment::{BrowserPreset, Experiment};
-
-fn assert_usage_error(args: &[&str], needle: &str) {
-    let output = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
-        .arg("study")
-        .args(args)
-        .output()
-        .expect("run unroll-lab");
-    assert_eq!(output.status.code(), Some(2), "args {args:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
-    assert!(
-        stderr.contains(needle),
-        "{stderr:?} should mention {needle:?}"
-    );
-}
 
 #[test]
 fn bad_arguments_exit_2() {
@@ -141,4 +128,8 @@ fn the_browser_command_reproduces_the_browser_study() {
         run_cli_command(&horizons, "horizons"),
         horizons.study_config()
     );
+}
+
+fn assert_usage_error(args: &[&str], needle: &str) {
+    common::assert_usage_error("study", args, needle);
 }

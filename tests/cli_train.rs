@@ -2,18 +2,17 @@
 //! timings) and the weights; a config file round-trips; bad arguments exit 2 with one line.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
-        .arg("train")
-        .arg("--quiet")
-        .args(args)
-        .output()
-        .expect("run unroll-lab")
+    let mut with_quiet = vec!["--quiet"];
+    with_quiet.extend_from_slice(args);
+    common::run_cli("train", &with_quiet)
 }
 
 fn out_dir(name: &str) -> PathBuf {
@@ -92,17 +91,6 @@ fn tiny_run_writes_weights_and_report() {
     assert_eq!(train_json(&again)["loss_history"], report["loss_history"]);
 }
 
-fn assert_usage_error(args: &[&str], needle: &str) {
-    let output = run(args);
-    assert_eq!(output.status.code(), Some(2), "args {args:?}");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
-    assert!(
-        stderr.contains(needle),
-        "{stderr:?} should mention {needle:?}"
-    );
-}
-
 #[test]
 fn bad_arguments_exit_2_with_a_specific_message() {
     assert_usage_error(&["--preset", "huge"], "unknown preset 'huge'");
@@ -124,4 +112,10 @@ fn bad_arguments_exit_2_with_a_specific_message() {
         "not a training config",
     );
     assert_usage_error(&["--config", "/nonexistent/x.json"], "cannot read");
+}
+
+fn assert_usage_error(args: &[&str], needle: &str) {
+    let mut with_quiet = vec!["--quiet"];
+    with_quiet.extend_from_slice(args);
+    common::assert_usage_error("train", &with_quiet, needle);
 }
