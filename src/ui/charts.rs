@@ -10,6 +10,7 @@ use plotters::prelude::*;
 
 use crate::charts::{self, ChartKind, LossCurve};
 use crate::platform::files;
+use crate::platform::timer::sleep;
 use crate::report::results::StudyResults;
 
 /// Every results chart of `results`, with the space–time test picker.
@@ -87,10 +88,17 @@ fn ChartFigure(
         let Some(element) = canvas.get() else {
             return;
         };
-        let outcome = results.with_value(|r| {
-            canvas_backend::draw_with(&element, |area| charts::draw(kind, area, r, index))
+        // Each chart draws in a task of its own, so a results view of eight charts never
+        // holds the main thread for all of them at once.
+        leptos::task::spawn_local(async move {
+            sleep(0).await;
+            let outcome = results.try_with_value(|r| {
+                canvas_backend::draw_with(&element, |area| charts::draw(kind, area, r, index))
+            });
+            if let Some(outcome) = outcome {
+                let _ = set_error.try_set(outcome.err().unwrap_or_default());
+            }
         });
-        set_error.set(outcome.err().unwrap_or_default());
     });
     let download = move |_| {
         if let Err(err) = download_png(canvas, &file) {
