@@ -281,9 +281,8 @@ pub fn StudyPanel(
             <h3>"Stored runs"</h3>
             <ul id="stored-runs">
                 {move || stored.get().into_iter().enumerate().rev().map(|(i, json)| {
-                    let parsed = StudyResults::from_json(&json);
-                    let label = match &parsed {
-                        Ok(r) => format!("run {}: preset '{}', {} variants, {:.0} s", i + 1, r.preset, r.variants.len(), r.wall_secs),
+                    let label = match StudyResults::summary_from_json(&json) {
+                        Ok(summary) => format!("run {}: {summary}", i + 1),
                         Err(err) => format!("run {}: unreadable ({err})", i + 1),
                     };
                     view! {

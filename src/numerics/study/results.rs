@@ -222,6 +222,29 @@ impl StudyResults {
         serde_json::from_value(value).map_err(|err| ResultsError::Malformed(err.to_string()))
     }
 
+    /// The one-line description of a stored results file (`preset 'quick', 6 variants, 398 s`),
+    /// read without building the whole file (the variants are skipped, not parsed into values).
+    pub fn summary_from_json(text: &str) -> Result<String, ResultsError> {
+        #[derive(Deserialize)]
+        struct Summary {
+            schema: String,
+            preset: String,
+            variants: Vec<serde::de::IgnoredAny>,
+            wall_secs: f64,
+        }
+        let summary: Summary =
+            serde_json::from_str(text).map_err(|err| ResultsError::Malformed(err.to_string()))?;
+        if summary.schema != RESULTS_SCHEMA {
+            return Err(ResultsError::Schema(summary.schema));
+        }
+        Ok(format!(
+            "preset '{}', {} variants, {:.0} s",
+            summary.preset,
+            summary.variants.len(),
+            summary.wall_secs
+        ))
+    }
+
     /// The variant with `label` (`C-NOG`…) and the given size and horizon, if present.
     pub fn find(&self, label: &str) -> Option<&VariantResult> {
         self.variants.iter().find(|v| v.label() == label)
@@ -367,6 +390,21 @@ fn row(
 #[cfg(test)]
 mod space_time_tests {
     use super::SpaceTime;
+
+    #[test]
+    fn summary_of_a_results_file() {
+        let text = include_str!("../../../tests/e2e/fixtures/cli-results.json");
+        let full = super::StudyResults::from_json(text).expect("fixture");
+        let summary = super::StudyResults::summary_from_json(text).expect("summary");
+        assert_eq!(
+            summary,
+            format!("preset 'quick', 6 variants, {:.0} s", full.wall_secs)
+        );
+        let err = super::StudyResults::summary_from_json(&text.replace("results@1", "results@9"))
+            .expect_err("schema");
+        assert!(err.to_string().contains("unsupported schema"));
+        assert!(super::StudyResults::summary_from_json("[]").is_err());
+    }
 
     #[test]
     fn keeps_evenly_strided_rounded_frames() {
