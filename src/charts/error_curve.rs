@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    draw_legend, draw_message, entries, label_font, log_axis, log_bounds, log_label, title_font,
+    draw_legend, draw_message, entries, linear_log_chart, log_bounds, with_legend_strip,
     ChartError, ChartKind, Swatch, BASELINE_COLOR,
 };
 use crate::report::results::{StudyResults, ERROR_CURVE_CAP};
@@ -43,24 +43,14 @@ pub fn draw_error_curve<DB: DrawingBackend>(
         return draw_message(area, title, "Error over rollout time: not in this file.");
     };
     let steps = all().map(|p| p.0).fold(1.0, f64::max);
-    let (w, _) = area.dim_in_pixel();
-    let (plot_area, legend_area) = area.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
-    let mut chart = ChartBuilder::on(&plot_area)
-        .caption(title, title_font())
-        .margin(10)
-        .x_label_area_size(36)
-        .y_label_area_size(64)
-        .build_cartesian_2d(0.0..steps, log_axis(lo, hi))?;
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .x_desc("rollout step")
-        .y_desc("relative error")
-        .y_label_formatter(&log_label)
-        .x_label_formatter(&|v| format!("{v:.0}"))
-        .label_style(label_font())
-        .axis_desc_style(label_font())
-        .draw()?;
+    let (plot_area, legend_area) = with_legend_strip(area, LEGEND_WIDTH);
+    let mut chart = linear_log_chart(
+        &plot_area,
+        title,
+        steps,
+        (lo, hi),
+        ("rollout step", "relative error"),
+    )?;
     for (_, color, points) in &curves {
         let width = if *color == BASELINE_COLOR { 1 } else { 2 };
         chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(width)))?;

@@ -6,8 +6,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    draw_legend, draw_message, label_font, log_axis, log_bounds, log_label, series_names,
-    shaded_by_label, title_font, ChartError, ChartKind, Swatch,
+    draw_legend, draw_message, linear_log_chart, log_bounds, series_names, shaded_by_label,
+    with_legend_strip, ChartError, ChartKind, Swatch,
 };
 use crate::report::results::StudyResults;
 
@@ -90,24 +90,14 @@ pub fn draw_loss<DB: DrawingBackend>(
             .position(|n| n == name)
             .map_or(BLACK, |i| colors[i])
     };
-    let (w, _) = area.dim_in_pixel();
-    let (plot_area, legend_area) = area.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
-    let mut chart = ChartBuilder::on(&plot_area)
-        .caption(title, title_font())
-        .margin(10)
-        .x_label_area_size(36)
-        .y_label_area_size(64)
-        .build_cartesian_2d(0.0..iterations, log_axis(lo, hi))?;
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .x_desc("iteration")
-        .y_desc("loss")
-        .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_label_formatter(&log_label)
-        .label_style(label_font())
-        .axis_desc_style(label_font())
-        .draw()?;
+    let (plot_area, legend_area) = with_legend_strip(area, LEGEND_WIDTH);
+    let mut chart = linear_log_chart(
+        &plot_area,
+        title,
+        iterations,
+        (lo, hi),
+        ("iteration", "loss"),
+    )?;
     let mut seen: Vec<&str> = Vec::new();
     for (name, p) in &points {
         let width = if seen.contains(name) { 1 } else { 2 };

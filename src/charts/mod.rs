@@ -24,6 +24,7 @@ mod stability;
 pub(crate) mod fixture;
 
 use plotters::coord::combinators::WithKeyPoints;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -431,6 +432,47 @@ pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
 /// power of ten and crowd or vanish on short ranges).
 pub(crate) fn log_axis(lo: f64, hi: f64) -> WithKeyPoints<LogCoord<f64>> {
     (lo..hi).log_scale().with_key_points(log_ticks(lo, hi))
+}
+
+/// Splits `area` into the plot and a legend strip `legend_width` px wide on the right.
+pub(crate) fn with_legend_strip<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    legend_width: u32,
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
+    let (w, _) = area.dim_in_pixel();
+    area.split_horizontally(w.saturating_sub(legend_width))
+}
+
+/// Coordinates of [`linear_log_chart`]: linear x, log y with 1-2-5 key points.
+pub(crate) type LinearLogChart<'a, DB> =
+    ChartContext<'a, DB, Cartesian2d<RangedCoordf64, WithKeyPoints<LogCoord<f64>>>>;
+
+/// A chart over `0..x_max` (linear, integer labels) × `lo..hi` (log, 1-2-5 labels) with the
+/// house caption, label areas and mesh: the frame of the error-over-time and loss charts.
+pub(crate) fn linear_log_chart<'a, DB: DrawingBackend>(
+    plot_area: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    x_max: f64,
+    (lo, hi): (f64, f64),
+    (x_desc, y_desc): (&str, &str),
+) -> Result<LinearLogChart<'a, DB>, ChartError> {
+    let mut chart = ChartBuilder::on(plot_area)
+        .caption(title, title_font())
+        .margin(10)
+        .x_label_area_size(36)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0.0..x_max, log_axis(lo, hi))?;
+    chart
+        .configure_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&log_label)
+        .label_style(label_font())
+        .axis_desc_style(label_font())
+        .draw()?;
+    Ok(chart)
 }
 
 /// Tick label for a log axis: `1`, `2` and `5` times a power of ten (`0.02`, `5`, `1e5`);

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use super::{
     draw_legend, draw_message, label_font, log_axis, log_bounds, log_label, shaded_by_label,
-    title_font, ChartError, ChartKind, Swatch, BASELINE_COLOR, BASELINE_NAME,
+    title_font, with_legend_strip, ChartError, ChartKind, Swatch, BASELINE_COLOR, BASELINE_NAME,
 };
 use crate::numerics::metrics::log_log_slope;
 use crate::report::results::{StudyResults, VariantResult};
@@ -96,8 +96,7 @@ pub fn draw_sizes<DB: DrawingBackend>(
     ) else {
         return draw_message(area, title, "Fewer than 2 network sizes in this file.");
     };
-    let (w, _) = area.dim_in_pixel();
-    let (plot_area, legend_area) = area.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
+    let (plot_area, legend_area) = with_legend_strip(area, LEGEND_WIDTH);
     let mut chart = ChartBuilder::on(&plot_area)
         .caption(title, title_font())
         .margin(10)
