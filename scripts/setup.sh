@@ -2,34 +2,25 @@
 # Installs whatever is missing for building, serving and testing unroll-lab.
 # Idempotent: each tool is checked with --version first and only installed when absent or wrong.
 # Usage: scripts/setup.sh [--browser]   (--browser also installs Debian's chromium + chromedriver)
+#
+# What a cold machine spends here, and why it is fast:
+# - the two Rust tools are compiled with a quick release profile (no LTO, 16 codegen units):
+#   trunk's own profile asks for fat LTO and one codegen unit, which is most of its install time;
+# - trunk without its default features (TLS and the update check): offline, it downloads nothing;
+# - Debian's chromium downloads while the Rust tools compile (network and disk, not CPU);
+# - wasm-bindgen-cli brings `wasm-bindgen-test-runner`, so the browser tests need no wasm-pack.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 # shellcheck source=tools.env
 source "$here/tools.env"
 export PATH="$HOME/.cargo/bin:$PATH"
 
-say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+say() { printf '\033[1m[setup]\033[0m %s (%s)\n' "$*" "$(date +%T)"; }
 die() { printf '\033[31m[setup] error:\033[0m %s\n' "$*" >&2; exit 1; }
 
 command -v cargo >/dev/null || die "cargo not found: install Rust with rustup (https://rustup.rs) and re-run."
 
-if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-  say "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown || die "rustup could not add wasm32-unknown-unknown (is the rustup mirror reachable?)"
-fi
-
-# cargo_tool BIN CRATE VERSION [extra cargo install args...]
-cargo_tool() {
-  local bin="$1" crate="$2" version="$3"; shift 3
-  if command -v "$bin" >/dev/null && "$bin" --version 2>/dev/null | grep -q "$version"; then
-    return 0
-  fi
-  say "installing $crate $version from crates.io (cold: several minutes)"
-  cargo install "$crate" --version "=$version" "$@" \
-    || die "cargo install $crate@$version failed: check that crates.io is reachable and there is disk space (df -h)."
-  "$bin" --version | grep -q "$version" || die "$bin is not version $version after install: remove it from ~/.cargo/bin and re-run."
-}
-
+# apt_pkgs PKG... : installs the Debian packages that are missing.
 apt_pkgs() {
   local missing=()
   for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
@@ -37,15 +28,38 @@ apt_pkgs() {
   say "installing Debian packages: ${missing[*]}"
   local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
   $sudo apt-get update -qq || die "apt-get update failed: is the Debian mirror reachable?"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" \
-    || die "apt-get install ${missing[*]} failed: see the apt output above."
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null \
+    || die "apt-get install ${missing[*]} failed: run it by hand to see apt's output."
+  say "Debian packages ready: ${missing[*]}"
 }
 
-apt_pkgs binaryen
-cargo_tool wasm-bindgen wasm-bindgen-cli "$WASM_BINDGEN_VERSION"
-cargo_tool trunk trunk "$TRUNK_VERSION" --locked
-if [ "${1:-}" = "--browser" ]; then
-  apt_pkgs chromium chromium-driver
-  cargo_tool wasm-pack wasm-pack "$WASM_PACK_VERSION"
+# cargo_tool BIN CRATE VERSION [extra cargo install args...]
+cargo_tool() {
+  local bin="$1" crate="$2" version="$3"; shift 3
+  if command -v "$bin" >/dev/null && "$bin" --version 2>/dev/null | grep -q "$version"; then
+    return 0
+  fi
+  say "installing $crate $version from crates.io"
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    CARGO_PROFILE_RELEASE_DEBUG=0 CARGO_TARGET_DIR="${TMPDIR:-/tmp}/unroll-lab-tool-build" \
+    cargo install --quiet "$crate" --version "=$version" "$@" \
+    || die "cargo install $crate@$version failed: check that crates.io is reachable and there is disk space (df -h)."
+  "$bin" --version | grep -q "$version" || die "$bin is not version $version after install: remove it from ~/.cargo/bin and re-run."
+  say "$crate $version ready"
+}
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown || die "rustup could not add wasm32-unknown-unknown (is the rustup mirror reachable?)"
 fi
+
+apt_job=""
+if [ "${1:-}" = "--browser" ]; then
+  apt_pkgs chromium chromium-driver &
+  apt_job=$!
+fi
+cargo_tool wasm-bindgen wasm-bindgen-cli "$WASM_BINDGEN_VERSION"
+cargo_tool trunk trunk "$TRUNK_VERSION" --locked --no-default-features
+if [ -n "$apt_job" ]; then wait "$apt_job" || die "the Debian packages did not install (see above)."; fi
+rm -rf "${TMPDIR:-/tmp}/unroll-lab-tool-build"
 say "tools ready"

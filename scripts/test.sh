@@ -1,32 +1,59 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing (scripts/setup.sh --browser), then
-#   formatting and clippy (native and wasm32, warnings denied), native tests, browser tests
-#   (wasm-pack test --headless --chrome) and the end-to-end test (trunk build + headless Chromium).
+#   formatting; the native build with clippy (warnings denied) and the native tests; the wasm32
+#   build with clippy (warnings denied); the browser tests (wasm-bindgen-test in headless Chromium)
+#   and the end-to-end test (trunk build of the page + headless Chromium).
 # Fails on the first failure. Usage: scripts/test.sh
+#
+# Each dependency graph is compiled once per target: clippy runs as the workspace's compiler
+# wrapper (what `cargo clippy` does), so linting and building are one compilation, and every step
+# of a target shares one build (same profile, same environment: nothing here sets RUSTFLAGS).
+#
+# The cargo target directory lives outside the clone, in $UNROLL_LAB_TARGET_DIR (default
+# ~/.cache/unroll-lab/target), so a second run in a fresh clone reuses what the first compiled.
+# UNROLL_LAB_FRESH_TARGET=1 uses the clone's own target/ instead (a cold, cache-free run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser
 export PATH="$HOME/.cargo/bin:$PATH"
-# Two cores: one job per core, and avoid duplicate rebuilds between steps by sharing target/.
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+if [ "${UNROLL_LAB_FRESH_TARGET:-0}" = 1 ]; then
+  export CARGO_TARGET_DIR="$PWD/target"
+else
+  export CARGO_TARGET_DIR="${UNROLL_LAB_TARGET_DIR:-$HOME/.cache/unroll-lab/target}"
+fi
+mkdir -p "$CARGO_TARGET_DIR"
+
+# Clippy as the compiler of this crate only (dependencies are compiled by plain rustc, so they are
+# shared with every other build); lints are errors. `cargo clippy -- -D warnings` sets exactly these.
+clippy_driver="$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver)" \
+  || { echo "clippy-driver not found: rustup component add clippy" >&2; exit 1; }
+export RUSTC_WORKSPACE_WRAPPER="$clippy_driver"
+export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+
+# UNROLL_LAB_TIMINGS=1 writes cargo's per-crate build timings (HTML) to $CARGO_TARGET_DIR/cargo-timings/.
+timings=(); [ "${UNROLL_LAB_TIMINGS:-0}" = 1 ] && timings=(--timings)
+
 step() { printf '\n\033[1m== %s\033[0m (%s)\n' "$*" "$(date +%T)"; }
 start=$(date +%s)
+echo "cargo target directory: $CARGO_TARGET_DIR"
 
 step "rustfmt"
 cargo fmt --all -- --check || { echo "formatting differs: run 'cargo fmt' and commit" >&2; exit 1; }
 
-step "clippy (native)"
-cargo clippy --all-targets --locked -- -D warnings
-step "clippy (wasm32)"
-cargo clippy --all-targets --locked --target wasm32-unknown-unknown -- -D warnings
+# `cargo test` builds every target `clippy --all-targets` checks (lib, bins, tests, examples; the
+# crate has no benches) and the doc tests.
+step "native: build + clippy (warnings denied) + tests"
+cargo test --locked "${timings[@]}"
 
-step "native tests"
-cargo test --locked
+step "wasm32: build + clippy (warnings denied) of every target"
+cargo test --locked --target wasm32-unknown-unknown --no-run "${timings[@]}"
 
-step "browser tests (wasm-pack test --headless --chrome)"
-# wasm-bindgen-test-runner reads webdriver.json (Chromium binary and flags, WebGPU enabled).
-WASM_BINDGEN_TEST_TIMEOUT=900 wasm-pack test --headless --chrome --chromedriver /usr/bin/chromedriver \
-  --mode no-install -- --locked --test browser -- --nocapture
+step "browser tests (wasm-bindgen-test-runner, headless Chromium)"
+# The runner reads webdriver.json (Chromium binary and flags, WebGPU enabled).
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=900 \
+  cargo test --locked --target wasm32-unknown-unknown --test browser -- --nocapture
 
 step "end-to-end test (trunk build + headless Chromium)"
 tests/e2e/run.sh

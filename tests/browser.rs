@@ -1,4 +1,4 @@
-//! Browser tests (wasm-bindgen-test in headless Chromium, run by `wasm-pack test --headless --chrome`).
+//! Browser tests (wasm-bindgen-test in headless Chromium, run by `scripts/test.sh` through `wasm-bindgen-test-runner`).
 //!
 //! The CPU backend compiled to wasm is always exercised; the WebGPU path runs whenever the browser
 //! offers an adapter, and the test log names the adapter it used.

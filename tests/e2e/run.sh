@@ -7,7 +7,7 @@ root="$(cd ../.. && pwd)"
 export PATH="$HOME/.cargo/bin:$PATH"
 [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund \
   || { echo "[e2e] error: npm ci failed: is the npm registry reachable?" >&2; exit 1; }
-# The dev profile (dependencies optimised, see Cargo.toml) shares its build with wasm-pack test.
+# The dev profile and environment of scripts/test.sh: trunk reuses the wasm32 build of the test step.
 (cd "$root" && trunk build --dist target/e2e-dist)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$root/target/e2e-dist" >/tmp/unroll-lab-e2e-server.log 2>&1 &
