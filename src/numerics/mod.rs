@@ -5,6 +5,7 @@ pub mod backend;
 pub mod ks;
 pub mod metrics;
 pub mod nets;
+pub mod profile;
 pub mod selfcheck;
 pub mod study;
 pub mod train;

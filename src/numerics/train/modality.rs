@@ -16,6 +16,7 @@ use super::config::{Modality, UnrollConfig};
 use super::error::TrainError;
 use super::mode::Stepper;
 use crate::numerics::nets::Net;
+use crate::numerics::profile::{self, Phase};
 
 /// Whether loss step `j`'s input is detached.
 pub fn detached_before_loss_step(modality: Modality, unroll: UnrollConfig, j: usize) -> bool {
@@ -62,12 +63,15 @@ pub fn unrolled_loss(
             u
         };
         u = stepper.step(net, size, input, scale.clone())?;
-        let difference = u.clone() - frames[unroll.warmup + j + 1].clone();
-        let step_loss = (difference.clone() * difference).mean();
-        total = Some(match total {
-            None => step_loss,
-            Some(sum) => sum + step_loss,
-        });
+        let target = &frames[unroll.warmup + j + 1];
+        total = Some(profile::span(Phase::Loss, || {
+            let difference = u.clone() - target.clone();
+            let step_loss = (difference.clone() * difference).mean();
+            match total {
+                None => step_loss,
+                Some(sum) => sum + step_loss,
+            }
+        }));
     }
     let total = total.ok_or_else(|| TrainError::invalid("horizon", "must be at least 1"))?;
     Ok(total / unroll.horizon as f64)

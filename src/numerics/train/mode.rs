@@ -11,6 +11,7 @@ use crate::numerics::ks::config::BASE_DOMAIN_SIZE;
 use crate::numerics::ks::tensor::{read_rows, Precision};
 use crate::numerics::ks::{KsConfig, ReferenceSolver, Scheme, TensorSolver};
 use crate::numerics::nets::Net;
+use crate::numerics::profile::{span, Phase};
 
 /// The network term's factor in correction mode: Δt = 0.5 (the study's KS setting).
 pub const CORRECTION_FACTOR: f64 = 0.5;
@@ -145,15 +146,19 @@ impl Stepper {
         scale: Tensor<2>,
     ) -> Result<Tensor<2>, TrainError> {
         let solver = &self.sizes[size].solver;
+        let solve = |u: Tensor<2>| span(Phase::Solver, || solver.apply(u));
+        let network = |u: Tensor<2>| span(Phase::Network, || net.forward(u, scale));
         Ok(match self.mode {
-            Mode::Predict => net.forward(u, scale),
+            Mode::Predict => network(u),
             Mode::Correct => {
-                let coarse = solver.apply(u.clone())?;
-                coarse + net.forward(u, scale) * CORRECTION_FACTOR
+                let coarse = solve(u.clone())?;
+                let correction = network(u);
+                span(Phase::Loss, || coarse + correction * CORRECTION_FACTOR)
             }
             Mode::Transition => {
-                let v = solver.apply(u)?;
-                v.clone() + net.forward(v, scale) * (1.0 - self.alpha)
+                let v = solve(u)?;
+                let correction = network(v.clone());
+                span(Phase::Loss, || v + correction * (1.0 - self.alpha))
             }
         })
     }

@@ -15,6 +15,7 @@ use super::schedule::Schedule;
 use crate::numerics::ks::data::Trajectory;
 use crate::numerics::ks::KsConfig;
 use crate::numerics::nets::Net;
+use crate::numerics::profile::{span, Phase};
 
 /// A training run in progress. Owns the network, the optimiser state and the data on the device.
 pub struct Trainer {
@@ -126,9 +127,10 @@ impl Trainer {
             .ok_or_else(|| TrainError::Readback("trainer used after a failed step".into()))?;
         let batch = self.schedule.minibatch(self.iteration);
         let unroll = self.config.effective_unroll();
-        let frames = self
-            .data
-            .gather(batch.size, &batch.windows, unroll.warmup + unroll.horizon);
+        let frames = span(Phase::Gather, || {
+            self.data
+                .gather(batch.size, &batch.windows, unroll.warmup + unroll.horizon)
+        });
         let loss = match unrolled_loss(
             &net,
             &self.stepper,
@@ -143,10 +145,12 @@ impl Trainer {
                 return Err(err);
             }
         };
-        let mut gradients = loss.backward();
-        let gradients = GradientsParams::from_module(&mut gradients, &net);
+        let mut gradients = span(Phase::Backward, || loss.backward());
         let learning_rate = self.config.optimizer.learning_rate_at(self.iteration);
-        self.net = Some(self.optimizer.step(learning_rate, net, gradients));
+        self.net = Some(span(Phase::Optimizer, || {
+            let gradients = GradientsParams::from_module(&mut gradients, &net);
+            self.optimizer.step(learning_rate, net, gradients)
+        }));
         self.iteration += 1;
         Ok(loss.detach())
     }

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::CliError;
 use unroll_lab::numerics::backend;
+use unroll_lab::numerics::profile::{self, Phase};
 use unroll_lab::numerics::train::data::generate;
 use unroll_lab::numerics::train::flops::flops_per_iteration;
 use unroll_lab::numerics::train::run::LossLog;
@@ -23,6 +24,9 @@ pub struct BenchTrainArgs {
     /// Timed iterations per variant (after 3 untimed ones).
     #[arg(long, default_value_t = 30)]
     iterations: usize,
+    /// Also time each phase of an iteration (gather, network, solver, loss, backward, optimizer).
+    #[arg(long)]
+    profile: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -30,6 +34,10 @@ struct Variant {
     mode: &'static str,
     modality: &'static str,
     iterations_per_sec: f64,
+    ms_per_iteration: f64,
+    /// Milliseconds per iteration in each phase (with `--profile`), and `other` (the rest).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    phases_ms: BTreeMap<&'static str, f64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -80,12 +88,27 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
             }
             pollster::block_on(log.flush())?;
             let start = Instant::now();
-            for _ in 0..args.iterations {
-                log.push(trainer.step()?);
-            }
-            pollster::block_on(log.flush())?;
+            let mut timed = |log: &mut LossLog| -> Result<(), CliError> {
+                for _ in 0..args.iterations {
+                    log.push(trainer.step()?);
+                }
+                pollster::block_on(log.flush())?;
+                Ok(())
+            };
+            let phase_seconds = if args.profile {
+                let (done, seconds) = profile::record(seconds_since_start, || timed(&mut log));
+                done?;
+                Some(seconds)
+            } else {
+                timed(&mut log)?;
+                None
+            };
             let seconds = start.elapsed().as_secs_f64().max(1e-9);
             let rate = args.iterations as f64 / seconds;
+            let ms_per_iteration = 1e3 * seconds / args.iterations as f64;
+            let phases_ms = phase_seconds.map_or_else(BTreeMap::new, |phase_seconds| {
+                per_iteration_ms(&phase_seconds, ms_per_iteration, args.iterations)
+            });
             if !args.json {
                 eprintln!("{label}: {rate:.2} it/s");
             }
@@ -93,6 +116,8 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 mode: mode.name(),
                 modality: modality.name(),
                 iterations_per_sec: rate,
+                ms_per_iteration,
+                phases_ms,
             });
             bench.gflops.insert(label.clone(), flops * rate / 1e9);
             bench.flops_per_iteration.insert(label, flops);
@@ -114,12 +139,47 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 v.modality.to_uppercase()
             );
             println!(
-                "  {label:<6} {:>8.2} it/s  {:>8.1} MFLOP/it  {:>6.2} GFLOP/s",
+                "  {label:<6} {:>8.2} it/s  {:>7.2} ms/it  {:>8.1} MFLOP/it  {:>6.2} GFLOP/s",
                 v.iterations_per_sec,
+                v.ms_per_iteration,
                 bench.flops_per_iteration[&label] / 1e6,
                 bench.gflops[&label]
             );
+            if !v.phases_ms.is_empty() {
+                let parts: Vec<String> = v
+                    .phases_ms
+                    .iter()
+                    .map(|(phase, ms)| format!("{phase} {ms:.2}"))
+                    .collect();
+                println!("         ms/it by phase: {}", parts.join(", "));
+            }
         }
     }
     Ok(())
+}
+
+/// Seconds since the first call: the profile's clock.
+fn seconds_since_start() -> f64 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_secs_f64()
+}
+
+/// Milliseconds per iteration in each phase, plus `other`: the iteration time outside them.
+fn per_iteration_ms(
+    phase_seconds: &[f64; 6],
+    ms_per_iteration: f64,
+    iterations: usize,
+) -> BTreeMap<&'static str, f64> {
+    let mut phases: BTreeMap<&'static str, f64> = Phase::ALL
+        .iter()
+        .map(|&phase| {
+            (
+                phase.name(),
+                1e3 * phase_seconds[phase as usize] / iterations as f64,
+            )
+        })
+        .collect();
+    let counted: f64 = phases.values().sum();
+    phases.insert("other", (ms_per_iteration - counted).max(0.0));
+    phases
 }
