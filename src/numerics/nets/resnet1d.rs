@@ -38,8 +38,27 @@ impl PeriodicConv1d {
         }
     }
 
-    /// `[batch, C_in, N] → [batch, C_out, N]`.
+    /// `[batch, C_in, N] → [batch, C_out, N]`: the three taps of the periodic stencil stacked as
+    /// `[batch, 3·C_in, N]` (row `t·C_in + c`) and one batched matmul with the weight viewed as
+    /// `[C_out, 3·C_in]`. The same function as `conv1d` on the circularly padded input, in fewer
+    /// and larger kernels: on the CPU backend this trains faster (see README "Training speed").
     pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+        let [_, channels_in, n] = x.dims();
+        let [channels_out, _, _] = self.weight.dims();
+        let padded = circular_pad(x, KERNEL / 2);
+        let taps = (0..KERNEL)
+            .map(|tap| padded.clone().narrow(2, tap, n))
+            .collect();
+        let weight =
+            self.weight
+                .val()
+                .permute([0, 2, 1])
+                .reshape([1, channels_out, KERNEL * channels_in]);
+        weight.matmul(Tensor::cat(taps, 1)) + self.bias.val().reshape([1, channels_out, 1])
+    }
+
+    /// The same map through burn's `conv1d` (the reference the matmul form is tested against).
+    pub fn forward_conv1d(&self, x: Tensor<3>) -> Tensor<3> {
         conv1d(
             circular_pad(x, KERNEL / 2),
             self.weight.val(),
@@ -156,6 +175,53 @@ mod tests {
         for (g, e) in got.iter().zip(&expected) {
             assert!((g - e).abs() < 1e-5, "{got:?} vs {expected:?}");
         }
+    }
+
+    #[test]
+    fn matmul_form_equals_conv1d_in_value_and_gradient() {
+        use crate::numerics::backend::cpu_autodiff;
+        let device = cpu_autodiff();
+        let mut rng = InitRng::new(11);
+        let conv = PeriodicConv1d::init(5, 7, &device, &mut rng);
+        let x = Tensor::<3>::from_data(
+            TensorData::new(rng.uniform_vec(3 * 5 * 9, 1.0), [3, 5, 9]),
+            &device,
+        )
+        .require_grad();
+        let weights = Tensor::<3>::from_data(
+            TensorData::new(rng.uniform_vec(3 * 7 * 9, 1.0), [3, 7, 9]),
+            &device,
+        );
+        let gradients = |out: Tensor<3>| {
+            let mut grads = (out * weights.clone()).sum().backward();
+            let gx = x.grad_remove(&mut grads).expect("x gradient");
+            let gw = conv
+                .weight
+                .val()
+                .grad_remove(&mut grads)
+                .expect("weight gradient");
+            let gb = conv
+                .bias
+                .val()
+                .grad_remove(&mut grads)
+                .expect("bias gradient");
+            (gx, gw, gb)
+        };
+        let close = |a: Vec<f32>, b: Vec<f32>| {
+            assert_eq!(a.len(), b.len());
+            for (p, q) in a.iter().zip(&b) {
+                assert!((p - q).abs() < 1e-5 * (1.0 + q.abs()), "{p} vs {q}");
+            }
+        };
+        close(
+            values(conv.forward(x.clone())),
+            values(conv.forward_conv1d(x.clone())),
+        );
+        let (gx, gw, gb) = gradients(conv.forward(x.clone()));
+        let (rx, rw, rb) = gradients(conv.forward_conv1d(x.clone()));
+        close(values(gx), values(rx));
+        close(values(gw), values(rw));
+        close(values(gb), values(rb));
     }
 
     #[test]
