@@ -2,9 +2,13 @@
 //! Nothing in here may depend on leptos, web-sys, js-sys or plotters (a test enforces it).
 
 pub mod backend;
+pub mod cost;
 pub mod ks;
 pub mod metrics;
+pub mod names;
 pub mod nets;
+pub mod readback;
 pub mod selfcheck;
 pub mod study;
+pub mod system;
 pub mod train;
