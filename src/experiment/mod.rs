@@ -18,6 +18,7 @@ pub mod limits;
 pub mod problem;
 pub mod query;
 pub mod validate;
+pub mod value;
 
 #[cfg(test)]
 mod tests;
