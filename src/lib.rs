@@ -13,6 +13,7 @@
 //!   scheduling). They call into `numerics`; `numerics` never calls back.
 
 pub mod charts;
+pub mod experiment;
 pub mod numerics;
 pub mod report;
 

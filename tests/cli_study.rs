@@ -8,15 +8,16 @@ mod common;
 
 use std::process::Command;
 
+use unroll_lab::experiment::Experiment;
 use unroll_lab::numerics::nets::Architecture;
+use unroll_lab::numerics::study::Preset;
 use unroll_lab::numerics::study::StudyConfig;
 use unroll_lab::numerics::train::{Modality, Mode};
-use unroll_lab::report::experiment::{BrowserPreset, Experiment};
 
 #[test]
 fn bad_arguments_exit_2() {
     assert_usage_error(&["--preset", "everything"], "unknown preset 'everything'");
-    assert_usage_error(&["--seeds", "0"], "--seeds must be at least 1");
+    assert_usage_error(&["--seeds", "0"], "--seeds must be between 1 and 512 seeds");
     assert_usage_error(&["--seeds", "-2"], "--seeds must be non-negative");
     assert_usage_error(&["--iterations", "0"], "iterations");
     assert_usage_error(&["--bogus"], "--bogus");
@@ -31,7 +32,7 @@ fn bad_knobs_exit_2() {
     assert_usage_error(&["--channels", "-1"], "--channels must be non-negative");
     assert_usage_error(&["--channels", "0"], "channels must be between 1 and 256");
     assert_usage_error(&["--depth", "65"], "depth must be between 0 and 64");
-    assert_usage_error(&["--horizon", "0"], "horizon: must be at least 1");
+    assert_usage_error(&["--horizon", "0"], "--horizon must be between 1 and 64");
     assert_usage_error(&["--warmup", "x"], "invalid value 'x' for '--warmup");
     assert_usage_error(&["--horizon", "40", "--warmup", "40"], "at most 64");
     assert_usage_error(
@@ -42,7 +43,7 @@ fn bad_knobs_exit_2() {
     assert_usage_error(&["--alpha", "nan"], "--alpha must be in [0, 1)");
     assert_usage_error(
         &["--learning-rate", "0"],
-        "--learning-rate must be a positive number",
+        "--learning-rate must be in (0, 1]",
     );
     assert_usage_error(&["--lr", "abc"], "invalid value 'abc'");
     assert_usage_error(&["--scales", "1,abc"], "invalid value 'abc' for '--scales");
@@ -50,7 +51,7 @@ fn bad_knobs_exit_2() {
     assert_usage_error(&["--scales", "1,1.2,1"], "--scales lists 1 twice");
     assert_usage_error(
         &["--preset", "sizes", "--channels", "8"],
-        "--channels and --depth do not apply to --preset sizes",
+        "--channels does not apply to --preset sizes (its grid sets the network sizes)",
     );
     assert_usage_error(
         &["--preset", "horizons", "--horizon", "2"],
@@ -121,7 +122,7 @@ fn the_browser_command_reproduces_the_browser_study() {
         rollout: 12,
         learning_rate: 0.01,
         scales: vec![1.1],
-        ..Experiment::for_preset(BrowserPreset::Horizons)
+        ..Experiment::for_preset(Preset::Horizons)
     };
     assert!(horizons.validate().is_empty(), "{:?}", horizons.validate());
     assert_eq!(

@@ -5,9 +5,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::ChartError;
+use crate::numerics::nets::Architecture;
+use crate::numerics::train::{Modality, Mode};
 use crate::report::results::{
     Metrics, SampleTest, SeedStat, SeedTraining, SpaceTime, StabilityCounts, StudyResults,
-    VariantResult, RESULTS_SCHEMA,
+    VariantId, VariantResult, RESULTS_SCHEMA,
 };
 
 /// Draws with `draw` into a `size` SVG and returns the SVG text (panics on a drawing error).
@@ -108,17 +110,19 @@ fn wave(amp: f32, shift: f32) -> SpaceTime {
     SpaceTime { every: 5, frames }
 }
 
-fn variant(mode: &str, modality: &str, size: (usize, usize), err: f64) -> VariantResult {
-    let relative = (modality != "one").then(|| stat(0.5, 0.1));
+fn variant(mode: Mode, modality: Modality, size: (usize, usize), err: f64) -> VariantResult {
+    let relative = (modality != Modality::One).then(|| stat(0.5, 0.1));
     let loss = |s: f32| (0..50).map(|i| (i * 10, s / (1.0 + i as f32))).collect();
     VariantResult {
-        mode: mode.into(),
-        modality: modality.into(),
-        architecture: "resnet".into(),
-        channels: size.0,
-        depth: size.1,
+        id: VariantId {
+            mode,
+            modality,
+            architecture: Architecture::Resnet,
+            channels: size.0,
+            depth: size.1,
+            horizon: 3,
+        },
         params: size.0 * size.0 * size.1 * 3,
-        horizon: 3,
         seeds: vec![0, 1],
         metrics: metrics(err, 20.0 / err.sqrt(), [1, 2, 3, 14]),
         relative_to_one: relative,
@@ -147,9 +151,9 @@ fn variant(mode: &str, modality: &str, size: (usize, usize), err: f64) -> Varian
 /// rollout and NaN / inf in P-ONE's loss.
 pub fn fixture() -> StudyResults {
     let mut variants = vec![
-        variant("predict", "one", (16, 10), 0.4),
-        variant("correct", "nog", (16, 10), 0.05),
-        variant("correct", "wig", (16, 10), 0.08),
+        variant(Mode::Predict, Modality::One, (16, 10), 0.4),
+        variant(Mode::Correct, Modality::Nog, (16, 10), 0.05),
+        variant(Mode::Correct, Modality::Wig, (16, 10), 0.08),
     ];
     variants[2].samples[0].frames[6][3] = None;
     variants[0].training[0].loss_curve[3].1 = f32::NAN;
@@ -181,13 +185,13 @@ pub fn fixture() -> StudyResults {
 /// The sizes preset: C-NOG and C-WIG at three sizes each, error ∝ params^−0.5.
 pub fn sizes_fixture() -> StudyResults {
     let mut results = fixture();
-    results.variants = ["nog", "wig"]
-        .iter()
+    results.variants = [Modality::Nog, Modality::Wig]
+        .into_iter()
         .zip([3.0, 5.0])
         .flat_map(|(m, scale)| {
             [(8, 4), (16, 6), (32, 8)].into_iter().map(move |size| {
                 let params = (size.0 * size.0 * size.1 * 3) as f64;
-                variant("correct", m, size, scale / params.sqrt())
+                variant(Mode::Correct, m, size, scale / params.sqrt())
             })
         })
         .collect();

@@ -6,13 +6,24 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    draw_legend, draw_message, linear_log_chart, log_bounds, series_names, shaded_by_label,
-    with_legend_strip, ChartError, ChartKind, Swatch,
+    draw_legend, draw_message, linear_log_chart, log_bounds, series_names, shaded,
+    with_legend_strip, ChartError, ChartKind, Hue, Swatch,
 };
 use crate::report::results::StudyResults;
 
-/// A named loss curve: `(name, [(iteration, loss)])`.
-pub type LossCurve = (String, Vec<(usize, f32)>);
+/// A loss curve: its legend name, its colour identity and its `(iteration, loss)` points.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LossCurve {
+    /// Legend name (curves sharing it — the seeds of one variant — share a legend entry).
+    pub name: String,
+    /// The variant's mode × modality (its colour).
+    pub hue: Hue,
+    /// `(iteration, loss)`.
+    pub points: Vec<(usize, f32)>,
+}
+
+/// A drawable curve: its name, its hue and its positive points.
+type Series<'a> = (&'a str, Hue, Vec<(f64, f64)>);
 
 /// Pixel width of the legend strip.
 const LEGEND_WIDTH: u32 = 130;
@@ -25,24 +36,31 @@ pub fn loss_curves(results: &StudyResults) -> Vec<LossCurve> {
         .iter()
         .zip(series_names(results))
         .flat_map(|(v, name)| {
-            v.training
-                .iter()
-                .map(move |t| (name.clone(), t.loss_curve.clone()))
+            v.training.iter().map(move |t| LossCurve {
+                name: name.clone(),
+                hue: (v.id.mode, v.id.modality),
+                points: t.loss_curve.clone(),
+            })
         })
         .collect()
 }
 
-/// Groups live loss points `(name, iteration, loss)` (in arrival order) into one curve per
-/// name, names in first-appearance order.
-pub fn group_losses(points: &[(String, usize, f32)]) -> Vec<LossCurve> {
-    let mut curves: Vec<LossCurve> = Vec::new();
-    for (name, iteration, loss) in points {
-        match curves.iter_mut().find(|(n, _)| n == name) {
-            Some((_, curve)) => curve.push((*iteration, *loss)),
-            None => curves.push((name.clone(), vec![(*iteration, *loss)])),
-        }
+/// Adds live loss points to the curve named `name` (created, with `hue`, when new): curves
+/// stay in first-appearance order.
+pub fn extend_curve(
+    curves: &mut Vec<LossCurve>,
+    name: &str,
+    hue: Hue,
+    points: impl IntoIterator<Item = (usize, f32)>,
+) {
+    match curves.iter_mut().find(|c| c.name == name) {
+        Some(curve) => curve.points.extend(points),
+        None => curves.push(LossCurve {
+            name: name.to_string(),
+            hue,
+            points: points.into_iter().collect(),
+        }),
     }
-    curves
 }
 
 /// The positive finite points of `curve` as `f64` pairs (log scale: zero and non-finite
@@ -63,27 +81,25 @@ pub fn draw_loss<DB: DrawingBackend>(
     empty: &str,
 ) -> Result<(), ChartError> {
     let title = ChartKind::Loss.title();
-    let points: Vec<(&str, Vec<(f64, f64)>)> = curves
+    let points: Vec<Series> = curves
         .iter()
-        .map(|(name, c)| (name.as_str(), positive(c)))
-        .filter(|(_, p)| !p.is_empty())
+        .map(|c| (c.name.as_str(), c.hue, positive(&c.points)))
+        .filter(|(_, _, p)| !p.is_empty())
         .collect();
-    let all = || points.iter().flat_map(|p| p.1.iter());
+    let all = || points.iter().flat_map(|p| p.2.iter());
     let Some((lo, hi)) = log_bounds(all().map(|p| p.1)) else {
         return draw_message(area, title, empty);
     };
     let iterations = all().map(|p| p.0).fold(1.0, f64::max);
     let mut names: Vec<String> = Vec::new();
-    for (name, _) in &points {
+    let mut hues: Vec<Hue> = Vec::new();
+    for (name, hue, _) in &points {
         if !names.iter().any(|n| n == name) {
             names.push(name.to_string());
+            hues.push(*hue);
         }
     }
-    let heads: Vec<String> = names
-        .iter()
-        .map(|n| n.split_whitespace().next().unwrap_or("").to_string())
-        .collect();
-    let colors = shaded_by_label(&heads);
+    let colors = shaded(&hues);
     let color_of = |name: &str| {
         names
             .iter()
@@ -99,7 +115,7 @@ pub fn draw_loss<DB: DrawingBackend>(
         ("iteration", "loss"),
     )?;
     let mut seen: Vec<&str> = Vec::new();
-    for (name, p) in &points {
+    for (name, _, p) in &points {
         let width = if seen.contains(name) { 1 } else { 2 };
         seen.push(name);
         chart.draw_series(LineSeries::new(
@@ -120,6 +136,7 @@ mod tests {
     use super::super::fixture::{count, fixture, old_file, render, stroked};
     use super::super::variant_colors;
     use super::*;
+    use crate::numerics::train::{Modality, Mode};
 
     #[test]
     fn one_line_per_seed_one_legend_entry_per_variant() {
@@ -136,24 +153,35 @@ mod tests {
 
     #[test]
     fn live_points_grouped_by_name() {
-        let points = vec![
-            ("C-NOG".to_string(), 0, 1.0),
-            ("P-WIG".to_string(), 0, 2.0),
-            ("C-NOG".to_string(), 10, 0.5),
-        ];
-        let curves = group_losses(&points);
+        let c_nog = (Mode::Correct, Modality::Nog);
+        let mut curves = Vec::new();
+        extend_curve(&mut curves, "C-NOG", c_nog, [(0, 1.0)]);
+        extend_curve(
+            &mut curves,
+            "P-WIG",
+            (Mode::Predict, Modality::Wig),
+            [(0, 2.0)],
+        );
+        extend_curve(&mut curves, "C-NOG", c_nog, [(10, 0.5)]);
         assert_eq!(curves.len(), 2);
-        assert_eq!(curves[0], ("C-NOG".to_string(), vec![(0, 1.0), (10, 0.5)]));
-        assert_eq!(curves[1].1, vec![(0, 2.0)]);
-        assert!(group_losses(&[]).is_empty());
+        assert_eq!(curves[0].points, vec![(0, 1.0), (10, 0.5)]);
+        assert_eq!(curves[1].points, vec![(0, 2.0)]);
     }
 
     #[test]
     fn live_curves_and_empty() {
-        let live: Vec<LossCurve> = vec![
-            ("C-NOG".into(), vec![(0, 1.0), (10, f32::NAN), (20, 0.5)]),
-            ("P-WIG".into(), vec![(0, f32::INFINITY), (5, 0.0)]),
-        ];
+        let mut live: Vec<LossCurve> = Vec::new();
+        let (c_nog, p_wig) = (
+            (Mode::Correct, Modality::Nog),
+            (Mode::Predict, Modality::Wig),
+        );
+        extend_curve(
+            &mut live,
+            "C-NOG",
+            c_nog,
+            [(0, 1.0), (10, f32::NAN), (20, 0.5)],
+        );
+        extend_curve(&mut live, "P-WIG", p_wig, [(0, f32::INFINITY), (5, 0.0)]);
         let svg = render((720, 360), |a| draw_loss(a, &live, "waiting"));
         assert!(svg.contains("C-NOG") && !svg.contains("P-WIG"));
         let svg = render((720, 360), |a| {

@@ -31,11 +31,12 @@ use plotters::prelude::*;
 pub use correlation::draw_correlation;
 pub use error_bars::{draw_error_bars, draw_relative_to_one};
 pub use error_curve::draw_error_curve;
-pub use loss::{draw_loss, group_losses, loss_curves, LossCurve};
+pub use loss::{draw_loss, extend_curve, loss_curves, LossCurve};
 pub use sizes::{draw_sizes, size_groups};
 pub use space_time::draw_space_time;
 pub use stability::draw_stability;
 
+use crate::numerics::train::{Modality, Mode};
 use crate::report::results::{Metrics, StudyResults, VariantResult};
 
 /// Why a chart could not be drawn (the backend failed; missing data is not an error).
@@ -183,9 +184,8 @@ pub const BASELINE_NAME: &str = "ETD1 only";
 /// The baseline's colour (near-black).
 pub const BASELINE_COLOR: RGBColor = RGBColor(34, 34, 34);
 
-/// Tableau-10 hues, one per label in the order P-ONE, P-NOG, P-WIG, C-ONE, … T-WIG; the tenth
-/// for anything else.
-const LABEL_HUES: [RGBColor; 10] = [
+/// Tableau-10 hues, one per mode × modality in the order P-ONE, P-NOG, P-WIG, C-ONE, … T-WIG.
+const IDENTITY_HUES: [RGBColor; 9] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -195,20 +195,19 @@ const LABEL_HUES: [RGBColor; 10] = [
     RGBColor(227, 119, 194),
     RGBColor(188, 189, 34),
     RGBColor(23, 190, 207),
-    RGBColor(127, 127, 127),
 ];
 
-/// The hue of a `P-ONE`-style label (the part before the first space); unknown labels get the
-/// tenth hue.
-pub fn label_color(label: &str) -> RGBColor {
-    let head = label.split_whitespace().next().unwrap_or("");
-    let (mode, modality) = head.split_once('-').unwrap_or((head, ""));
-    let row = ["P", "C", "T"].iter().position(|m| *m == mode);
-    let col = ["ONE", "NOG", "WIG"].iter().position(|m| *m == modality);
-    match (row, col) {
-        (Some(r), Some(c)) => LABEL_HUES[r * 3 + c],
-        _ => LABEL_HUES[9],
-    }
+/// The colour identity of a series: its variant's mode and modality.
+pub type Hue = (Mode, Modality);
+
+/// The hue of a variant's mode × modality (the same in every chart).
+pub fn identity_color((mode, modality): Hue) -> RGBColor {
+    let row = Mode::ALL.iter().position(|m| *m == mode).unwrap_or(0);
+    let col = Modality::ALL
+        .iter()
+        .position(|m| *m == modality)
+        .unwrap_or(0);
+    IDENTITY_HUES[(row * Modality::ALL.len() + col) % IDENTITY_HUES.len()]
 }
 
 /// `color` mixed toward white by `t` ∈ [0, 1].
@@ -228,19 +227,23 @@ fn shade(color: RGBColor, j: usize, k: usize) -> RGBColor {
 
 /// One colour per variant of `results` (same order), stable across charts.
 pub fn variant_colors(results: &StudyResults) -> Vec<RGBColor> {
-    let labels: Vec<String> = results.variants.iter().map(VariantResult::label).collect();
-    shaded_by_label(&labels)
+    let hues: Vec<Hue> = results
+        .variants
+        .iter()
+        .map(|v| (v.id.mode, v.id.modality))
+        .collect();
+    shaded(&hues)
 }
 
-/// Colours for `labels` (one each): the label's hue, lighter for each repeat of a label.
-pub fn shaded_by_label(labels: &[String]) -> Vec<RGBColor> {
-    labels
-        .iter()
+/// Colours for series of identity `hues` (one each): the identity's hue, lighter for each
+/// repeat of it.
+pub fn shaded(hues: &[Hue]) -> Vec<RGBColor> {
+    hues.iter()
         .enumerate()
-        .map(|(i, label)| {
-            let k = labels.iter().filter(|l| *l == label).count();
-            let j = labels[..i].iter().filter(|l| *l == label).count();
-            shade(label_color(label), j, k)
+        .map(|(i, hue)| {
+            let k = hues.iter().filter(|h| *h == hue).count();
+            let j = hues[..i].iter().filter(|h| *h == hue).count();
+            shade(identity_color(*hue), j, k)
         })
         .collect()
 }
@@ -253,17 +256,19 @@ pub fn series_names(results: &StudyResults) -> Vec<String> {
     let names: Vec<String> = variants
         .iter()
         .map(|v| {
-            let same: Vec<&VariantResult> =
-                variants.iter().filter(|o| o.label() == v.label()).collect();
+            let same: Vec<&VariantResult> = variants
+                .iter()
+                .filter(|o| o.id.is(v.id.mode, v.id.modality))
+                .collect();
             let differ = |f: &dyn Fn(&VariantResult) -> String| {
                 same.iter().any(|o| f(o) != f(v)).then(|| f(v))
             };
             let parts = [
-                differ(&|o| format!("{}×{}", o.channels, o.depth)),
-                differ(&|o| format!("m={}", o.horizon)),
-                differ(&|o| o.architecture.clone()),
+                differ(&|o| format!("{}×{}", o.id.channels, o.id.depth)),
+                differ(&|o| format!("m={}", o.id.horizon)),
+                differ(&|o| o.id.architecture.to_string()),
             ];
-            std::iter::once(v.label())
+            std::iter::once(v.id.label())
                 .chain(parts.into_iter().flatten())
                 .collect::<Vec<_>>()
                 .join(" ")
@@ -515,7 +520,7 @@ mod tests {
     fn horizons_named_by_m() {
         let mut results = fixture();
         let mut other = results.variants[2].clone();
-        other.horizon = 8;
+        other.id.horizon = 8;
         results.variants.push(other);
         let names = series_names(&results);
         assert_eq!(names[2], "C-WIG m=3");
@@ -523,13 +528,24 @@ mod tests {
     }
 
     #[test]
-    fn colors_follow_labels() {
-        assert_eq!(label_color("C-NOG"), label_color("C-NOG 8×4"));
-        assert_ne!(label_color("C-NOG"), label_color("C-WIG"));
+    fn colors_follow_identity() {
+        let c_nog = (Mode::Correct, Modality::Nog);
+        assert_ne!(
+            identity_color(c_nog),
+            identity_color((Mode::Correct, Modality::Wig))
+        );
+        let hues: Vec<Hue> = Mode::ALL
+            .into_iter()
+            .flat_map(|m| Modality::ALL.map(|d| (m, d)))
+            .collect();
+        let distinct: Vec<RGBColor> = hues.iter().map(|h| identity_color(*h)).collect();
+        assert!(distinct
+            .iter()
+            .enumerate()
+            .all(|(i, c)| !distinct[..i].contains(c)));
         let colors = variant_colors(&sizes_fixture());
-        let labels: Vec<String> = sizes_fixture().variants.iter().map(|v| v.label()).collect();
-        assert_eq!(colors.len(), labels.len());
-        assert_eq!(colors[0], label_color(&labels[0]));
+        assert_eq!(colors.len(), sizes_fixture().variants.len());
+        assert_eq!(colors[0], identity_color(c_nog));
         assert_ne!(colors[0], colors[1], "repeated labels get shades");
     }
 

@@ -6,8 +6,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    draw_legend, draw_message, label_font, log_axis, log_bounds, log_label, shaded_by_label,
-    title_font, with_legend_strip, ChartError, ChartKind, Swatch, BASELINE_COLOR, BASELINE_NAME,
+    draw_legend, draw_message, label_font, log_axis, log_bounds, log_label, shaded, title_font,
+    with_legend_strip, ChartError, ChartKind, Hue, Swatch, BASELINE_COLOR, BASELINE_NAME,
 };
 use crate::numerics::metrics::log_log_slope;
 use crate::report::results::{StudyResults, VariantResult};
@@ -34,21 +34,24 @@ pub fn size_groups(results: &StudyResults) -> Vec<SizeGroup> {
     let several_archs = results
         .variants
         .iter()
-        .any(|v| v.architecture != results.variants[0].architecture);
+        .any(|v| v.id.architecture != results.variants[0].id.architecture);
     let key = |v: &VariantResult| {
         if several_archs {
-            format!("{} {}", v.label(), v.architecture)
+            format!("{} {}", v.id.label(), v.id.architecture)
         } else {
-            v.label()
+            v.id.label()
         }
     };
     let mut unique: Vec<String> = Vec::new();
-    for k in results.variants.iter().map(key) {
+    let mut hues: Vec<Hue> = Vec::new();
+    for v in &results.variants {
+        let k = key(v);
         if !unique.contains(&k) {
             unique.push(k);
+            hues.push((v.id.mode, v.id.modality));
         }
     }
-    let colors = shaded_by_label(&unique);
+    let colors = shaded(&hues);
     unique
         .into_iter()
         .zip(colors)

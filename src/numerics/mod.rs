@@ -2,10 +2,14 @@
 //! Nothing in here may depend on leptos, web-sys, js-sys or plotters (a test enforces it).
 
 pub mod backend;
+pub mod cost;
 pub mod ks;
 pub mod metrics;
+pub mod names;
 pub mod nets;
 pub mod profile;
+pub mod readback;
 pub mod selfcheck;
 pub mod study;
+pub mod system;
 pub mod train;

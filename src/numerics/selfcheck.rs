@@ -17,6 +17,7 @@ use burn::tensor::ops::ConvOptions;
 use burn::tensor::{Device, Tensor, TensorData};
 
 use super::backend;
+use super::readback::{read_f32, ReadbackError};
 
 /// Largest accepted relative difference for the training-step comparison with the CPU.
 pub const TRAINING_STEP_TOLERANCE: f32 = 1e-3;
@@ -67,11 +68,8 @@ impl SelfCheckReport {
 #[derive(Debug, thiserror::Error)]
 pub enum SelfCheckError {
     /// Reading a result back from the device failed.
-    #[error("reading a result back from the device failed: {0}")]
-    Readback(String),
-    /// A result had an unexpected element type.
-    #[error("unexpected element type in a result: {0}")]
-    ElementType(String),
+    #[error(transparent)]
+    Readback(#[from] ReadbackError),
 }
 
 /// Runs every check on `device`. The training-step reference is computed on the CPU backend.
@@ -101,13 +99,7 @@ pub async fn run(device: &Device) -> Result<SelfCheckReport, SelfCheckError> {
 }
 
 async fn read<const D: usize>(tensor: Tensor<D>) -> Result<Vec<f32>, SelfCheckError> {
-    let data = tensor
-        .into_data_async()
-        .await
-        .map_err(|err| SelfCheckError::Readback(format!("{err:?}")))?;
-    data.convert::<f32>()
-        .try_into_vec::<f32>()
-        .map_err(|err| SelfCheckError::ElementType(format!("{err:?}")))
+    Ok(read_f32(tensor).await?)
 }
 
 fn compare_absolute(name: &'static str, got: &[f32], expected: &[f32]) -> CheckOutcome {

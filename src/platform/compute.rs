@@ -65,6 +65,12 @@ pub async fn acquire(preference: DevicePreference) -> Acquired {
     cpu(reason).await
 }
 
+/// The CPU backend's device, without a self-check (training beside a software WebGPU adapter
+/// that passed its own).
+pub fn cpu_device() -> Device {
+    backend::cpu()
+}
+
 /// The CPU backend after its self-check (`Broken` if even that fails).
 pub async fn cpu(reason: String) -> Acquired {
     let device = backend::cpu();

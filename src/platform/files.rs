@@ -45,6 +45,15 @@ pub fn download_data_url(file_name: &str, url: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The text of the file picked in the `<input type="file">` that fired `event`.
+pub async fn read_file_of_event(event: leptos::ev::Event) -> Result<String, String> {
+    let input = event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .ok_or("the event does not come from a file input")?;
+    read_picked_file(&input).await
+}
+
 /// The text of the first file picked in `input`.
 pub async fn read_picked_file(input: &web_sys::HtmlInputElement) -> Result<String, String> {
     let file = input

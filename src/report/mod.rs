@@ -1,7 +1,9 @@
-//! Serde schemas shared by the CLI and the browser (results files, simulation output).
+//! Shared data formats and their wording for people: the compute-device description, the
+//! `simulate` output, `train.json`, the results schema (re-exported from
+//! [`crate::numerics::study::results`]) and unit formatting.
 
 pub mod compute;
-pub mod experiment;
 pub mod results;
 pub mod simulation;
 pub mod training;
+pub mod units;

@@ -1,5 +1,176 @@
 //! The results file `unroll-lab/results@1`. Defined next to the study that writes it
 //! ([`crate::numerics::study::results`]) so that `numerics` never imports `report`; re-exported
-//! here, where the other file schemas live.
+//! here, where the other file schemas live, with its views as text ([`ResultsText`]: the paper's
+//! table and the CSV).
 
 pub use crate::numerics::study::results::*;
+
+use crate::numerics::study::StudyConfig;
+
+/// The results as text for people: the paper's table and a flat CSV view.
+pub trait ResultsText {
+    /// One CSV row per variant.
+    fn to_csv(&self) -> String;
+    /// The table in the paper's layout (rows P-ONE … C-WIG; columns relative error mean ± std,
+    /// relative to ONE, correlation time, stability counts) plus the C-NOG / P-WIG ratio.
+    fn table(&self) -> String;
+    /// Name of the coarse-solver baseline of the file's system (`ETD1 only`).
+    fn baseline_name(&self) -> &'static str;
+}
+
+impl ResultsText for StudyResults {
+    fn baseline_name(&self) -> &'static str {
+        serde_json::from_value::<StudyConfig>(self.config.clone())
+            .map(|config| config.system)
+            .unwrap_or_default()
+            .physics()
+            .baseline_name()
+    }
+
+    /// One CSV row per variant.
+    fn to_csv(&self) -> String {
+        let mut out = String::from(
+            "variant,mode,modality,architecture,channels,depth,params,horizon,seeds,\
+             relative_error_mean,relative_error_std,relative_to_one_mean,relative_to_one_std,\
+             l2_mean,correlation_time_mean,correlation_time_std,divergence_time_mean,\
+             static,unstable,recurring,regular,diverged\n",
+        );
+        let rows = self
+            .variants
+            .iter()
+            .map(|v| {
+                let id = &v.id;
+                let m = &v.metrics;
+                let (rel_mean, rel_std) = v
+                    .relative_to_one
+                    .as_ref()
+                    .map_or((String::new(), String::new()), |r| {
+                        (r.mean.to_string(), r.std.to_string())
+                    });
+                format!(
+                    "{},{},{},{},{},{},{},{},{},{},{},{rel_mean},{rel_std},{},{},{},{},{},{},{},{},{}\n",
+                    id.label(),
+                    id.mode,
+                    id.modality,
+                    id.architecture,
+                    id.channels,
+                    id.depth,
+                    v.params,
+                    id.horizon,
+                    v.seeds.len(),
+                    m.relative_error.mean,
+                    m.relative_error.std,
+                    m.l2.mean,
+                    m.correlation_time.mean,
+                    m.correlation_time.std,
+                    m.divergence_time.mean,
+                    m.stability.r#static,
+                    m.stability.unstable,
+                    m.stability.recurring,
+                    m.stability.regular,
+                    v.diverged
+                )
+            });
+        out.extend(rows);
+        out
+    }
+
+    /// The table in the paper's layout (rows P-ONE … C-WIG; columns relative error mean ± std,
+    /// relative to ONE, correlation time, stability counts) plus the C-NOG / P-WIG ratio.
+    fn table(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&format!(
+            "| {:<22} | {:>8} | {:>20} | {:>13} | {:>14} | {:>22} |\n",
+            "variant",
+            "params",
+            "rel. error (mean±std)",
+            "rel. to ONE",
+            "corr. time",
+            "stat/unst/recur/reg"
+        ));
+        out.push_str(&format!(
+            "|{:-<24}|{:->10}|{:->22}|{:->15}|{:->16}|{:->24}|\n",
+            "", "", "", "", "", ""
+        ));
+        for v in &self.variants {
+            out.push_str(&row(
+                &v.id.long_label(),
+                Some(v.params),
+                &v.metrics,
+                v.relative_to_one.as_ref(),
+                v.diverged,
+            ));
+        }
+        out.push_str(&row(
+            &format!("{} (baseline)", self.baseline_name()),
+            None,
+            &self.baseline,
+            None,
+            false,
+        ));
+        if let Some(sentence) = self.ratio_sentence() {
+            out.push_str(&format!("\n{sentence}\n"));
+        }
+        out
+    }
+}
+
+fn row(
+    label: &str,
+    params: Option<usize>,
+    m: &Metrics,
+    relative: Option<&SeedStat>,
+    diverged: bool,
+) -> String {
+    let rel = relative.map_or("—".to_string(), |r| format!("{:.3}±{:.3}", r.mean, r.std));
+    let [error, correlation, stability] = cells(m, "±");
+    format!(
+        "| {:<22} | {:>8} | {:>20} | {:>13} | {:>14} | {:>22} |\n",
+        format!("{label}{}", if diverged { " (diverged)" } else { "" }),
+        params.map_or("—".to_string(), |p| p.to_string()),
+        error,
+        rel,
+        correlation,
+        stability,
+    )
+}
+
+/// The relative error (`8.276e-2±6.8e-3`), the correlation time (`18.4±1.5`) and the stability
+/// counts (`0/0/27/93`) of `m`, with `plus_minus` between mean and std (the page spaces it).
+pub fn cells(m: &Metrics, plus_minus: &str) -> [String; 3] {
+    let s = m.stability;
+    [
+        format!(
+            "{:.3e}{plus_minus}{:.1e}",
+            m.relative_error.mean, m.relative_error.std
+        ),
+        format!(
+            "{:.1}{plus_minus}{:.1}",
+            m.correlation_time.mean, m.correlation_time.std
+        ),
+        format!(
+            "{}/{}/{}/{}",
+            s.r#static, s.unstable, s.recurring, s.regular
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_and_csv_of_the_cli_fixture() {
+        let text = include_str!("../../tests/e2e/fixtures/cli-results.json");
+        let results = StudyResults::from_json(text).expect("fixture");
+        let table = results.table();
+        assert!(table.contains("| C-NOG 16×10 m=3"));
+        assert!(table.contains("ETD1 only (baseline)"));
+        assert_eq!(results.to_csv().lines().count(), 7);
+        assert!(results
+            .to_csv()
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("P-ONE,predict,one,resnet,16,10,")));
+    }
+}

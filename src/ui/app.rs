@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::{DeviceBadge, Intro, StudyPanel};
-use crate::platform::compute::{acquire, DevicePreference};
+use crate::platform::compute::{acquire, cpu_device, DevicePreference};
 use crate::report::compute::ComputeDevice;
 
 /// The whole page.
@@ -22,7 +22,7 @@ pub fn App() -> impl IntoView {
                 "Training runs on the CPU backend: the WebGPU adapter ({adapter}) is a software \
                  rasterizer, used here for the start-up check only."
             ));
-            set_training_device.set(Some(crate::numerics::backend::cpu()));
+            set_training_device.set(Some(cpu_device()));
         } else {
             if let ComputeDevice::Cpu { reason, .. } = &acquired.description {
                 set_training_note.set(format!(

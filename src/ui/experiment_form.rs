@@ -1,44 +1,18 @@
 //! The experiment form: every knob of [`Experiment`] (system, preset, modes, modalities,
 //! network with its live parameter count, unroll, α, learning rate, iterations, seeds, training
-//! domain sizes, evaluation rollout), each validated inline (`#<field>-error`), then the workload
+//! domain sizes, evaluation rollout), each validated inline (`#<key>-error`), then the workload
 //! (trainings, iterations, counted FLOPs, memory, time at the measured FLOP rate), every
-//! deviation from the study and the equivalent CLI command. Input ids are the URL names.
+//! deviation from the study and the equivalent CLI command. Number fields are generated from
+//! the knob table ([`Knob`]: id = URL key, label, parsing); this file is layout only.
 
 use leptos::prelude::*;
 
+use crate::experiment::{Experiment, Kind, Knob};
 use crate::numerics::nets::Architecture;
+use crate::numerics::study::Preset;
+use crate::numerics::system::{System, COMING_SYSTEMS};
 use crate::numerics::train::{Modality, Mode};
-use crate::report::experiment::{BrowserPreset, Experiment, System, COMING_SYSTEMS};
-
-/// An integer typed in a field; unparsable text becomes `usize::MAX` (out of every range, so the
-/// field shows its message).
-fn count_of(raw: &str) -> usize {
-    raw.trim().parse().unwrap_or(usize::MAX)
-}
-
-/// A real number typed in a field; unparsable text becomes NaN (invalid everywhere).
-fn float_of(raw: &str) -> f64 {
-    raw.trim().parse().unwrap_or(f64::NAN)
-}
-
-/// The scales as typed: `0.9, 1, 1.1`.
-fn show_scales(e: &Experiment) -> String {
-    e.scales
-        .iter()
-        .map(f64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Comma-separated scales; empty entries are skipped, unparsable ones become NaN.
-fn store_scales(e: &mut Experiment, raw: &str) {
-    e.scales = raw
-        .split(',')
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .map(float_of)
-        .collect();
-}
+use crate::report::units::cost_summary;
 
 /// `15841` → `15,841`.
 fn grouped(value: usize) -> String {
@@ -76,33 +50,24 @@ fn architecture_title(architecture: Architecture) -> &'static str {
     }
 }
 
-/// One labelled input bound to a field of `experiment`, with its inline error span
-/// `#<id>-error`. `show` formats the field, `store` parses typed text into it (invalid text gives
-/// an invalid value, so the message appears). The input's text is only replaced when the field
-/// changes from elsewhere, never while typing.
+/// One labelled input bound to `knob` of `experiment`, with its inline error span
+/// `#<key>-error`. Typed text is parsed by the knob; text that does not parse gives an invalid
+/// value, so the message appears. The input's text is only replaced when the knob changes from
+/// elsewhere, never while typing.
 #[component]
-fn NumberField(
+fn KnobField(
     experiment: RwSignal<Experiment>,
-    /// Input id = URL name of the field.
-    id: &'static str,
-    label: &'static str,
-    show: fn(&Experiment) -> String,
-    store: fn(&mut Experiment, &str),
-    /// `number` or `text` (lists).
-    #[prop(default = "number")]
-    kind: &'static str,
-    /// The input's `step` (`any` for real numbers).
-    #[prop(default = "1")]
-    step: &'static str,
+    knob: Knob,
     /// Shown after the input.
     #[prop(optional)]
     hint: &'static str,
-    /// Disables the input (the field does not apply).
+    /// Disables the input (the knob does not apply).
     #[prop(optional)]
     disabled: Option<Signal<bool>>,
 ) -> impl IntoView {
+    let show = move |e: &Experiment| knob.read(e).form_text();
     let text = RwSignal::new(experiment.with_untracked(show));
-    // The field's formatted value right after this input's own last edit.
+    // The knob's formatted value right after this input's own last edit.
     let echo = StoredValue::new(String::new());
     Effect::new(move |_| {
         let formatted = experiment.with(show);
@@ -110,16 +75,24 @@ fn NumberField(
             text.set(formatted);
         }
     });
+    let (kind, step) = match knob.kind() {
+        Kind::Count => ("number", "1"),
+        Kind::Real => ("number", "any"),
+        Kind::Reals | Kind::Names => ("text", "any"),
+    };
+    let id = knob.key();
     let error = move || experiment.with(|e| e.error_of(id));
     view! {
-        <label>{label} " "
+        <label>{knob.label()} " "
             <input id=id type=kind step=step
                 prop:value=move || text.get()
                 disabled=move || disabled.is_some_and(|d| d.get())
                 on:input=move |ev| {
                     let raw = event_target_value(&ev);
                     let mut next = experiment.get_untracked();
-                    store(&mut next, &raw);
+                    if let Some(value) = knob.parse(&raw).ok().or_else(|| knob.unparsable(&raw)) {
+                        knob.write(&mut next, value);
+                    }
                     echo.set_value(show(&next));
                     experiment.set(next);
                 } />
@@ -142,7 +115,7 @@ pub fn ExperimentForm(
         <div id="experiment-form">
             <label>"System "
                 <select id="system" on:change=move |ev| {
-                    if let Some(system) = System::parse(&event_target_value(&ev)) {
+                    if let Ok(system) = event_target_value(&ev).parse::<System>() {
                         experiment.update(|e| e.system = system);
                     }
                 }>
@@ -156,11 +129,11 @@ pub fn ExperimentForm(
             </label>
             <label>"Preset "
                 <select id="preset" on:change=move |ev| {
-                    if let Some(preset) = BrowserPreset::parse(&event_target_value(&ev)) {
+                    if let Ok(preset) = event_target_value(&ev).parse::<Preset>() {
                         experiment.update(|e| e.set_preset(preset));
                     }
                 }>
-                    {BrowserPreset::ALL.into_iter().map(|p| view! {
+                    {Preset::BROWSER.into_iter().map(|p| view! {
                         <option value=p.name() selected=move || experiment.with(|e| e.preset == p)>{p.title()}</option>
                     }).collect_view()}
                 </select>
@@ -175,7 +148,7 @@ pub fn ExperimentForm(
                         " " {mode_title(mode)}
                     </label>
                 }).collect_view()}
-                <span class="field-error" id="modes-error">{error_of("modes")}</span>
+                <span class="field-error" id="modes-error">{error_of(Knob::Modes.key())}</span>
             </fieldset>
             <fieldset id="modalities">
                 <legend>"Modalities"</legend>
@@ -187,13 +160,13 @@ pub fn ExperimentForm(
                         " " {modality_title(modality)}
                     </label>
                 }).collect_view()}
-                <span class="field-error" id="modalities-error">{error_of("modalities")}</span>
+                <span class="field-error" id="modalities-error">{error_of(Knob::Modalities.key())}</span>
             </fieldset>
             <fieldset id="network">
                 <legend>"Network"</legend>
                 <label>"Architecture "
                     <select id="arch" on:change=move |ev| {
-                        if let Some(architecture) = Architecture::parse(&event_target_value(&ev)) {
+                        if let Ok(architecture) = event_target_value(&ev).parse::<Architecture>() {
                             experiment.update(|e| e.architecture = architecture);
                         }
                     }>
@@ -203,12 +176,8 @@ pub fn ExperimentForm(
                     </select>
                 </label>
                 <div class:hidden=move || !uses_net_size()>
-                    <NumberField experiment=experiment id="channels" label="Channels C"
-                        show={|e: &Experiment| e.channels.to_string()}
-                        store={|e: &mut Experiment, raw: &str| e.channels = count_of(raw)} />
-                    <NumberField experiment=experiment id="depth" label="Depth D (residual blocks)"
-                        show={|e: &Experiment| e.depth.to_string()}
-                        store={|e: &mut Experiment, raw: &str| e.depth = count_of(raw)} />
+                    <KnobField experiment=experiment knob=Knob::Channels />
+                    <KnobField experiment=experiment knob=Knob::Depth />
                     <p id="params">{move || experiment
                         .with(Experiment::parameter_count)
                         .map(|p| format!("{} parameters", grouped(p)))
@@ -224,58 +193,39 @@ pub fn ExperimentForm(
             <fieldset id="unroll">
                 <legend>"Unroll"</legend>
                 <div class:hidden=move || !uses_horizon()>
-                    <NumberField experiment=experiment id="m" label="Unroll horizon m (loss steps)"
-                        show={|e: &Experiment| e.horizon.to_string()}
-                        store={|e: &mut Experiment, raw: &str| e.horizon = count_of(raw)} />
+                    <KnobField experiment=experiment knob=Knob::Horizon />
                 </div>
                 <p id="preset-horizons" class:hidden=uses_horizon>
                     "Unroll horizons m (set by the preset): "
                     {move || experiment.with(|e| e.preset.horizons()).unwrap_or_default()
                         .iter().map(usize::to_string).collect::<Vec<_>>().join(", ")}
                 </p>
-                <NumberField experiment=experiment id="warmup" label="Warm-up steps w (detached, outside the loss)"
-                    show={|e: &Experiment| e.warmup.to_string()}
-                    store={|e: &mut Experiment, raw: &str| e.warmup = count_of(raw)} />
-                <NumberField experiment=experiment id="detach" label="Detach interval k (WIG; 0 = never cut)"
-                    show={|e: &Experiment| e.detach.to_string()}
-                    store={|e: &mut Experiment, raw: &str| e.detach = count_of(raw)} />
-                <NumberField experiment=experiment id="alpha" label="Transition α" step="any"
+                <KnobField experiment=experiment knob=Knob::Warmup />
+                <KnobField experiment=experiment knob=Knob::Detach />
+                <KnobField experiment=experiment knob=Knob::Alpha
                     hint="(only with the transition mode)"
-                    disabled=Signal::derive(move || !experiment.with(Experiment::uses_alpha))
-                    show={|e: &Experiment| e.alpha.to_string()}
-                    store={|e: &mut Experiment, raw: &str| e.alpha = float_of(raw)} />
+                    disabled=Signal::derive(move || !experiment.with(Experiment::uses_alpha)) />
             </fieldset>
             <fieldset id="training">
                 <legend>"Training and evaluation"</legend>
-                <NumberField experiment=experiment id="lr" label="Learning rate" step="any"
-                    show={|e: &Experiment| e.learning_rate.to_string()}
-                    store={|e: &mut Experiment, raw: &str| e.learning_rate = float_of(raw)} />
-                <NumberField experiment=experiment id="iterations" label="Iterations per variant"
-                    show={|e: &Experiment| e.iterations.to_string()}
-                    store={|e: &mut Experiment, raw: &str| e.iterations = count_of(raw)} />
-                <NumberField experiment=experiment id="seeds" label="Seeds"
-                    show={|e: &Experiment| e.seeds.to_string()}
-                    store={|e: &mut Experiment, raw: &str| e.seeds = count_of(raw)} />
-                <NumberField experiment=experiment id="scales" label="Training domain sizes s (L = 8·s)" kind="text"
-                    hint="(comma-separated)"
-                    show=show_scales
-                    store=store_scales />
-                <NumberField experiment=experiment id="rollout" label="Evaluation rollout (steps)"
-                    show={|e: &Experiment| e.rollout.to_string()}
-                    store={|e: &mut Experiment, raw: &str| e.rollout = count_of(raw)} />
+                <KnobField experiment=experiment knob=Knob::LearningRate />
+                <KnobField experiment=experiment knob=Knob::Iterations />
+                <KnobField experiment=experiment knob=Knob::Seeds />
+                <KnobField experiment=experiment knob=Knob::Scales hint="(comma-separated)" />
+                <KnobField experiment=experiment knob=Knob::Rollout />
             </fieldset>
             <p id="estimate" class="estimate">{move || match experiment.with(Experiment::workload) {
                 Some(workload) => {
                     let eval = experiment.with(|e| e.study_config().eval);
                     format!(
                         "{} Each training is then evaluated on {} tests.",
-                        workload.summary(flop_rate.get()),
+                        cost_summary(&workload, flop_rate.get()),
                         eval.scales.len() * eval.tests_per_size
                     )
                 }
                 None => "Workload: correct the fields marked above.".to_string(),
             }}</p>
-            <p class="field-error" id="workload-error">{error_of("workload")}</p>
+            <p class="field-error" id="workload-error">{error_of(crate::experiment::validate::WORKLOAD)}</p>
             <p class="deviations">"Deviations from the study: " {move || experiment.with(|e| e.deviations().join("; "))}</p>
             <p class="cli">"Same study from the CLI: " <code id="cli-command">{move || experiment.with(Experiment::cli_command)}</code></p>
         </div>

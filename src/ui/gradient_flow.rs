@@ -7,14 +7,14 @@
 
 use leptos::prelude::*;
 
-use crate::numerics::train::config::MAX_UNROLL;
+use super::gradient_legend::{captions, drawable, figure_note, legend};
 use crate::numerics::train::gradient_flow::{
-    describe, elided_steps, gradient_graph, Edge, GradientGraph, Node,
+    elided_steps, gradient_graph, Edge, GradientGraph, Node,
 };
 use crate::numerics::train::{Modality, Mode, UnrollConfig};
 
 /// Steps drawn at most (the middle of longer unrolls is elided).
-const MAX_SHOWN: usize = 8;
+pub(super) const MAX_SHOWN: usize = 8;
 /// Horizontal distance between consecutive states.
 const COL: f64 = 110.0;
 /// Room for the row label left of `u₀`.
@@ -327,85 +327,6 @@ fn diagram(graphs: &[GradientGraph]) -> impl IntoView {
             {rows}
         </svg>
     }
-}
-
-/// A legend entry: a small line sample and its meaning.
-fn legend_line(class: &'static str, back: bool, text: &'static str) -> impl IntoView {
-    view! {
-        <li>
-            <svg width="44" height="12" viewBox="0 0 44 12" aria-hidden="true">
-                <line class=class x1="6" y1="6" x2="38" y2="6" marker-end=(!back).then_some("url(#gf-fwd)")
-                    marker-start=back.then_some("url(#gf-back)")/>
-            </svg>
-            {text}
-        </li>
-    }
-}
-
-/// The legend.
-fn legend() -> impl IntoView {
-    view! {
-        <ul class="gf-legend">
-            {legend_line("edge fwd", false, "forward only (no gradient)")}
-            {legend_line("edge grad", true, "carries gradient back to θ")}
-            {legend_line("edge cut", false, "cut by detach (✂)")}
-            <li><span class="gf-swatch warmup"></span>"warm-up: detached, not in the loss"</li>
-            <li>"u state (u₀ ground truth) · S solver · N network · L loss term · θ parameters"</li>
-        </ul>
-    }
-}
-
-/// The captions of every row, after one line on the mode.
-fn captions(graphs: &[GradientGraph], note: Option<String>) -> impl IntoView {
-    let mode_line = graphs
-        .first()
-        .and_then(|g| describe(g).into_iter().next())
-        .unwrap_or_default();
-    let rows = graphs
-        .iter()
-        .map(|graph| {
-            let lines = describe(graph)
-                .into_iter()
-                .skip(1)
-                .map(|line| view! { <li>{line}</li> })
-                .collect_view();
-            view! { <ul class="gf-caption" data-modality=graph.modality.name()>{lines}</ul> }
-        })
-        .collect_view();
-    view! {
-        <div class="gf-captions">
-            <p class="gf-mode">{mode_line}</p>
-            {rows}
-            {note.map(|n| view! { <p class="gf-note">{n}</p> })}
-        </div>
-    }
-}
-
-/// `unroll` limited to what the diagram (and training) accepts: `1 ≤ m`, `w + m ≤ MAX_UNROLL`.
-fn drawable(unroll: UnrollConfig) -> UnrollConfig {
-    let warmup = unroll.warmup.min(MAX_UNROLL - 1);
-    UnrollConfig {
-        horizon: unroll.horizon.clamp(1, MAX_UNROLL - warmup),
-        warmup,
-        detach_interval: unroll.detach_interval,
-    }
-}
-
-/// What the figure says beyond the captions: clamping and elided steps.
-fn figure_note(requested: UnrollConfig, drawn: UnrollConfig) -> Option<String> {
-    let mut notes = Vec::new();
-    if requested != drawn {
-        notes.push(format!(
-            "The unroll is outside what training accepts; drawn with m = {}, w = {}.",
-            drawn.horizon, drawn.warmup
-        ));
-    }
-    if let Some((a, b)) = elided_steps(drawn.warmup + drawn.horizon, MAX_SHOWN) {
-        notes.push(format!(
-            "Steps {a}–{b} are elided (⋯) to keep the diagram legible; the captions and edge counts cover every step."
-        ));
-    }
-    (!notes.is_empty()).then(|| notes.join(" "))
 }
 
 /// The diagram of the unrolled computation for `mode` and `unroll` (horizon m, warm-up w,

@@ -7,6 +7,7 @@ mod charts;
 mod device_badge;
 mod experiment_form;
 mod gradient_flow;
+mod gradient_legend;
 mod intro;
 mod results_table;
 mod study_panel;

@@ -3,25 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::report::results::{Metrics, StudyResults};
-
-fn cells(metrics: &Metrics) -> (String, String, String) {
-    let s = metrics.stability;
-    (
-        format!(
-            "{:.3e} ± {:.1e}",
-            metrics.relative_error.mean, metrics.relative_error.std
-        ),
-        format!(
-            "{:.1} ± {:.1}",
-            metrics.correlation_time.mean, metrics.correlation_time.std
-        ),
-        format!(
-            "{}/{}/{}/{}",
-            s.r#static, s.unstable, s.recurring, s.regular
-        ),
-    )
-}
+use crate::report::results::{cells, StudyResults};
 
 /// `results` as an HTML table (`#results-table`, one `tr.variant` per variant).
 #[component]
@@ -31,13 +13,13 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
         .variants
         .iter()
         .map(|v| {
-            let (error, correlation, stability) = cells(&v.metrics);
+            let [error, correlation, stability] = cells(&v.metrics, " ± ");
             let relative = v.relative_to_one.as_ref().map_or("—".to_string(), |r| {
                 format!("{:.3} ± {:.3}", r.mean, r.std)
             });
             view! {
-                <tr class="variant" data-label=v.label()>
-                    <td>{format!("{} {}×{} m={}", v.label(), v.channels, v.depth, v.horizon)}
+                <tr class="variant" data-label=v.id.label()>
+                    <td>{v.id.long_label()}
                         {v.diverged.then_some(" (diverged)")}</td>
                     <td>{v.params}</td>
                     <td>{error}</td>
@@ -48,7 +30,7 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
             }
         })
         .collect_view();
-    let (error, correlation, stability) = cells(&results.baseline);
+    let [error, correlation, stability] = cells(&results.baseline, " ± ");
     view! {
         <table id="results-table" class="results">
             <thead>

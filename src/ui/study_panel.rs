@@ -1,24 +1,24 @@
 //! The experiment panel: the experiment form (every knob validated inline, mirrored in the URL,
 //! with the workload estimate, the deviations from the study and the CLI command; see
-//! [`super::ExperimentForm`]), Run / Pause / Cancel with a progress
-//! bar and the live loss per variant, then the results table; export, import, stored runs.
+//! [`super::ExperimentForm`]), Run / Pause / Cancel with a progress bar and the live loss per
+//! variant, then the results table; export, import, stored runs. The run itself is the
+//! numerics' [`Driver`]: this component only turns its events into signals.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
 use burn::tensor::Device;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::calibration;
 use super::{ExperimentForm, GradientFlow, LiveLoss, ResultsCharts, ResultsTable};
-use crate::charts::LossCurve;
-use crate::numerics::study::{Phase, Study};
+use crate::charts::{extend_curve, LossCurve};
+use crate::experiment::Experiment;
+use crate::numerics::study::driver::{Driver, RunEvent, TickPolicy};
 use crate::numerics::train::Mode;
 use crate::platform::files;
 use crate::platform::timer::sleep;
-use crate::report::experiment::Experiment;
-use crate::report::results::StudyResults;
+use crate::report::results::{ResultsText, StudyResults};
 
 /// Run control shared with the running loop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,8 +28,8 @@ enum Control {
     Cancelled,
 }
 
-/// Target wall time of one tick's work (ms): the loop adapts iterations per tick to it.
-const TICK_BUDGET_MS: f64 = 40.0;
+/// Target wall time of one tick's work: the driver adapts iterations per tick to it.
+const TICK_BUDGET_SECS: f64 = 0.04;
 
 /// The panel. `device` is `None` until the compute device is ready.
 #[component]
@@ -54,6 +54,16 @@ pub fn StudyPanel(
     let control: StoredValue<Rc<Cell<Control>>, LocalStorage> =
         StoredValue::new_local(Rc::new(Cell::new(Control::Cancelled)));
 
+    let sinks = Sinks {
+        status: set_status,
+        fraction: set_fraction,
+        losses: set_losses,
+        finished: set_finished,
+        results: set_results,
+        weights: set_weights,
+        notice: set_notice,
+        stored: set_stored,
+    };
     Effect::new(move |_| files::set_query(&experiment.get().to_query()));
     let errors = move || experiment.get().validate();
 
@@ -76,17 +86,18 @@ pub fn StudyPanel(
         set_weights.set(Vec::new());
         set_finished.set(Vec::new());
         leptos::task::spawn_local(async move {
-            let started = files::now_secs();
-            let mut study = match Study::new(config, &device, Box::new(files::now_secs)) {
-                Ok(study) => study,
+            let policy = TickPolicy::Adaptive {
+                target_secs: TICK_BUDGET_SECS,
+            };
+            let mut driver = match Driver::new(config, &device, Rc::new(files::now_secs), policy) {
+                Ok(driver) => driver,
                 Err(err) => {
                     set_status.set(format!("Cannot run: {err}"));
                     set_running.set(false);
                     return;
                 }
             };
-            let mut per_tick = 1usize;
-            loop {
+            while !driver.stopped() {
                 match run_control.get() {
                     Control::Cancelled => {
                         set_status.set("Cancelled.".into());
@@ -98,75 +109,8 @@ pub fn StudyPanel(
                     }
                     Control::Running => {}
                 }
-                let tick = files::now_secs();
-                let progress = match study.advance(per_tick).await {
-                    Ok(progress) => progress,
-                    Err(err) => {
-                        set_status.set(format!("The run stopped: {err}"));
-                        break;
-                    }
-                };
-                let elapsed_ms = (files::now_secs() - tick) * 1000.0;
-                if progress.phase == Phase::Training {
-                    if elapsed_ms < TICK_BUDGET_MS / 2.0 {
-                        per_tick = (per_tick * 2).min(256);
-                    } else if elapsed_ms > TICK_BUDGET_MS * 1.5 && per_tick > 1 {
-                        per_tick /= 2;
-                    }
-                }
-                set_fraction.set(progress.fraction);
-                let done = files::now_secs() - started;
-                let eta = if progress.fraction > 0.01 {
-                    format!(
-                        ", ETA {:.0} s",
-                        done * (1.0 - progress.fraction) / progress.fraction
-                    )
-                } else {
-                    String::new()
-                };
-                set_status.set(format!("{}{eta}", progress.describe()));
-                if !progress.new_losses.is_empty() {
-                    let label = live_label(&study, &progress.variant, progress.seed);
-                    let first = progress.iteration - progress.new_losses.len();
-                    let points = progress
-                        .new_losses
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &loss)| (first + i, loss));
-                    set_losses.update(|curves| match curves.iter_mut().find(|c| c.0 == label) {
-                        Some(curve) => curve.1.extend(points),
-                        None => curves.push((label, points.collect())),
-                    });
-                }
-                if let Some(variant) = progress.finished_variant {
-                    set_finished.update(|list| {
-                        list.push(format!(
-                            "{}: relative error {:.3e} ± {:.1e}",
-                            variant.label(),
-                            variant.metrics.relative_error.mean,
-                            variant.metrics.relative_error.std
-                        ))
-                    });
-                }
-                if study.finished() {
-                    let output = study.results(files::now_secs() - started);
-                    if let Ok(json) = serde_json::to_string(&output) {
-                        match files::store_run(json, 10) {
-                            Ok(Some(message)) | Err(message) => set_notice.set(message),
-                            Ok(None) => {}
-                        }
-                        set_stored.set(files::stored_runs());
-                    }
-                    set_weights.set(
-                        study
-                            .weights()
-                            .into_iter()
-                            .map(|(label, bytes)| (label, bytes.to_vec()))
-                            .collect(),
-                    );
-                    set_results.set(Some(output));
-                    set_status.set(format!("Done in {:.0} s.", files::now_secs() - started));
-                    break;
+                for event in driver.tick().await {
+                    show(event, &sinks);
                 }
                 sleep(0).await;
             }
@@ -198,14 +142,8 @@ pub fn StudyPanel(
         }
     };
     let import = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
         leptos::task::spawn_local(async move {
-            match files::read_picked_file(&input).await {
+            match files::read_file_of_event(ev).await {
                 Ok(text) => match StudyResults::from_json(&text) {
                     Ok(imported) => {
                         set_notice.set(String::new());
@@ -227,7 +165,7 @@ pub fn StudyPanel(
             <div class="diagram-controls">
                 <label>"Gradient-flow diagram for "
                     <select id="diagram-mode" on:change=move |ev| {
-                        set_diagram_mode.set(Mode::parse(&event_target_value(&ev)));
+                        set_diagram_mode.set(event_target_value(&ev).parse::<Mode>().ok());
                     }>
                         {Mode::ALL.into_iter().map(|m| view! {
                             <option value=m.name() selected=move || diagram_mode_of(experiment.get().modes.first().copied(), diagram_mode.get()) == m>{m.name()}</option>
@@ -248,9 +186,9 @@ pub fn StudyPanel(
             <p id="status">{status}</p>
             <LiveLoss curves=losses />
             <ul id="live-losses">
-                {move || losses.get().into_iter().filter_map(|(label, points)| {
-                    let (it, loss) = *points.last()?;
-                    Some(view! { <li>{format!("{label}: loss {loss:.3e} at iteration {}", it + 1)}</li> })
+                {move || losses.get().into_iter().filter_map(|curve| {
+                    let (it, loss) = *curve.points.last()?;
+                    Some(view! { <li>{format!("{}: loss {loss:.3e} at iteration {}", curve.name, it + 1)}</li> })
                 }).collect_view()}
             </ul>
             <ul id="finished-variants">
@@ -301,18 +239,63 @@ fn diagram_mode_of(first_selected: Option<Mode>, picked: Option<Mode>) -> Mode {
     picked.or(first_selected).unwrap_or(Mode::Correct)
 }
 
-/// The live-loss series name of the running job: the variant, its size or horizon where the
-/// study varies them, and the seed.
-fn live_label(study: &Study, variant: &str, seed: u64) -> String {
-    let mut label = variant.to_string();
-    if let Some(trainer) = study.trainer() {
-        let config = trainer.config();
-        if study.config().sizes.len() > 1 {
-            label.push_str(&format!(" {}×{}", config.net.channels, config.net.depth));
+/// The signals a run's events update.
+#[derive(Clone, Copy)]
+struct Sinks {
+    status: WriteSignal<String>,
+    fraction: WriteSignal<f64>,
+    losses: WriteSignal<Vec<LossCurve>>,
+    finished: WriteSignal<Vec<String>>,
+    results: WriteSignal<Option<StudyResults>>,
+    weights: WriteSignal<Vec<(String, Vec<u8>)>>,
+    notice: WriteSignal<String>,
+    stored: WriteSignal<Vec<String>>,
+}
+
+/// Shows one event of the run driver.
+fn show(event: RunEvent, sinks: &Sinks) {
+    match event {
+        RunEvent::Progress(progress) => {
+            sinks.fraction.set(progress.fraction);
+            let eta = progress
+                .eta_secs
+                .map(|secs| format!(", ETA {secs:.0} s"))
+                .unwrap_or_default();
+            sinks.status.set(format!("{}{eta}", progress.description));
         }
-        if study.config().horizons.len() > 1 {
-            label.push_str(&format!(" m={}", config.unroll.horizon));
+        RunEvent::Losses(losses) => {
+            let first = losses.first_iteration;
+            let points = losses
+                .values
+                .iter()
+                .enumerate()
+                .map(|(i, &l)| (first + i, l));
+            sinks
+                .losses
+                .update(|curves| extend_curve(curves, &losses.series, losses.hue, points));
         }
+        RunEvent::VariantFinished(variant) => sinks.finished.update(|list| {
+            list.push(format!(
+                "{}: relative error {:.3e} ± {:.1e}",
+                variant.id.label(),
+                variant.metrics.relative_error.mean,
+                variant.metrics.relative_error.std
+            ))
+        }),
+        RunEvent::Finished { results, weights } => {
+            if let Ok(json) = serde_json::to_string(&results) {
+                match files::store_run(json, 10) {
+                    Ok(Some(message)) | Err(message) => sinks.notice.set(message),
+                    Ok(None) => {}
+                }
+                sinks.stored.set(files::stored_runs());
+            }
+            sinks.weights.set(weights);
+            sinks
+                .status
+                .set(format!("Done in {:.0} s.", results.wall_secs));
+            sinks.results.set(Some(*results));
+        }
+        RunEvent::Error(message) => sinks.status.set(format!("The run stopped: {message}")),
     }
-    format!("{label} seed {seed}")
 }

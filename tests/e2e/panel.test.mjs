@@ -96,7 +96,7 @@ test("a malformed URL says what was ignored and uses defaults", async () => {
   assert.match(notice, /channels '999' is not a number in 1..=64: using the default/);
   assert.match(notice, /modes 'predict,fast' names an unknown mode 'fast'/);
   assert.match(notice, /scales '' is an empty list/);
-  assert.equal(await page.inputValue("#preset"), "headline");
+  assert.equal(await page.inputValue("#preset"), "quick");
   assert.equal(await page.inputValue("#seeds"), "1");
   assert.equal(await page.inputValue("#channels"), "16");
   assert.ok(await page.isChecked("#modes-predict"));

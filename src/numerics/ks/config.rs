@@ -45,6 +45,9 @@ pub const DEFAULT_RESOLUTION: usize = 48;
 /// The study's base domain parameter `L` (s = 1).
 pub const BASE_DOMAIN_SIZE: f64 = 8.0;
 
+/// Accepted domain scales `s` (L = 8·s) of training and test cases.
+pub const SCALE_RANGE: std::ops::RangeInclusive<f64> = 0.25..=4.0;
+
 /// Everything a KS solver needs. One learned step advances `substep · substeps` time units.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct KsConfig {
@@ -80,6 +83,19 @@ impl KsConfig {
             domain_size: BASE_DOMAIN_SIZE * scale,
             ..Self::default()
         }
+    }
+
+    /// Floating-point operations of one learned step of the matrix-form tensor solver for
+    /// `batch` rows: matmuls `2·batch·N²` each plus the elementwise products and sums (a pure
+    /// count: nothing is built).
+    pub fn flops_per_step(&self, batch: usize) -> f64 {
+        let n = self.resolution as f64;
+        let b = batch as f64;
+        let (matmuls, elementwise) = match self.scheme {
+            Scheme::Etd1 => (2.0, 2.0),
+            _ => (3.0, 5.0),
+        };
+        self.substeps as f64 * (matmuls * 2.0 * b * n * n + elementwise * b * n)
     }
 
     /// Checks every field; the grid it describes on success.

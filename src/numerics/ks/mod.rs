@@ -3,7 +3,8 @@
 //! One concept per file: [`grid`] (points, `fftfreq` wavenumbers), [`config`] (scheme, sizes),
 //! [`operators`] (spectral coefficients and their real N×N matrices, f64), [`reference`] (rustfft
 //! f64 ETD1 / ETRK2 / ETDRK4), [`tensor`] (batched differentiable burn ETD1 / ETRK2),
-//! [`initial`] (training / test / user ICs), [`data`] (training and test sets, windows).
+//! [`initial`] (training / test / user ICs), [`data`] (training and test sets, windows),
+//! [`system`] (KS as the study's [`crate::numerics::system::PhysicalSystem`]).
 
 pub mod config;
 pub mod data;
@@ -12,6 +13,7 @@ pub mod grid;
 pub mod initial;
 pub mod operators;
 pub mod reference;
+pub mod system;
 pub mod tensor;
 
 pub use config::{KsConfig, Scheme};

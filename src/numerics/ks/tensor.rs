@@ -126,13 +126,7 @@ impl TensorSolver {
     /// Floating-point operations of one learned step for `batch` rows: matmuls `2·batch·N²` each
     /// plus the elementwise products and sums.
     pub fn flops_per_step(&self, batch: usize) -> f64 {
-        let n = self.config.resolution as f64;
-        let b = batch as f64;
-        let (matmuls, elementwise) = match self.config.scheme {
-            Scheme::Etd1 => (2.0, 2.0),
-            _ => (3.0, 5.0),
-        };
-        self.config.substeps as f64 * (matmuls * 2.0 * b * n * n + elementwise * b * n)
+        self.config.flops_per_step(batch)
     }
 }
 

@@ -11,6 +11,7 @@ use burn::tensor::{Tensor, TensorData};
 
 use super::{Net, NetConfig, NetError};
 use crate::numerics::backend;
+use crate::numerics::readback::read_f32;
 
 /// Every float parameter of a module, flattened, with its shape (visiting order).
 #[derive(Default)]
@@ -51,13 +52,9 @@ pub async fn weights_bytes(net: &Net, config: &NetConfig) -> Result<Vec<u8>, Net
     net.visit(&mut flatten);
     let mut values = Vec::with_capacity(flatten.0.len());
     for (tensor, shape) in flatten.0 {
-        let data = tensor
-            .into_data_async()
+        let data = read_f32(tensor)
             .await
-            .map_err(|err| NetError::Export(format!("{err:?}")))?
-            .convert::<f32>()
-            .try_into_vec::<f32>()
-            .map_err(|err| NetError::Export(format!("{err:?}")))?;
+            .map_err(|err| NetError::Export(err.to_string()))?;
         values.push((data, shape));
     }
     let device = backend::cpu();

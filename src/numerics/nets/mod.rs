@@ -35,23 +35,10 @@ pub enum Architecture {
     Gcn,
 }
 
-impl Architecture {
-    /// Both architectures.
-    pub const ALL: [Architecture; 2] = [Architecture::Resnet, Architecture::Gcn];
-
-    /// Lower-case name as used on the command line and in JSON (`"resnet"`, `"gcn"`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Architecture::Resnet => "resnet",
-            Architecture::Gcn => "gcn",
-        }
-    }
-
-    /// Parses [`Architecture::name`]; `None` for anything else.
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|a| a.name() == name)
-    }
-}
+crate::named_enum!(Architecture, "architecture", {
+    Resnet => "resnet",
+    Gcn => "gcn",
+});
 
 /// Architecture and size of a correction network.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -309,11 +296,11 @@ mod tests {
     #[test]
     fn names_round_trip() {
         for a in Architecture::ALL {
-            assert_eq!(Architecture::parse(a.name()), Some(a));
+            assert_eq!(a.name().parse::<Architecture>(), Ok(a));
             let json = serde_json::to_string(&a).expect("serialize");
             assert_eq!(json, format!("\"{}\"", a.name()));
         }
-        assert_eq!(Architecture::parse("cnn"), None);
+        assert!("cnn".parse::<Architecture>().is_err());
         let c = NetConfig::default();
         let back: NetConfig =
             serde_json::from_str(&serde_json::to_string(&c).expect("serialize")).expect("parse");

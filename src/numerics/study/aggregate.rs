@@ -3,7 +3,9 @@
 //! configuration and seed.
 
 use super::evaluate::TestMetrics;
-use super::results::{Metrics, SeedStat, SeedTraining, SpaceTime, StabilityCounts, VariantResult};
+use super::results::{
+    Metrics, SeedStat, SeedTraining, SpaceTime, StabilityCounts, VariantId, VariantResult,
+};
 use crate::numerics::metrics::Stability;
 use crate::numerics::train::{Modality, TrainConfig};
 
@@ -83,13 +85,8 @@ pub fn variant_result(
 ) -> VariantResult {
     let tests: Vec<&[TestMetrics]> = outcomes.iter().map(|o| o.tests.as_slice()).collect();
     VariantResult {
-        mode: config.mode.name().to_string(),
-        modality: config.modality.name().to_string(),
-        architecture: config.net.architecture.name().to_string(),
-        channels: config.net.channels,
-        depth: config.net.depth,
+        id: config.variant_id(),
         params: config.net.parameter_count(),
-        horizon: config.unroll.horizon,
         seeds: seeds.to_vec(),
         metrics: metrics(&tests),
         relative_to_one: None,
@@ -108,20 +105,18 @@ pub fn variant_result(
 pub fn relative_to_one(variants: &mut [VariantResult]) {
     let ones: Vec<VariantResult> = variants
         .iter()
-        .filter(|v| v.modality == Modality::One.name())
+        .filter(|v| v.id.modality == Modality::One)
         .cloned()
         .collect();
     for variant in variants
         .iter_mut()
-        .filter(|v| v.modality != Modality::One.name())
+        .filter(|v| v.id.modality != Modality::One)
     {
-        let Some(one) = ones.iter().find(|o| {
-            o.mode == variant.mode
-                && o.architecture == variant.architecture
-                && o.channels == variant.channels
-                && o.depth == variant.depth
-                && o.horizon == variant.horizon
-        }) else {
+        let same_but_modality = VariantId {
+            modality: Modality::One,
+            ..variant.id
+        };
+        let Some(one) = ones.iter().find(|o| o.id == same_but_modality) else {
             continue;
         };
         let ratios: Vec<f64> = variant

@@ -13,8 +13,14 @@ use crate::numerics::metrics::{
     stability, Stability, ERROR_HORIZON, STABILITY_HORIZON,
 };
 use crate::numerics::nets::Net;
+use crate::numerics::readback::read_f32;
 use crate::numerics::train::mode::Stepper;
 use crate::numerics::train::{Mode, TrainError};
+
+/// Longest accepted evaluation rollout (steps).
+pub const MAX_ROLLOUT: usize = 5000;
+/// Most accepted tests per test size.
+pub const MAX_TESTS_PER_SIZE: usize = 100;
 
 /// Which tests and how long the rollouts are.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -67,14 +73,14 @@ pub fn test_truth(
     let scale = *config
         .scales
         .get(size)
-        .ok_or_else(|| TrainError::Readback(format!("no test size {size}")))?;
+        .ok_or_else(|| TrainError::invalid("tests", format!("no test size {size}")))?;
     let ic = TestIc::family(
         config.test_seed.wrapping_add(size as u64),
         config.tests_per_size,
     )
     .into_iter()
     .nth(test)
-    .ok_or_else(|| TrainError::Readback(format!("no test {test} in size {size}")))?;
+    .ok_or_else(|| TrainError::invalid("tests", format!("no test {test} in size {size}")))?;
     let recipe = DataConfig {
         solver: KsConfig {
             resolution,
@@ -196,13 +202,7 @@ pub async fn rollout_chunk(
         return Ok((u, vec![Vec::new(); tests]));
     }
     // [steps, tests, N] → per test.
-    let values = Tensor::stack::<3>(states, 0)
-        .into_data_async()
-        .await
-        .map_err(|err| TrainError::Readback(format!("{err:?}")))?
-        .convert::<f32>()
-        .try_into_vec::<f32>()
-        .map_err(|err| TrainError::Readback(format!("{err:?}")))?;
+    let values = read_f32(Tensor::stack::<3>(states, 0)).await?;
     let frames = (0..tests)
         .map(|test| {
             (0..steps)

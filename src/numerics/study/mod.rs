@@ -4,17 +4,25 @@
 //! resumable increments; [`aggregate`] turns per-seed metrics into the results schema.
 
 pub mod aggregate;
+pub mod driver;
 pub mod evaluate;
+mod jobs;
+pub mod preset;
+pub mod progress;
 pub mod results;
 pub mod runner;
+pub mod stage;
 
 use serde::{Deserialize, Serialize};
 
-pub use evaluate::EvalConfig;
+pub use evaluate::{EvalConfig, MAX_ROLLOUT, MAX_TESTS_PER_SIZE};
+pub use preset::Preset;
 pub use runner::{Phase, Study, StudyProgress};
+pub use stage::StudyError;
 
 use crate::numerics::nets::NetConfig;
-use crate::numerics::train::{Modality, Mode, Preset, TrainConfig, TrainError};
+use crate::numerics::system::System;
+use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
 
 /// A network size of the grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -25,97 +33,14 @@ pub struct NetSize {
     pub depth: usize,
 }
 
-/// The study presets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum StudyPreset {
-    /// P and C × ONE/NOG/WIG at the default net, quick training budget.
-    Quick,
-    /// The same grid with the study's training settings.
-    Paper,
-    /// Network-size convergence: 4 sizes (≈ 250 … 50k parameters), P and C, WIG.
-    Sizes,
-    /// Unroll length: m ∈ {1, 2, 4, 8}, correction, NOG and WIG.
-    Horizons,
-}
-
-impl StudyPreset {
-    /// Every preset.
-    pub const ALL: [StudyPreset; 4] = [
-        StudyPreset::Quick,
-        StudyPreset::Paper,
-        StudyPreset::Sizes,
-        StudyPreset::Horizons,
-    ];
-
-    /// The preset's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            StudyPreset::Quick => "quick",
-            StudyPreset::Paper => "paper",
-            StudyPreset::Sizes => "sizes",
-            StudyPreset::Horizons => "horizons",
-        }
-    }
-
-    /// Parses [`StudyPreset::name`].
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|p| p.name() == name)
-    }
-
-    /// The grid of this preset with `seeds` seeds (0, 1, …).
-    pub fn config(self, seeds: usize) -> StudyConfig {
-        let training = match self {
-            StudyPreset::Paper => Preset::Paper,
-            _ => Preset::Quick,
-        };
-        let base = training.config(Mode::Correct, Modality::Wig);
-        let default_size = NetSize {
-            channels: base.net.channels,
-            depth: base.net.depth,
-        };
-        let both_modes = vec![Mode::Predict, Mode::Correct];
-        let (modes, modalities, sizes, horizons) = match self {
-            StudyPreset::Quick | StudyPreset::Paper => (
-                both_modes,
-                Modality::ALL.to_vec(),
-                vec![default_size],
-                vec![base.unroll.horizon],
-            ),
-            StudyPreset::Sizes => (
-                both_modes,
-                vec![Modality::Wig],
-                [(4, 2), (8, 4), (16, 6), (32, 8)]
-                    .into_iter()
-                    .map(|(channels, depth)| NetSize { channels, depth })
-                    .collect(),
-                vec![base.unroll.horizon],
-            ),
-            StudyPreset::Horizons => (
-                vec![Mode::Correct],
-                vec![Modality::Nog, Modality::Wig],
-                vec![default_size],
-                vec![1, 2, 4, 8],
-            ),
-        };
-        StudyConfig {
-            preset: self.name().to_string(),
-            base,
-            modes,
-            modalities,
-            sizes,
-            horizons,
-            seeds: (0..seeds as u64).collect(),
-            eval: EvalConfig::default(),
-        }
-    }
-}
-
 /// The grid of a study.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StudyConfig {
     /// Name of the preset it came from (or `"custom"`).
     pub preset: String,
+    /// The simulated system (`ks` in files written before there was a choice).
+    #[serde(default)]
+    pub system: System,
     /// Training settings shared by every variant (mode, modality, size, horizon, seed are
     /// replaced per variant).
     pub base: TrainConfig,
@@ -204,10 +129,12 @@ impl StudyConfig {
                 "the rollout must be at least the error horizon (≥ 1)",
             ));
         }
-        if eval.rollout_steps > 5000 || eval.tests_per_size > 100 {
+        if eval.rollout_steps > MAX_ROLLOUT || eval.tests_per_size > MAX_TESTS_PER_SIZE {
             return Err(TrainError::invalid(
                 "rollout_steps",
-                "at most 5000 rollout steps and 100 tests per size",
+                format!(
+                    "at most {MAX_ROLLOUT} rollout steps and {MAX_TESTS_PER_SIZE} tests per size"
+                ),
             ));
         }
         for variant in self.variants() {
@@ -217,25 +144,47 @@ impl StudyConfig {
     }
 }
 
+/// A study small enough for unit tests: P-NOG, one 2 × 0 network, 5 iterations on one
+/// 12-frame trajectory, one 12-step test.
+#[cfg(test)]
+pub(crate) fn tiny_config() -> StudyConfig {
+    let mut config = Preset::Quick.config(1);
+    config.modes = vec![Mode::Predict];
+    config.modalities = vec![Modality::Nog];
+    config.sizes = vec![NetSize {
+        channels: 2,
+        depth: 0,
+    }];
+    config.base.iterations = 5;
+    config.base.data.scales = vec![1.0];
+    config.base.data.frames = 12;
+    config.base.data.warmup_steps = 0;
+    config.eval.scales = vec![1.0];
+    config.eval.tests_per_size = 1;
+    config.eval.start_frame = 2;
+    config.eval.rollout_steps = 12;
+    config
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn presets_have_the_documented_grids() {
-        let quick = StudyPreset::Quick.config(3);
+        let quick = Preset::Quick.config(3);
         quick.validate().expect("valid");
         let labels: Vec<String> = quick
             .variants()
             .iter()
-            .map(TrainConfig::variant_label)
+            .map(|v| v.variant_id().label())
             .collect();
         assert_eq!(
             labels,
             ["P-ONE", "P-NOG", "P-WIG", "C-ONE", "C-NOG", "C-WIG"]
         );
         assert_eq!(quick.seeds, vec![0, 1, 2]);
-        let sizes = StudyPreset::Sizes.config(1);
+        let sizes = Preset::Sizes.config(1);
         let params: Vec<usize> = sizes
             .sizes
             .iter()
@@ -251,14 +200,14 @@ mod tests {
         // ≥ 4 sizes spanning ≥ 1.5 decades.
         assert!(params.len() >= 4);
         assert!((params[params.len() - 1] as f64 / params[0] as f64).log10() >= 1.5);
-        let horizons = StudyPreset::Horizons.config(1);
+        let horizons = Preset::Horizons.config(1);
         assert_eq!(horizons.horizons, vec![1, 2, 4, 8]);
         assert_eq!(horizons.variants().len(), 8);
     }
 
     #[test]
     fn empty_grids_are_rejected_with_the_field() {
-        let mut config = StudyPreset::Quick.config(1);
+        let mut config = Preset::Quick.config(1);
         config.modalities.clear();
         let err = config.validate().expect_err("invalid");
         assert!(err.to_string().starts_with("modalities"), "{err}");

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::numerics::metrics::mean_std;
+use crate::numerics::nets::Architecture;
+use crate::numerics::train::{Modality, Mode};
 
 /// The schema tag.
 pub const RESULTS_SCHEMA: &str = "unroll-lab/results@1";
@@ -130,23 +132,68 @@ pub struct SeedTraining {
     pub loss_curve: Vec<(usize, f32)>,
 }
 
-/// One trained variant over its seeds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct VariantResult {
-    /// `predict` | `correct` | `transition`.
-    pub mode: String,
-    /// `one` | `nog` | `wig`.
-    pub modality: String,
-    /// `resnet` | `gcn`.
-    pub architecture: String,
+/// Which variant: mode, modality, architecture, size and horizon. Flattened into
+/// [`VariantResult`], so the file keeps the keys `mode`, `modality`, `architecture`,
+/// `channels`, `depth`, `horizon` it always had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantId {
+    /// Prediction, correction or transition.
+    pub mode: Mode,
+    /// ONE, NOG or WIG.
+    pub modality: Modality,
+    /// The network architecture.
+    pub architecture: Architecture,
     /// Channels C.
     pub channels: usize,
     /// Depth D.
     pub depth: usize,
-    /// Trainable parameters.
-    pub params: usize,
     /// Unroll horizon m.
     pub horizon: usize,
+}
+
+impl VariantId {
+    /// The paper's tag: `P-ONE`, `C-NOG`, `T-WIG`.
+    pub fn label(&self) -> String {
+        format!("{}-{}", self.mode.letter(), self.modality.label())
+    }
+
+    /// The tag with size and horizon: `P-ONE 16×10 m=3` (tables).
+    pub fn long_label(&self) -> String {
+        format!(
+            "{} {}×{} m={}",
+            self.label(),
+            self.channels,
+            self.depth,
+            self.horizon
+        )
+    }
+
+    /// The tag with size and horizon for file names: `P-ONE-16x10-m3`.
+    pub fn file_label(&self) -> String {
+        format!(
+            "{}-{}x{}-m{}",
+            self.label(),
+            self.channels,
+            self.depth,
+            self.horizon
+        )
+    }
+
+    /// Whether `self` is `mode` × `modality` (any size, horizon, architecture).
+    pub fn is(&self, mode: Mode, modality: Modality) -> bool {
+        self.mode == mode && self.modality == modality
+    }
+}
+
+/// One trained variant over its seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VariantResult {
+    /// Which variant (flattened: `mode`, `modality`, `architecture`, `channels`, `depth`,
+    /// `horizon`).
+    #[serde(flatten)]
+    pub id: VariantId,
+    /// Trainable parameters.
+    pub params: usize,
     /// Seeds trained.
     pub seeds: Vec<u64>,
     /// Evaluation metrics (seeds whose training diverged are left out).
@@ -162,18 +209,6 @@ pub struct VariantResult {
     /// that seed diverged, and in files written before it existed).
     #[serde(default)]
     pub samples: Vec<SpaceTime>,
-}
-
-impl VariantResult {
-    /// `P-ONE`-style label.
-    pub fn label(&self) -> String {
-        let letter = match self.mode.as_str() {
-            "predict" => "P",
-            "correct" => "C",
-            _ => "T",
-        };
-        format!("{letter}-{}", self.modality.to_uppercase())
-    }
 }
 
 /// A complete study.
@@ -205,10 +240,14 @@ pub enum ResultsError {
     /// A different schema.
     #[error("unsupported schema '{0}' (expected {RESULTS_SCHEMA})")]
     Schema(String),
+    /// The file holds no variant.
+    #[error("the results file has no variants (nothing was trained)")]
+    Empty,
 }
 
 impl StudyResults {
-    /// Parses and checks the schema tag.
+    /// Parses and checks the schema tag; a file without variants is refused (there is nothing
+    /// to show).
     pub fn from_json(text: &str) -> Result<Self, ResultsError> {
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|err| ResultsError::Malformed(err.to_string()))?;
@@ -219,7 +258,12 @@ impl StudyResults {
         if schema != RESULTS_SCHEMA {
             return Err(ResultsError::Schema(schema.to_string()));
         }
-        serde_json::from_value(value).map_err(|err| ResultsError::Malformed(err.to_string()))
+        let results: Self = serde_json::from_value(value)
+            .map_err(|err| ResultsError::Malformed(err.to_string()))?;
+        if results.variants.is_empty() {
+            return Err(ResultsError::Empty);
+        }
+        Ok(results)
     }
 
     /// The one-line description of a stored results file (`preset 'quick', 6 variants, 398 s`),
@@ -245,16 +289,24 @@ impl StudyResults {
         ))
     }
 
-    /// The variant with `label` (`C-NOG`…) and the given size and horizon, if present.
-    pub fn find(&self, label: &str) -> Option<&VariantResult> {
-        self.variants.iter().find(|v| v.label() == label)
+    /// The first variant of `mode` × `modality`, if present.
+    pub fn find(&self, mode: Mode, modality: Modality) -> Option<&VariantResult> {
+        self.variants.iter().find(|v| v.id.is(mode, modality))
     }
 
     /// C-NOG's mean relative error divided into P-WIG's (the study: ≈ 4.5): how many times
     /// better non-differentiable correction is than differentiable prediction.
     pub fn c_nog_over_p_wig(&self) -> Option<f64> {
-        let c_nog = self.find("C-NOG")?.metrics.relative_error.mean;
-        let p_wig = self.find("P-WIG")?.metrics.relative_error.mean;
+        let c_nog = self
+            .find(Mode::Correct, Modality::Nog)?
+            .metrics
+            .relative_error
+            .mean;
+        let p_wig = self
+            .find(Mode::Predict, Modality::Wig)?
+            .metrics
+            .relative_error
+            .mean;
         (c_nog > 0.0).then(|| p_wig / c_nog)
     }
 
@@ -273,118 +325,6 @@ impl StudyResults {
             )
         })
     }
-
-    /// One CSV row per variant.
-    pub fn to_csv(&self) -> String {
-        let mut out = String::from(
-            "variant,mode,modality,architecture,channels,depth,params,horizon,seeds,\
-             relative_error_mean,relative_error_std,relative_to_one_mean,relative_to_one_std,\
-             l2_mean,correlation_time_mean,correlation_time_std,divergence_time_mean,\
-             static,unstable,recurring,regular,diverged\n",
-        );
-        let rows = self
-            .variants
-            .iter()
-            .map(|v| (v.label(), v))
-            .map(|(label, v)| {
-                let m = &v.metrics;
-                let (rel_mean, rel_std) = v
-                    .relative_to_one
-                    .as_ref()
-                    .map_or((String::new(), String::new()), |r| {
-                        (r.mean.to_string(), r.std.to_string())
-                    });
-                format!(
-                    "{label},{},{},{},{},{},{},{},{},{},{},{rel_mean},{rel_std},{},{},{},{},{},{},{},{},{}\n",
-                    v.mode,
-                    v.modality,
-                    v.architecture,
-                    v.channels,
-                    v.depth,
-                    v.params,
-                    v.horizon,
-                    v.seeds.len(),
-                    m.relative_error.mean,
-                    m.relative_error.std,
-                    m.l2.mean,
-                    m.correlation_time.mean,
-                    m.correlation_time.std,
-                    m.divergence_time.mean,
-                    m.stability.r#static,
-                    m.stability.unstable,
-                    m.stability.recurring,
-                    m.stability.regular,
-                    v.diverged
-                )
-            });
-        out.extend(rows);
-        out
-    }
-
-    /// The table in the paper's layout (rows P-ONE … C-WIG; columns relative error mean ± std,
-    /// relative to ONE, correlation time, stability counts) plus the C-NOG / P-WIG ratio.
-    pub fn table(&self) -> String {
-        let mut out = String::new();
-        out.push_str(&format!(
-            "| {:<22} | {:>8} | {:>20} | {:>13} | {:>14} | {:>22} |\n",
-            "variant",
-            "params",
-            "rel. error (mean±std)",
-            "rel. to ONE",
-            "corr. time",
-            "stat/unst/recur/reg"
-        ));
-        out.push_str(&format!(
-            "|{:-<24}|{:->10}|{:->22}|{:->15}|{:->16}|{:->24}|\n",
-            "", "", "", "", "", ""
-        ));
-        for v in &self.variants {
-            out.push_str(&row(
-                &format!("{} {}×{} m={}", v.label(), v.channels, v.depth, v.horizon),
-                Some(v.params),
-                &v.metrics,
-                v.relative_to_one.as_ref(),
-                v.diverged,
-            ));
-        }
-        out.push_str(&row(
-            "ETD1 only (baseline)",
-            None,
-            &self.baseline,
-            None,
-            false,
-        ));
-        if let Some(sentence) = self.ratio_sentence() {
-            out.push_str(&format!("\n{sentence}\n"));
-        }
-        out
-    }
-}
-
-fn row(
-    label: &str,
-    params: Option<usize>,
-    m: &Metrics,
-    relative: Option<&SeedStat>,
-    diverged: bool,
-) -> String {
-    let rel = relative.map_or("—".to_string(), |r| format!("{:.3}±{:.3}", r.mean, r.std));
-    let s = m.stability;
-    format!(
-        "| {:<22} | {:>8} | {:>20} | {:>13} | {:>14} | {:>22} |\n",
-        format!("{label}{}", if diverged { " (diverged)" } else { "" }),
-        params.map_or("—".to_string(), |p| p.to_string()),
-        format!("{:.3e}±{:.1e}", m.relative_error.mean, m.relative_error.std),
-        rel,
-        format!(
-            "{:.1}±{:.1}",
-            m.correlation_time.mean, m.correlation_time.std
-        ),
-        format!(
-            "{}/{}/{}/{}",
-            s.r#static, s.unstable, s.recurring, s.regular
-        ),
-    )
 }
 
 #[cfg(test)]

@@ -3,8 +3,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::TrainError;
+use crate::numerics::ks::config::SCALE_RANGE;
 use crate::numerics::ks::data::{KEPT_FRAMES, TRAIN_SCALES, WARMUP_STEPS};
 use crate::numerics::nets::NetConfig;
+use crate::numerics::study::results::VariantId;
 
 /// How the network enters the time step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,19 +20,13 @@ pub enum Mode {
     Transition,
 }
 
+crate::named_enum!(Mode, "mode", {
+    Predict => "predict",
+    Correct => "correct",
+    Transition => "transition",
+});
+
 impl Mode {
-    /// Every mode.
-    pub const ALL: [Mode; 3] = [Mode::Predict, Mode::Correct, Mode::Transition];
-
-    /// The name used in configs and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Predict => "predict",
-            Mode::Correct => "correct",
-            Mode::Transition => "transition",
-        }
-    }
-
     /// The paper's one-letter tag (`P`, `C`, `T`).
     pub fn letter(self) -> &'static str {
         match self {
@@ -38,11 +34,6 @@ impl Mode {
             Mode::Correct => "C",
             Mode::Transition => "T",
         }
-    }
-
-    /// Parses [`Mode::name`].
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|mode| mode.name() == name)
     }
 }
 
@@ -58,19 +49,13 @@ pub enum Modality {
     Wig,
 }
 
+crate::named_enum!(Modality, "modality", {
+    One => "one",
+    Nog => "nog",
+    Wig => "wig",
+});
+
 impl Modality {
-    /// Every modality.
-    pub const ALL: [Modality; 3] = [Modality::One, Modality::Nog, Modality::Wig];
-
-    /// The name used in configs and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Modality::One => "one",
-            Modality::Nog => "nog",
-            Modality::Wig => "wig",
-        }
-    }
-
     /// Upper-case label (`ONE`, `NOG`, `WIG`).
     pub fn label(self) -> &'static str {
         match self {
@@ -78,13 +63,6 @@ impl Modality {
             Modality::Nog => "NOG",
             Modality::Wig => "WIG",
         }
-    }
-
-    /// Parses [`Modality::name`].
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|modality| modality.name() == name)
     }
 }
 
@@ -221,9 +199,17 @@ impl TrainConfig {
         self.effective_batch() * (unroll.warmup + unroll.horizon)
     }
 
-    /// A short tag such as `C-NOG`.
-    pub fn variant_label(&self) -> String {
-        format!("{}-{}", self.mode.letter(), self.modality.label())
+    /// Which variant this trains (mode, modality, architecture, size, horizon); its
+    /// [`VariantId::label`] is the `C-NOG`-style tag.
+    pub fn variant_id(&self) -> VariantId {
+        VariantId {
+            mode: self.mode,
+            modality: self.modality,
+            architecture: self.net.architecture,
+            channels: self.net.channels,
+            depth: self.net.depth,
+            horizon: self.unroll.horizon,
+        }
     }
 
     /// Checks every field; the first problem found, naming its field.
@@ -277,11 +263,15 @@ impl TrainConfig {
             .data
             .scales
             .iter()
-            .find(|s| !(s.is_finite() && (0.25..=4.0).contains(*s)))
+            .find(|s| !(s.is_finite() && SCALE_RANGE.contains(*s)))
         {
             return Err(TrainError::invalid(
                 "scales",
-                format!("domain scale {bad} is outside 0.25..=4"),
+                format!(
+                    "domain scale {bad} is outside {}..={}",
+                    SCALE_RANGE.start(),
+                    SCALE_RANGE.end()
+                ),
             ));
         }
         let needed = unroll.horizon + unroll.warmup + 1;

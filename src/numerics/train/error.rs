@@ -3,6 +3,7 @@
 
 use crate::numerics::ks::KsError;
 use crate::numerics::nets::NetError;
+use crate::numerics::readback::ReadbackError;
 
 /// Why a training configuration is rejected or a run stopped.
 #[derive(Debug, thiserror::Error)]
@@ -22,8 +23,11 @@ pub enum TrainError {
     #[error("network: {0}")]
     Net(#[from] NetError),
     /// Reading a value back from the device failed.
-    #[error("reading back from the device failed: {0}")]
-    Readback(String),
+    #[error(transparent)]
+    Readback(#[from] ReadbackError),
+    /// The trainer was stepped again after a step failed (its network was lost with it).
+    #[error("the trainer was used after a failed step")]
+    Poisoned,
 }
 
 impl TrainError {

@@ -1,15 +1,13 @@
 //! Counted floating-point operations of one training iteration (the basis of the GFLOP/s the
 //! training bench reports).
 //!
-//! Forward: network `flops_per_sample` per call, solver [`TensorSolver::flops_per_step`] per
+//! Forward: network `flops_per_sample` per call, solver [`crate::numerics::ks::KsConfig::flops_per_step`] per
 //! step. Backward of the network ≈ 2× its forward (input and weight gradients); backward of
 //! the solver (WIG only; its matrices are constants, so only the input gradient) ≈ 1× its
 //! forward. Warm-up steps have no backward. Adam: ≈ 10 FLOPs per parameter.
 
 use super::config::{Modality, TrainConfig};
 use super::mode::mode_solver;
-use crate::numerics::backend;
-use crate::numerics::ks::{Precision, TensorSolver};
 
 /// Counted FLOPs of one iteration of `config` on a grid of `resolution` points.
 pub fn flops_per_iteration(config: &TrainConfig, resolution: usize) -> f64 {
@@ -19,8 +17,7 @@ pub fn flops_per_iteration(config: &TrainConfig, resolution: usize) -> f64 {
     let loss_steps = unroll.horizon as f64;
     let net_forward = config.net.flops_per_sample(resolution) * batch as f64;
     let solver_forward = mode_solver(config.mode, config.alpha, 1.0, resolution)
-        .and_then(|ks| TensorSolver::new(ks, &backend::cpu(), Precision::F32).ok())
-        .map_or(0.0, |solver| solver.flops_per_step(batch));
+        .map_or(0.0, |ks| ks.flops_per_step(batch));
     let solver_backward = match config.modality {
         Modality::Wig => solver_forward * loss_steps,
         _ => 0.0,

@@ -6,6 +6,7 @@ pub mod config;
 pub mod data;
 pub mod error;
 pub mod flops;
+pub mod gradient_captions;
 pub mod gradient_flow;
 pub mod modality;
 pub mod mode;
@@ -16,7 +17,6 @@ pub mod trainer;
 
 pub use config::{Modality, Mode, OptimizerConfig, TrainConfig, UnrollConfig};
 pub use error::TrainError;
-pub use preset::Preset;
 pub use trainer::Trainer;
 
 #[cfg(test)]

@@ -34,8 +34,7 @@ impl Solver {
             Solver::Tensor(solver) => Ok(solver.step(u)),
             Solver::BlackBox(reference) => {
                 let device = u.device();
-                let rows =
-                    read_rows(u.detach()).map_err(|e| TrainError::Readback(e.to_string()))?;
+                let rows = read_rows(u.detach())?;
                 let stepped: Vec<f64> = rows.iter().flat_map(|row| reference.step(row)).collect();
                 let n = reference.config().resolution;
                 let values: Vec<f32> = stepped.into_iter().map(|v| v as f32).collect();

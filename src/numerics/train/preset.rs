@@ -1,73 +1,13 @@
-//! Training presets: `paper` (the study's settings) and `quick` (small enough that all six
-//! variants train natively on 2 cores in a few minutes). Deviations from `paper` are computed
-//! field by field, so the list shown to users cannot drift from the settings.
-
-use serde::{Deserialize, Serialize};
+//! Training budgets: `paper` (the study's settings) and `quick` (small enough that all six
+//! variants train natively on 2 cores in a few minutes), chosen by
+//! [`crate::numerics::study::Preset`]. Deviations from `paper` are computed field by field, so
+//! the list shown to users cannot drift from the settings.
 
 use super::config::{Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig};
 use crate::numerics::nets::NetConfig;
 
 /// Epochs of the study at its default dataset fraction (4 / 25 %).
 pub const PAPER_EPOCHS: usize = 16;
-
-/// A named starting configuration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Preset {
-    /// The study's settings.
-    Paper,
-    /// A reduced budget for a quick look.
-    Quick,
-}
-
-impl Preset {
-    /// Every preset.
-    pub const ALL: [Preset; 2] = [Preset::Paper, Preset::Quick];
-
-    /// The preset's name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::Paper => "paper",
-            Preset::Quick => "quick",
-        }
-    }
-
-    /// Parses [`Preset::name`].
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|p| p.name() == name)
-    }
-
-    /// The configuration for `mode` and `modality`.
-    pub fn config(self, mode: Mode, modality: Modality) -> TrainConfig {
-        match self {
-            Preset::Paper => paper(mode, modality),
-            Preset::Quick => quick(mode, modality),
-        }
-    }
-
-    /// What differs from the study, one line per field (empty for `paper`).
-    pub fn deviations(self) -> Vec<String> {
-        deviations(
-            &self.config(Mode::Correct, Modality::Wig),
-            &paper(Mode::Correct, Modality::Wig),
-        )
-    }
-
-    /// One paragraph: what the preset is, and every deviation from the study.
-    pub fn description(self) -> String {
-        match self {
-            Preset::Paper => "The study's settings: ResNet1D 16 channels × depth 10, Adam 1e-4 \
-                              ×0.9 every 2000 iterations, batch 16, m = 3, 6 train sizes × 6 ICs, \
-                              1250 frames each (25 % of 5000), 16 epochs."
-                .to_string(),
-            Preset::Quick => format!(
-                "A reduced budget so the six variants train in minutes. Deviations from the \
-                 study: {}.",
-                self.deviations().join("; ")
-            ),
-        }
-    }
-}
 
 /// Iterations of `epochs` passes over the windows of `data` at `batch` windows per iteration.
 pub fn iterations_for_epochs(
@@ -204,18 +144,19 @@ mod tests {
         assert_eq!(config.data.frames, 1250);
         // 16 epochs over 36 trajectories × 1247 windows at batch 16.
         assert_eq!(config.iterations, 44_892);
-        assert!(Preset::Paper.deviations().is_empty());
+        assert!(deviations(&config, &paper(Mode::Correct, Modality::Nog)).is_empty());
     }
 
     #[test]
     fn quick_preset_lists_every_deviation() {
-        let quick = Preset::Quick.deviations();
-        assert!(quick.iter().any(|d| d.starts_with("iterations")));
-        assert!(quick.iter().any(|d| d.starts_with("learning rate")));
-        assert!(Preset::Quick.description().contains("study: 44892"));
+        let listed = deviations(
+            &quick(Mode::Correct, Modality::Wig),
+            &paper(Mode::Correct, Modality::Wig),
+        );
+        assert!(listed.iter().any(|d| d.starts_with("iterations")));
+        assert!(listed.iter().any(|d| d.starts_with("learning rate")));
         for modality in Modality::ALL {
-            Preset::Quick
-                .config(Mode::Predict, modality)
+            super::quick(Mode::Predict, modality)
                 .validate()
                 .expect("valid");
         }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::config::TrainConfig;
 use super::error::TrainError;
 use super::trainer::Trainer;
+use crate::numerics::readback::read_f32;
 
 /// Losses not yet read back, and the history of those that were.
 #[derive(Debug, Default)]
@@ -36,13 +37,7 @@ impl LossLog {
             return Ok(self.diverged_at);
         }
         let losses = Tensor::cat(std::mem::take(&mut self.pending), 0);
-        let values = losses
-            .into_data_async()
-            .await
-            .map_err(|err| TrainError::Readback(format!("{err:?}")))?
-            .convert::<f32>()
-            .try_into_vec::<f32>()
-            .map_err(|err| TrainError::Readback(format!("{err:?}")))?;
+        let values = read_f32(losses).await?;
         self.record(&values);
         Ok(self.diverged_at)
     }

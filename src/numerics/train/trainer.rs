@@ -31,7 +31,7 @@ pub struct Trainer {
 impl std::fmt::Debug for Trainer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Trainer")
-            .field("variant", &self.config.variant_label())
+            .field("variant", &self.config.variant_id().label())
             .field("iteration", &self.iteration)
             .finish()
     }
@@ -121,10 +121,7 @@ impl Trainer {
 
     /// One optimiser iteration; the loss `[1]` (detached, not read back).
     pub fn step(&mut self) -> Result<Tensor<1>, TrainError> {
-        let net = self
-            .net
-            .take()
-            .ok_or_else(|| TrainError::Readback("trainer used after a failed step".into()))?;
+        let net = self.net.take().ok_or(TrainError::Poisoned)?;
         let batch = self.schedule.minibatch(self.iteration);
         let unroll = self.config.effective_unroll();
         let frames = span(Phase::Gather, || {

@@ -10,11 +10,12 @@ use serde::Serialize;
 use super::CliError;
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::profile::{self, Phase};
+use unroll_lab::numerics::study::Preset;
 use unroll_lab::numerics::train::data::generate;
 use unroll_lab::numerics::train::flops::flops_per_iteration;
 use unroll_lab::numerics::train::run::LossLog;
 use unroll_lab::numerics::train::trainer::data_solver;
-use unroll_lab::numerics::train::{Modality, Mode, Preset, Trainer};
+use unroll_lab::numerics::train::{Modality, Mode, Trainer};
 
 #[derive(Debug, Args)]
 pub struct BenchTrainArgs {
@@ -57,7 +58,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
     if args.iterations == 0 {
         return Err(CliError::Usage("--iterations must be at least 1".into()));
     }
-    let mut data = Preset::Paper.config(Mode::Correct, Modality::Wig).data;
+    let mut data = Preset::Paper.training(Mode::Correct, Modality::Wig).data;
     data.frames = 200;
     let trajectories = generate(&data, data_solver(48))?;
     let mut bench = Bench {
@@ -72,14 +73,14 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
     };
     for mode in [Mode::Predict, Mode::Correct] {
         for modality in Modality::ALL {
-            let mut config = Preset::Paper.config(mode, modality);
+            let mut config = Preset::Paper.training(mode, modality);
             config.data = data.clone();
             config.iterations = args.iterations + 3;
             bench.channels = config.net.channels;
             bench.depth = config.net.depth;
             bench.batch = config.batch;
             bench.horizon = config.unroll.horizon;
-            let label = config.variant_label();
+            let label = config.variant_id().label();
             let flops = flops_per_iteration(&config, 48);
             let mut trainer = Trainer::new(config, &trajectories, &backend::cpu())?;
             let mut log = LossLog::default();
@@ -135,7 +136,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
         for v in &bench.variants {
             let label = format!(
                 "{}-{}",
-                Mode::parse(v.mode).map_or("?", Mode::letter),
+                v.mode.parse::<Mode>().map_or("?", Mode::letter),
                 v.modality.to_uppercase()
             );
             println!(

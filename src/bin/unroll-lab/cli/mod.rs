@@ -2,6 +2,7 @@
 
 mod bench_solver;
 mod bench_train;
+mod knobs;
 mod simulate;
 mod study;
 mod train;
@@ -11,6 +12,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use unroll_lab::numerics::ks::KsError;
+use unroll_lab::numerics::study::StudyError;
 use unroll_lab::numerics::train::TrainError;
 
 /// Exit code for bad arguments or files.
@@ -59,6 +61,10 @@ pub enum CliError {
     Ks(#[from] KsError),
     #[error(transparent)]
     Train(#[from] TrainError),
+    #[error(transparent)]
+    Study(#[from] StudyError),
+    #[error("the study stopped: {0}")]
+    Run(String),
     #[error("cannot read {path}: {message}")]
     File { path: String, message: String },
     #[error("failed to write output: {0}")]

@@ -8,59 +8,38 @@ use burn::module::Module;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::knobs::KnobArgs;
 use super::CliError;
+use unroll_lab::experiment::limits::check;
+use unroll_lab::experiment::{Knob, Target, Value};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::nets::Architecture;
-use unroll_lab::numerics::train::data::generate;
+use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::system::System;
 use unroll_lab::numerics::train::run::{run_blocking, Progress};
-use unroll_lab::numerics::train::trainer::data_solver;
-use unroll_lab::numerics::train::{Modality, Mode, Preset, TrainConfig, Trainer};
+use unroll_lab::numerics::train::{Modality, Mode, TrainConfig};
 use unroll_lab::report::training::TrainReport;
 
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// quick | paper (default quick unless --config is given).
+    /// quick | paper (sizes and horizons train at the quick budget; default quick unless
+    /// --config is given).
     #[arg(long, conflicts_with = "config")]
-    preset: Option<String>,
+    preset: Option<Preset>,
     /// A JSON training config (as written in train.json's "config").
     #[arg(long)]
     config: Option<PathBuf>,
     /// predict | correct | transition.
     #[arg(long)]
-    mode: Option<String>,
-    /// α of the transition mode, in [0, 1).
-    #[arg(long, allow_negative_numbers = true)]
-    alpha: Option<f64>,
+    mode: Option<Mode>,
     /// one | nog | wig.
     #[arg(long)]
-    modality: Option<String>,
-    /// resnet | gcn.
-    #[arg(long)]
-    architecture: Option<String>,
-    /// Channels C.
-    #[arg(long, allow_negative_numbers = true)]
-    channels: Option<i64>,
-    /// Residual blocks D.
-    #[arg(long, allow_negative_numbers = true)]
-    depth: Option<i64>,
-    /// Unroll horizon m.
-    #[arg(long, allow_negative_numbers = true)]
-    horizon: Option<i64>,
-    /// Warm-up steps w (detached, outside the loss).
-    #[arg(long, allow_negative_numbers = true)]
-    warmup: Option<i64>,
-    /// Detach interval k (WIG; 0 = never).
-    #[arg(long, allow_negative_numbers = true)]
-    detach_interval: Option<i64>,
-    /// Iterations.
-    #[arg(long, allow_negative_numbers = true)]
-    iterations: Option<i64>,
+    modality: Option<Modality>,
+    #[command(flatten)]
+    knobs: KnobArgs<true>,
     /// Windows per minibatch (ONE uses batch × m).
     #[arg(long, allow_negative_numbers = true)]
     batch: Option<i64>,
-    /// Initial learning rate.
-    #[arg(long, allow_negative_numbers = true)]
-    learning_rate: Option<f64>,
     /// Seed (initial weights and minibatch schedule).
     #[arg(long, allow_negative_numbers = true)]
     seed: Option<i64>,
@@ -75,98 +54,43 @@ pub struct TrainArgs {
     quiet: bool,
 }
 
-fn usage(message: String) -> CliError {
-    CliError::Usage(message)
-}
-
 fn count(name: &str, value: Option<i64>) -> Result<Option<usize>, CliError> {
     value.map(|v| super::non_negative(name, v)).transpose()
 }
 
-/// The config named by the arguments: preset or file, then every override, validated.
+/// The config named by the arguments: preset or file, then every override (the shared knobs
+/// checked against the native limits), validated.
 fn resolve_config(args: &TrainArgs) -> Result<TrainConfig, CliError> {
-    let mode = args
-        .mode
-        .as_deref()
-        .map(|name| {
-            Mode::parse(name).ok_or_else(|| {
-                usage(format!(
-                    "unknown mode '{name}' (expected predict, correct or transition)"
-                ))
-            })
-        })
-        .transpose()?;
-    let modality = args
-        .modality
-        .as_deref()
-        .map(|name| {
-            Modality::parse(name).ok_or_else(|| {
-                usage(format!(
-                    "unknown modality '{name}' (expected one, nog or wig)"
-                ))
-            })
-        })
-        .transpose()?;
     let mut config = match &args.config {
         Some(path) => read_config(path)?,
-        None => {
-            let name = args.preset.as_deref().unwrap_or("quick");
-            let preset = Preset::parse(name).ok_or_else(|| {
-                usage(format!("unknown preset '{name}' (expected quick or paper)"))
-            })?;
-            preset.config(
-                mode.unwrap_or(Mode::Correct),
-                modality.unwrap_or(Modality::Wig),
-            )
-        }
+        None => args.preset.unwrap_or(Preset::Quick).training(
+            args.mode.unwrap_or(Mode::Correct),
+            args.modality.unwrap_or(Modality::Wig),
+        ),
     };
-    if let Some(mode) = mode {
+    if let Some(mode) = args.mode {
         config.mode = mode;
     }
-    if let Some(modality) = modality {
+    if let Some(modality) = args.modality {
         config.modality = modality;
     }
-    if let Some(name) = args.architecture.as_deref() {
-        config.net.architecture = Architecture::parse(name).ok_or_else(|| {
-            usage(format!(
-                "unknown architecture '{name}' (expected resnet or gcn)"
-            ))
-        })?;
-        // The study trained the GCN with 1e-3 (the CNN with 1e-4).
-        let paper_preset = args.config.is_none() && args.preset.as_deref() == Some("paper");
-        if paper_preset && config.net.architecture == Architecture::Gcn {
-            config.optimizer.learning_rate = 1e-3;
-        }
+    let overrides = &args.knobs.overrides;
+    // The study trained the GCN with 1e-3 (the CNN with 1e-4).
+    if args.preset == Some(Preset::Paper)
+        && overrides.get(Knob::Architecture) == Some(&Value::Architecture(Architecture::Gcn))
+    {
+        config.optimizer.learning_rate = 1e-3;
     }
-    if let Some(alpha) = args.alpha {
-        config.alpha = alpha;
-    }
-    if let Some(v) = count("channels", args.channels)? {
-        config.net.channels = v;
-    }
-    if let Some(v) = count("depth", args.depth)? {
-        config.net.depth = v;
-    }
-    if let Some(v) = count("horizon", args.horizon)? {
-        config.unroll.horizon = v;
-    }
-    if let Some(v) = count("warmup", args.warmup)? {
-        config.unroll.warmup = v;
-    }
-    if let Some(v) = count("detach-interval", args.detach_interval)? {
-        config.unroll.detach_interval = v;
-    }
-    if let Some(v) = count("iterations", args.iterations)? {
-        config.iterations = v;
+    for (knob, value) in overrides.iter() {
+        check(*knob, value, Target::Native, System::Ks)
+            .map_err(|problem| CliError::Usage(problem.for_cli(*knob, &value.to_string())))?;
+        knob.write_train(&mut config, value);
     }
     if let Some(v) = count("batch", args.batch)? {
         config.batch = v;
     }
     if let Some(v) = count("seed", args.seed)? {
         config.seed = v as u64;
-    }
-    if let Some(lr) = args.learning_rate {
-        config.optimizer.learning_rate = lr;
     }
     if args.black_box_solver {
         config.black_box_solver = true;
@@ -203,10 +127,12 @@ pub fn train(args: &TrainArgs) -> Result<(), CliError> {
     let output = |err: std::io::Error| CliError::Output(format!("{}: {err}", args.out.display()));
     std::fs::create_dir_all(&args.out).map_err(output)?;
     let data_start = Instant::now();
-    let trajectories = generate(&config.data, data_solver(48))?;
+    let system = System::Ks.physics();
+    let trajectories = system.training_data(&config.data)?;
     let data_generation_secs = data_start.elapsed().as_secs_f64();
-    let mut trainer = Trainer::new(config.clone(), &trajectories, &backend::cpu())?;
-    let bar = progress_bar(config.iterations, args.quiet, &config.variant_label());
+    let mut trainer = system.trainer(config.clone(), &trajectories, &backend::cpu())?;
+    let label = config.variant_id().label();
+    let bar = progress_bar(config.iterations, args.quiet, &label);
     let clock = Instant::now();
     let outcome = run_blocking(
         &mut trainer,
@@ -229,10 +155,9 @@ pub fn train(args: &TrainArgs) -> Result<(), CliError> {
         serde_json::to_string_pretty(&report).map_err(|err| CliError::Output(err.to_string()))?;
     std::fs::write(args.out.join("train.json"), json).map_err(output)?;
     match report.outcome.diverged_at {
-        Some(k) => eprintln!("{}: diverged at step {k}", config.variant_label()),
+        Some(k) => eprintln!("{label}: diverged at step {k}"),
         None => eprintln!(
-            "{}: {} iterations in {:.1} s ({:.1} it/s), final loss {:.3e}; wrote {}",
-            config.variant_label(),
+            "{label}: {} iterations in {:.1} s ({:.1} it/s), final loss {:.3e}; wrote {}",
             report.outcome.iterations_done,
             report.outcome.wall_secs,
             report.outcome.iterations_per_sec,

@@ -1,0 +1,63 @@
+//! The same study from the command line (`unroll-lab study …`, runnable as is: a test checks it
+//! reproduces [`Experiment::study_config`]) and every deviation from the study's settings.
+
+use super::{Experiment, Knob, KNOBS};
+use crate::numerics::metrics::STABILITY_HORIZON;
+use crate::numerics::train::preset::{deviations, paper};
+use crate::numerics::train::{Modality, Mode};
+
+impl Experiment {
+    /// `unroll-lab study` with the preset, seeds and iterations, and a flag for every other
+    /// applicable knob that differs from the preset's default, in [`KNOBS`] order.
+    pub fn cli_command(&self) -> String {
+        let mut command = format!(
+            "unroll-lab study --preset {} --seeds {} --iterations {}",
+            self.preset, self.seeds, self.iterations
+        );
+        let overrides = self.overrides();
+        for knob in KNOBS {
+            if matches!(knob, Knob::Seeds | Knob::Iterations) || !knob.applies(self) {
+                continue;
+            }
+            if let Some(value) = overrides.get(knob) {
+                command.push_str(&format!(" --{} {value}", knob.flag()));
+            }
+        }
+        command
+    }
+
+    /// Every deviation from the study, for the label next to the Run button.
+    pub fn deviations(&self) -> Vec<String> {
+        let study = paper(Mode::Correct, Modality::Wig);
+        let config = self.study_config();
+        let mut out = vec![format!(
+            "iterations {} per variant (study: {})",
+            self.iterations, study.iterations
+        )];
+        if self.rollout != STABILITY_HORIZON {
+            out.push(format!(
+                "evaluation rollout {} steps (study: {STABILITY_HORIZON})",
+                self.rollout
+            ));
+        }
+        out.extend(
+            deviations(&config.base, &study)
+                .into_iter()
+                .filter(|d| !d.starts_with("iterations")),
+        );
+        let defaults = self.preset_defaults();
+        for knob in [Knob::Modes, Knob::Modalities] {
+            let (ours, preset) = (knob.read(self), knob.read(&defaults));
+            if ours != preset {
+                out.push(format!("{} {ours} (preset: {preset})", knob.key()));
+            }
+        }
+        if self.uses_alpha() && self.alpha != defaults.alpha {
+            out.push(format!(
+                "transition α {} (default {})",
+                self.alpha, defaults.alpha
+            ));
+        }
+        out
+    }
+}

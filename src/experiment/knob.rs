@@ -1,0 +1,359 @@
+//! The one definition of every knob: [`KNOBS`], in the order the CLI command and the URL list
+//! them. Each [`Knob`] has its URL key, CLI flag, form label, unit and kind, reads and writes its
+//! field of an [`Experiment`] and of a training config, and parses its text into a typed
+//! [`Value`]; its limits are in [`super::limits`]. The URL codec, the CLI's flags (both `train`
+//! and `study`), the form and the validation all iterate over this table.
+
+use std::fmt;
+
+pub use super::value::Value;
+use super::Experiment;
+use crate::numerics::study::Preset;
+use crate::numerics::train::{Mode, TrainConfig};
+
+/// A knob of the experiment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Knob {
+    /// The simulated system.
+    System,
+    /// Seeds per variant.
+    Seeds,
+    /// Training iterations per variant.
+    Iterations,
+    /// Evaluation rollout length.
+    Rollout,
+    /// Simulation modes.
+    Modes,
+    /// Training modalities.
+    Modalities,
+    /// Network architecture.
+    Architecture,
+    /// Channels C.
+    Channels,
+    /// Residual blocks D.
+    Depth,
+    /// Unroll horizon m.
+    Horizon,
+    /// Warm-up steps w.
+    Warmup,
+    /// Detach interval k.
+    Detach,
+    /// α of the transition mode.
+    Alpha,
+    /// Initial learning rate.
+    LearningRate,
+    /// Training values of the system's parameter (KS: domain scales s).
+    Scales,
+}
+
+/// Every knob, in CLI-command and URL order.
+pub const KNOBS: [Knob; 15] = [
+    Knob::System,
+    Knob::Seeds,
+    Knob::Iterations,
+    Knob::Rollout,
+    Knob::Modes,
+    Knob::Modalities,
+    Knob::Architecture,
+    Knob::Channels,
+    Knob::Depth,
+    Knob::Horizon,
+    Knob::Warmup,
+    Knob::Detach,
+    Knob::Alpha,
+    Knob::LearningRate,
+    Knob::Scales,
+];
+
+/// What kind of value a knob holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A whole number.
+    Count,
+    /// A real number.
+    Real,
+    /// Comma-separated real numbers.
+    Reals,
+    /// One name or comma-separated names.
+    Names,
+}
+
+/// The static facts of a knob.
+struct Spec {
+    key: &'static str,
+    flag: &'static str,
+    alias: Option<&'static str>,
+    label: &'static str,
+    unit: &'static str,
+    kind: Kind,
+    /// Whether `unroll-lab train` takes it too (the knobs of one training config).
+    train: bool,
+}
+
+const fn spec(
+    key: &'static str,
+    flag: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    kind: Kind,
+    train: bool,
+) -> Spec {
+    Spec {
+        key,
+        flag,
+        alias: None,
+        label,
+        unit,
+        kind,
+        train,
+    }
+}
+
+impl Knob {
+    fn spec(self) -> Spec {
+        use Kind::{Count, Names, Real, Reals};
+        match self {
+            Knob::System => spec("system", "system", "System", "system", Names, false),
+            Knob::Seeds => spec("seeds", "seeds", "Seeds", "seeds", Count, false),
+            Knob::Iterations => spec(
+                "iterations",
+                "iterations",
+                "Iterations per variant",
+                "iterations per variant",
+                Count,
+                true,
+            ),
+            Knob::Rollout => spec(
+                "rollout",
+                "rollout",
+                "Evaluation rollout (steps)",
+                "steps",
+                Count,
+                false,
+            ),
+            Knob::Modes => spec("modes", "modes", "Modes", "mode", Names, false),
+            Knob::Modalities => spec(
+                "modalities",
+                "modalities",
+                "Modalities",
+                "modality",
+                Names,
+                false,
+            ),
+            Knob::Architecture => spec(
+                "arch",
+                "architecture",
+                "Architecture",
+                "architecture",
+                Names,
+                true,
+            ),
+            Knob::Channels => spec(
+                "channels",
+                "channels",
+                "Channels C",
+                "channels",
+                Count,
+                true,
+            ),
+            Knob::Depth => spec(
+                "depth",
+                "depth",
+                "Depth D (residual blocks)",
+                "residual blocks",
+                Count,
+                true,
+            ),
+            Knob::Horizon => spec(
+                "m",
+                "horizon",
+                "Unroll horizon m (loss steps)",
+                "loss steps",
+                Count,
+                true,
+            ),
+            Knob::Warmup => spec(
+                "warmup",
+                "warmup",
+                "Warm-up steps w (detached, outside the loss)",
+                "warm-up steps",
+                Count,
+                true,
+            ),
+            Knob::Detach => Spec {
+                alias: Some("detach"),
+                ..spec(
+                    "detach",
+                    "detach-interval",
+                    "Detach interval k (WIG; 0 = never cut)",
+                    "steps (0 = never cut)",
+                    Count,
+                    true,
+                )
+            },
+            Knob::Alpha => spec("alpha", "alpha", "Transition α", "α", Real, true),
+            Knob::LearningRate => Spec {
+                alias: Some("lr"),
+                ..spec(
+                    "lr",
+                    "learning-rate",
+                    "Learning rate",
+                    "learning rate",
+                    Real,
+                    true,
+                )
+            },
+            Knob::Scales => spec(
+                "scales",
+                "scales",
+                "Training domain sizes s (L = 8·s)",
+                "training domain size",
+                Reals,
+                true,
+            ),
+        }
+    }
+
+    /// The knob named `key` in a URL.
+    pub fn from_key(key: &str) -> Option<Knob> {
+        KNOBS.into_iter().find(|k| k.key() == key)
+    }
+
+    /// URL key and form input id (`m`, `lr`).
+    pub fn key(self) -> &'static str {
+        self.spec().key
+    }
+
+    /// CLI flag without dashes (`horizon`, `learning-rate`).
+    pub fn flag(self) -> &'static str {
+        self.spec().flag
+    }
+
+    /// A second CLI flag (`--lr`, `--detach`).
+    pub fn alias(self) -> Option<&'static str> {
+        self.spec().alias
+    }
+
+    /// Form label and CLI help.
+    pub fn label(self) -> &'static str {
+        self.spec().label
+    }
+
+    /// What the value counts, in messages (`channels`, `loss steps`); for lists, one item.
+    pub fn unit(self) -> &'static str {
+        self.spec().unit
+    }
+
+    /// The kind of value.
+    pub fn kind(self) -> Kind {
+        self.spec().kind
+    }
+
+    /// Whether `unroll-lab train` takes it (else only `study` and the browser).
+    pub fn trains(self) -> bool {
+        self.spec().train
+    }
+
+    /// Whether the knob applies under `preset` (the `sizes` grid replaces channels and depth,
+    /// the `horizons` grid replaces m).
+    pub fn applies_to_preset(self, preset: Preset) -> bool {
+        match self {
+            Knob::Channels | Knob::Depth => preset != Preset::Sizes,
+            Knob::Horizon => preset != Preset::Horizons,
+            _ => true,
+        }
+    }
+
+    /// Whether the knob is used by `experiment` (its preset, and α only with transition).
+    pub fn applies(self, experiment: &Experiment) -> bool {
+        match self {
+            Knob::Alpha => experiment.modes.contains(&Mode::Transition),
+            _ => self.applies_to_preset(experiment.preset),
+        }
+    }
+
+    /// The knob's value in `experiment`.
+    pub fn read(self, e: &Experiment) -> Value {
+        match self {
+            Knob::System => Value::System(e.system),
+            Knob::Seeds => Value::Count(e.seeds),
+            Knob::Iterations => Value::Count(e.iterations),
+            Knob::Rollout => Value::Count(e.rollout),
+            Knob::Modes => Value::Modes(e.modes.clone()),
+            Knob::Modalities => Value::Modalities(e.modalities.clone()),
+            Knob::Architecture => Value::Architecture(e.architecture),
+            Knob::Channels => Value::Count(e.channels),
+            Knob::Depth => Value::Count(e.depth),
+            Knob::Horizon => Value::Count(e.horizon),
+            Knob::Warmup => Value::Count(e.warmup),
+            Knob::Detach => Value::Count(e.detach),
+            Knob::Alpha => Value::Real(e.alpha),
+            Knob::LearningRate => Value::Real(e.learning_rate),
+            Knob::Scales => Value::Reals(e.scales.clone()),
+        }
+    }
+
+    /// Sets the knob in `experiment` (a value of another kind is ignored: values come from
+    /// this knob's [`Knob::parse`]).
+    pub fn write(self, e: &mut Experiment, value: Value) {
+        match (self, value) {
+            (Knob::System, Value::System(v)) => e.system = v,
+            (Knob::Seeds, Value::Count(v)) => e.seeds = v,
+            (Knob::Iterations, Value::Count(v)) => e.iterations = v,
+            (Knob::Rollout, Value::Count(v)) => e.rollout = v,
+            (Knob::Modes, Value::Modes(v)) => e.modes = v,
+            (Knob::Modalities, Value::Modalities(v)) => e.modalities = v,
+            (Knob::Architecture, Value::Architecture(v)) => e.architecture = v,
+            (Knob::Channels, Value::Count(v)) => e.channels = v,
+            (Knob::Depth, Value::Count(v)) => e.depth = v,
+            (Knob::Horizon, Value::Count(v)) => e.horizon = v,
+            (Knob::Warmup, Value::Count(v)) => e.warmup = v,
+            (Knob::Detach, Value::Count(v)) => e.detach = v,
+            (Knob::Alpha, Value::Real(v)) => e.alpha = v,
+            (Knob::LearningRate, Value::Real(v)) => e.learning_rate = v,
+            (Knob::Scales, Value::Reals(v)) => e.scales = v,
+            _ => {}
+        }
+    }
+
+    /// Sets the knob in a training config (the knobs [`Knob::trains`]; others are ignored).
+    pub fn write_train(self, config: &mut TrainConfig, value: &Value) {
+        match (self, value) {
+            (Knob::Iterations, Value::Count(v)) => config.iterations = *v,
+            (Knob::Architecture, Value::Architecture(v)) => config.net.architecture = *v,
+            (Knob::Channels, Value::Count(v)) => config.net.channels = *v,
+            (Knob::Depth, Value::Count(v)) => config.net.depth = *v,
+            (Knob::Horizon, Value::Count(v)) => config.unroll.horizon = *v,
+            (Knob::Warmup, Value::Count(v)) => config.unroll.warmup = *v,
+            (Knob::Detach, Value::Count(v)) => config.unroll.detach_interval = *v,
+            (Knob::Alpha, Value::Real(v)) => config.alpha = *v,
+            (Knob::LearningRate, Value::Real(v)) => config.optimizer.learning_rate = *v,
+            (Knob::Scales, Value::Reals(v)) => config.data.scales = v.clone(),
+            _ => {}
+        }
+    }
+
+    /// The value a form shows for text that does not parse: out of every range, so the field
+    /// shows its message (`usize::MAX`, NaN; a list keeps its readable entries and NaN for the
+    /// others).
+    pub fn unparsable(self, text: &str) -> Option<Value> {
+        match self.kind() {
+            Kind::Count => Some(Value::Count(usize::MAX)),
+            Kind::Real => Some(Value::Real(f64::NAN)),
+            Kind::Reals => Some(Value::Reals(
+                text.split(',')
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .map(|t| t.parse().unwrap_or(f64::NAN))
+                    .collect(),
+            )),
+            Kind::Names => None,
+        }
+    }
+}
+
+impl fmt::Display for Knob {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}

@@ -1,0 +1,151 @@
+//! The one limits table: what each knob accepts natively (the CLI: the numerics' own bounds)
+//! and in the browser (tighter where wasm memory or a page's patience demands), and the checks
+//! that use it. The system's parameter range comes from its
+//! [`crate::numerics::system::Parameter`].
+
+use super::knob::{Knob, Value};
+use super::problem::Problem;
+use crate::numerics::metrics::{ERROR_HORIZON, STABILITY_HORIZON};
+use crate::numerics::nets::{CHANNELS_RANGE, DEPTH_RANGE};
+use crate::numerics::study::{MAX_ROLLOUT, MAX_TRAININGS};
+use crate::numerics::system::System;
+use crate::numerics::train::config::MAX_UNROLL;
+
+/// Where an experiment runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The page (CPU backend in wasm or WebGPU): tighter limits, a memory ceiling.
+    Browser,
+    /// The native CLI: the numerics' own limits.
+    Native,
+}
+
+/// Whole-number knobs: `(knob, smallest, largest in the browser, largest natively)`.
+pub const COUNT_LIMITS: [(Knob, usize, usize, usize); 8] = [
+    (Knob::Seeds, 1, 5, MAX_TRAININGS),
+    (Knob::Iterations, 1, 20_000, 100_000_000),
+    (Knob::Rollout, ERROR_HORIZON, MAX_ROLLOUT, MAX_ROLLOUT),
+    (Knob::Channels, 1, 64, *CHANNELS_RANGE.end()),
+    (Knob::Depth, 0, 16, *DEPTH_RANGE.end()),
+    (Knob::Horizon, 1, 32, MAX_UNROLL),
+    (Knob::Warmup, 0, 32, MAX_UNROLL - 1),
+    (Knob::Detach, 0, 32, MAX_UNROLL),
+];
+
+/// Most training parameter values (domain sizes): `(browser, native)`.
+pub const MAX_SCALES: (usize, usize) = (8, 16);
+
+/// Estimated memory above which the browser refuses to run (1.5 GiB); natively there is no
+/// ceiling (the estimate is printed before the study runs).
+pub const BROWSER_MEMORY_LIMIT_BYTES: f64 = 1.5 * 1024.0 * 1024.0 * 1024.0;
+
+/// Default iterations per variant in the browser (CPU backend in wasm).
+pub const BROWSER_ITERATIONS: usize = 300;
+/// Default seeds: `(browser, native)`.
+pub const DEFAULT_SEEDS: (usize, usize) = (1, 3);
+/// Default evaluation rollout (the study's).
+pub const DEFAULT_ROLLOUT: usize = STABILITY_HORIZON;
+
+impl Target {
+    fn pick<T>(self, (browser, native): (T, T)) -> T {
+        match self {
+            Target::Browser => browser,
+            Target::Native => native,
+        }
+    }
+}
+
+/// `(smallest, largest)` of a whole-number knob at `target`.
+pub fn count_range(knob: Knob, target: Target) -> Option<(usize, usize)> {
+    COUNT_LIMITS
+        .iter()
+        .find(|(k, ..)| *k == knob)
+        .map(|&(_, low, browser, native)| (low, target.pick((browser, native))))
+}
+
+/// Largest accepted seeds at `target`.
+pub fn max_seeds(target: Target) -> usize {
+    count_range(Knob::Seeds, target).map_or(1, |(_, high)| high)
+}
+
+/// The accepted values in words, for the URL's messages (`1..=64`, `[0, 1)`, `(0, 1]`).
+pub fn range_text(knob: Knob, target: Target) -> String {
+    match (knob, count_range(knob, target)) {
+        (_, Some((low, high))) => format!("{low}..={high}"),
+        (Knob::Alpha, _) => "[0, 1)".into(),
+        (Knob::LearningRate, _) => "(0, 1]".into(),
+        _ => String::new(),
+    }
+}
+
+/// Every repeated entry of `items` is a problem.
+fn no_repeats<T: PartialEq + ToString>(items: &[T]) -> Result<(), Problem> {
+    match items
+        .iter()
+        .enumerate()
+        .find(|(i, x)| items[..*i].contains(x))
+    {
+        Some((_, x)) => Err(Problem::Repeated(x.to_string())),
+        None => Ok(()),
+    }
+}
+
+/// Checks `value` of `knob` against the limits of `target` (`system` gives the parameter
+/// range of the scales).
+pub fn check(knob: Knob, value: &Value, target: Target, system: System) -> Result<(), Problem> {
+    match value {
+        Value::Count(v) => match count_range(knob, target) {
+            Some((low, high)) if !(low..=high).contains(v) => Err(Problem::Range(format!(
+                "between {low} and {high} {}",
+                knob.unit()
+            ))),
+            _ => Ok(()),
+        },
+        Value::Real(a) if knob == Knob::Alpha => {
+            if a.is_finite() && (0.0..1.0).contains(a) {
+                Ok(())
+            } else {
+                Err(Problem::Range(
+                    "in [0, 1) (at α = 1 the network term vanishes)".into(),
+                ))
+            }
+        }
+        Value::Real(lr) => {
+            if lr.is_finite() && *lr > 0.0 && *lr <= 1.0 {
+                Ok(())
+            } else {
+                Err(Problem::Range("in (0, 1], e.g. 0.001".into()))
+            }
+        }
+        Value::Reals(scales) => check_scales(scales, target, system),
+        Value::Modes(modes) if modes.is_empty() => Err(Problem::Empty),
+        Value::Modalities(modalities) if modalities.is_empty() => Err(Problem::Empty),
+        Value::Modes(modes) => no_repeats(modes),
+        Value::Modalities(modalities) => no_repeats(modalities),
+        Value::Architecture(_) | Value::System(_) => Ok(()),
+    }
+}
+
+/// 1 to [`MAX_SCALES`] distinct values in the system parameter's range at `target`.
+fn check_scales(scales: &[f64], target: Target, system: System) -> Result<(), Problem> {
+    let parameter = system.physics().parameter();
+    let (low, high) = target.pick((parameter.browser, parameter.native));
+    let most = target.pick(MAX_SCALES);
+    if scales.is_empty() {
+        return Err(Problem::Invalid("at least one training domain size".into()));
+    }
+    if scales.len() > most {
+        return Err(Problem::Invalid(format!(
+            "at most {most} training domain sizes"
+        )));
+    }
+    if let Some(bad) = scales
+        .iter()
+        .find(|s| !(s.is_finite() && (low..=high).contains(*s)))
+    {
+        return Err(Problem::Invalid(format!(
+            "domain scale {bad} is outside {low}..={high}"
+        )));
+    }
+    no_repeats(scales)
+}

@@ -1,0 +1,284 @@
+//! One experiment, typed end to end: the preset and every knob of a study, as the browser's
+//! form edits it, the URL shares it and the CLI runs it.
+//!
+//! [`knob`] defines every knob once (URL key, CLI flag, label, unit, kind, how it reads and
+//! writes); [`limits`] holds the one limits table (browser and native); [`problem`] words what
+//! is wrong for each surface; [`query`] is the URL codec, [`command`] the equivalent
+//! `unroll-lab study …` command and the deviations from the study, [`validate`] the per-field
+//! validation and the workload (the cost model itself is [`crate::numerics::cost`]).
+//!
+//! A preset sets the grid axis (network sizes for `sizes`, unroll horizons for `horizons`) and
+//! the defaults of every knob; the knobs override the preset's base training config. In the
+//! `sizes` preset the channels/depth knobs do not apply, in `horizons` the m knob does not, and
+//! α applies only with the transition mode.
+
+pub mod command;
+pub mod knob;
+pub mod limits;
+pub mod problem;
+pub mod query;
+pub mod validate;
+pub mod value;
+
+#[cfg(test)]
+mod tests;
+
+pub use knob::{Kind, Knob, Value, KNOBS};
+pub use limits::Target;
+pub use problem::Problem;
+pub use validate::FieldError;
+
+use crate::numerics::nets::{Architecture, NetConfig};
+use crate::numerics::study::{NetSize, Preset, StudyConfig};
+use crate::numerics::system::System;
+use crate::numerics::train::{Modality, Mode};
+
+/// Knob values given explicitly (CLI flags, URL parameters), in the order given; a knob given
+/// twice keeps the last.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overrides(Vec<(Knob, Value)>);
+
+impl Overrides {
+    /// Sets `knob` (replacing an earlier value).
+    pub fn set(&mut self, knob: Knob, value: Value) {
+        self.0.retain(|(k, _)| *k != knob);
+        self.0.push((knob, value));
+    }
+
+    /// The value given for `knob`.
+    pub fn get(&self, knob: Knob) -> Option<&Value> {
+        self.0.iter().find(|(k, _)| *k == knob).map(|(_, v)| v)
+    }
+
+    /// Every `(knob, value)`, in the order given.
+    pub fn iter(&self) -> impl Iterator<Item = &(Knob, Value)> {
+        self.0.iter()
+    }
+
+    /// True when nothing is given.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// An experiment: where it runs, the preset, and the value of every knob.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Experiment {
+    /// Browser or native (the limits and defaults that apply).
+    pub target: Target,
+    /// The simulated system.
+    pub system: System,
+    /// The grid.
+    pub preset: Preset,
+    /// Simulation modes (in the order they are run).
+    pub modes: Vec<Mode>,
+    /// Training modalities (in the order they are run).
+    pub modalities: Vec<Modality>,
+    /// Network architecture.
+    pub architecture: Architecture,
+    /// Channels C (not used by the `sizes` preset).
+    pub channels: usize,
+    /// Residual blocks D (not used by the `sizes` preset).
+    pub depth: usize,
+    /// Unroll horizon m (not used by the `horizons` preset).
+    pub horizon: usize,
+    /// Warm-up steps w (detached, outside the loss).
+    pub warmup: usize,
+    /// Detach interval k of WIG (0 = never cut).
+    pub detach: usize,
+    /// α of the transition mode (used only when transition is selected).
+    pub alpha: f64,
+    /// Initial learning rate.
+    pub learning_rate: f64,
+    /// Seeds per variant.
+    pub seeds: usize,
+    /// Training iterations per variant.
+    pub iterations: usize,
+    /// Rollout length of the correlation-time and stability evaluation (the study: 750).
+    pub rollout: usize,
+    /// Training domain scales `s` (L = 8·s).
+    pub scales: Vec<f64>,
+}
+
+impl Default for Experiment {
+    fn default() -> Self {
+        Self::for_preset(Preset::Quick)
+    }
+}
+
+impl Experiment {
+    /// The browser's defaults for `preset`: its grid's modes and modalities, its base training
+    /// config's network, unroll, α, learning rate and domain sizes; 1 seed,
+    /// [`limits::BROWSER_ITERATIONS`], the study's rollout.
+    pub fn for_preset(preset: Preset) -> Self {
+        Self::defaults(preset, Target::Browser)
+    }
+
+    /// The defaults of `preset` at `target` (natively: 3 seeds and the preset's iterations).
+    pub fn defaults(preset: Preset, target: Target) -> Self {
+        let config = preset.config(1);
+        let base = &config.base;
+        let (seeds, iterations) = match target {
+            Target::Browser => (limits::DEFAULT_SEEDS.0, limits::BROWSER_ITERATIONS),
+            Target::Native => (limits::DEFAULT_SEEDS.1, base.iterations),
+        };
+        Self {
+            target,
+            system: config.system,
+            preset,
+            modes: config.modes.clone(),
+            modalities: config.modalities.clone(),
+            architecture: base.net.architecture,
+            channels: base.net.channels,
+            depth: base.net.depth,
+            horizon: base.unroll.horizon,
+            warmup: base.unroll.warmup,
+            detach: base.unroll.detach_interval,
+            alpha: base.alpha,
+            learning_rate: base.optimizer.learning_rate,
+            seeds,
+            iterations,
+            rollout: limits::DEFAULT_ROLLOUT,
+            scales: base.data.scales.clone(),
+        }
+    }
+
+    /// The defaults of this experiment's preset and target.
+    pub fn preset_defaults(&self) -> Self {
+        Self::defaults(self.preset, self.target)
+    }
+
+    /// Switches the preset: its grid's modes and modalities replace the current ones, every
+    /// other knob is kept.
+    pub fn set_preset(&mut self, preset: Preset) {
+        let defaults = Self::defaults(preset, self.target);
+        self.preset = preset;
+        self.modes = defaults.modes;
+        self.modalities = defaults.modalities;
+    }
+
+    /// Applies `overrides` at this experiment's target: each value is checked against the
+    /// limits and against the preset; the first problem with its knob otherwise.
+    pub fn apply(&mut self, overrides: &Overrides) -> Result<(), (Knob, Problem)> {
+        for (knob, value) in overrides.iter() {
+            if !knob.applies_to_preset(self.preset) {
+                return Err((*knob, Problem::NotApplicable(self.preset)));
+            }
+            limits::check(*knob, value, self.target, self.system)
+                .map_err(|problem| (*knob, problem))?;
+            knob.write(self, value.clone());
+        }
+        Ok(())
+    }
+
+    /// The knobs whose values differ from the preset's defaults (URL, CLI command).
+    pub fn overrides(&self) -> Overrides {
+        let defaults = self.preset_defaults();
+        let mut out = Overrides::default();
+        for knob in KNOBS {
+            let value = knob.read(self);
+            if value.to_string() != knob.read(&defaults).to_string() {
+                out.set(knob, value);
+            }
+        }
+        out
+    }
+
+    /// Selects or deselects `mode` (the selection stays in the order predict, correct,
+    /// transition).
+    pub fn toggle_mode(&mut self, mode: Mode) {
+        self.modes = toggled(&self.modes, mode, &Mode::ALL);
+    }
+
+    /// Selects or deselects `modality` (in the order ONE, NOG, WIG).
+    pub fn toggle_modality(&mut self, modality: Modality) {
+        self.modalities = toggled(&self.modalities, modality, &Modality::ALL);
+    }
+
+    /// True when the channels/depth knobs are used (every preset but `sizes`).
+    pub fn uses_net_size(&self) -> bool {
+        Knob::Channels.applies(self)
+    }
+
+    /// True when the m knob is used (every preset but `horizons`).
+    pub fn uses_horizon(&self) -> bool {
+        Knob::Horizon.applies(self)
+    }
+
+    /// True when α is used (transition selected).
+    pub fn uses_alpha(&self) -> bool {
+        Knob::Alpha.applies(self)
+    }
+
+    /// The parameter count of the network the knobs describe; `None` while channels or depth
+    /// is out of range (or the `sizes` preset replaces them).
+    pub fn parameter_count(&self) -> Option<usize> {
+        let ok =
+            |knob: Knob| limits::check(knob, &knob.read(self), self.target, self.system).is_ok();
+        (self.uses_net_size() && ok(Knob::Channels) && ok(Knob::Depth)).then(|| {
+            NetConfig {
+                architecture: self.architecture,
+                channels: self.channels,
+                depth: self.depth,
+            }
+            .parameter_count()
+        })
+    }
+
+    /// The preset's network sizes with their parameter counts at the selected architecture
+    /// (`sizes` preset; empty otherwise).
+    pub fn preset_sizes(&self) -> Vec<(NetSize, usize)> {
+        self.preset
+            .sizes()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|size| {
+                let params = NetConfig {
+                    architecture: self.architecture,
+                    channels: size.channels,
+                    depth: size.depth,
+                }
+                .parameter_count();
+                (size, params)
+            })
+            .collect()
+    }
+
+    /// The study it runs: the preset's grid, with every applicable knob written into the base
+    /// training config (and the grid's single size / horizon where the preset does not fix
+    /// them). Seeds beyond the target's limit are cut here, so an invalid entry never builds a
+    /// huge seed list: check [`Self::validate`].
+    pub fn study_config(&self) -> StudyConfig {
+        let mut config = self
+            .preset
+            .config(self.seeds.min(limits::max_seeds(self.target)));
+        config.system = self.system;
+        config.modes = self.modes.clone();
+        config.modalities = self.modalities.clone();
+        for knob in KNOBS {
+            if knob.trains() && knob.applies(self) {
+                knob.write_train(&mut config.base, &knob.read(self));
+            }
+        }
+        if self.uses_net_size() {
+            config.sizes = vec![NetSize {
+                channels: self.channels,
+                depth: self.depth,
+            }];
+        }
+        if self.uses_horizon() {
+            config.horizons = vec![self.horizon];
+        }
+        config.eval.rollout_steps = self.rollout;
+        config
+    }
+}
+
+/// `items` with `item` added or removed, in the order of `all`.
+fn toggled<T: Copy + PartialEq>(items: &[T], item: T, all: &[T]) -> Vec<T> {
+    let on = !items.contains(&item);
+    all.iter()
+        .copied()
+        .filter(|&x| if x == item { on } else { items.contains(&x) })
+        .collect()
+}

@@ -1,0 +1,110 @@
+//! The experiment in the URL query: the preset, then every knob that differs from the preset's
+//! default, in [`super::KNOBS`] order (`?preset=horizons&seeds=2&modes=correct&m=4`). Reading
+//! never panics: every unknown key, repeated key, bad number, unknown name, empty list and
+//! out-of-range value is named in a message and its default is used.
+
+use super::knob::Knob;
+use super::limits::Target;
+use super::{Experiment, KNOBS};
+use crate::numerics::study::Preset;
+
+/// The URL key of the preset (not a knob: it sets the knobs' defaults).
+pub const PRESET_KEY: &str = "preset";
+/// URL keys read elsewhere (`device`: the compute device, read by `platform`).
+pub const OTHER_KEYS: [&str; 1] = ["device"];
+
+fn clip(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+/// The preset named in a URL (`headline` is the old name of `quick`); only the browser's
+/// presets.
+fn preset_of(name: &str) -> Option<Preset> {
+    let preset = match name {
+        "headline" => Preset::Quick,
+        other => other.parse().ok()?,
+    };
+    Preset::BROWSER.contains(&preset).then_some(preset)
+}
+
+impl Experiment {
+    /// The URL query (without `?`): the preset unless it is the default, then every knob that
+    /// differs from the preset's default; empty for the default experiment.
+    pub fn to_query(&self) -> String {
+        let mut parts = Vec::new();
+        if self.preset != Preset::Quick {
+            parts.push(format!("{PRESET_KEY}={}", self.preset));
+        }
+        let overrides = self.overrides();
+        for knob in KNOBS {
+            if let Some(value) = overrides.get(knob) {
+                parts.push(format!("{}={value}", knob.key()));
+            }
+        }
+        parts.join("&")
+    }
+
+    /// Reads a URL query (with or without `?`, percent-decoded) into a browser experiment; the
+    /// messages name every parameter that was ignored. The preset is read first (it sets the
+    /// defaults), wherever it appears.
+    pub fn from_query(query: &str) -> (Self, Vec<String>) {
+        let pairs: Vec<(String, String)> = query
+            .trim_start_matches('?')
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|pair| {
+                let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                let decode = |s: &str| -> String {
+                    percent_encoding::percent_decode_str(s)
+                        .decode_utf8_lossy()
+                        .into()
+                };
+                (decode(key), decode(value))
+            })
+            .collect();
+        let mut ignored = Vec::new();
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, _) in &pairs {
+            if seen.contains(&key.as_str()) {
+                let message = format!(
+                    "parameter '{}' is given more than once: using the last",
+                    clip(key)
+                );
+                if !ignored.contains(&message) {
+                    ignored.push(message);
+                }
+            } else {
+                seen.push(key.as_str());
+            }
+        }
+        let mut preset = Preset::Quick;
+        for (_, value) in pairs.iter().filter(|(key, _)| key == PRESET_KEY) {
+            match preset_of(value) {
+                Some(p) => preset = p,
+                None => ignored.push(format!(
+                    "preset '{}' is unknown: using the default",
+                    clip(value)
+                )),
+            }
+        }
+        let mut experiment = Self::for_preset(preset);
+        for (key, value) in pairs.iter().filter(|(key, _)| key != PRESET_KEY) {
+            if OTHER_KEYS.contains(&key.as_str()) {
+                continue;
+            }
+            let Some(knob) = Knob::from_key(key) else {
+                ignored.push(format!("unknown parameter '{}' ignored", clip(key)));
+                continue;
+            };
+            match knob.parse_checked(value, Target::Browser) {
+                Ok(parsed) => knob.write(&mut experiment, parsed),
+                Err(problem) => ignored.push(format!(
+                    "{key} '{}' {}: using the default",
+                    clip(value),
+                    problem.for_url(knob, Target::Browser)
+                )),
+            }
+        }
+        (experiment, ignored)
+    }
+}

@@ -1,0 +1,250 @@
+//! The cost of a study before it runs, as pure functions of its [`StudyConfig`]: counted FLOPs
+//! (training and evaluation), estimated peak memory, and the time at a measured FLOP rate
+//! ([`calibrate`] measures it on a device). The browser shows it under the form and refuses a
+//! study above its memory limit; the CLI prints it before a study runs.
+
+use burn::tensor::Device;
+
+use crate::numerics::nets::{Architecture, NetConfig};
+use crate::numerics::study::{EvalConfig, Preset, StudyConfig, StudyError};
+use crate::numerics::train::flops::flops_per_iteration;
+use crate::numerics::train::mode::mode_solver;
+use crate::numerics::train::run::LossLog;
+use crate::numerics::train::{Modality, Mode, TrainConfig, Trainer};
+
+/// What a study costs. See [`cost`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cost {
+    /// Trainings (variants × seeds).
+    pub trainings: usize,
+    /// Training iterations in all.
+    pub iterations: usize,
+    /// Counted FLOPs of every training iteration ([`flops_per_iteration`]).
+    pub training_flops: f64,
+    /// Counted FLOPs of the evaluation rollouts (network forward + solver per step, per test).
+    pub evaluation_flops: f64,
+    /// Estimated peak memory in bytes ([`memory_bytes`]).
+    pub memory_bytes: f64,
+}
+
+impl Cost {
+    /// Counted FLOPs in all.
+    pub fn flops(&self) -> f64 {
+        self.training_flops + self.evaluation_flops
+    }
+
+    /// Estimated seconds at `flop_rate` FLOP/s; `None` before the rate is known.
+    pub fn seconds(&self, flop_rate: Option<f64>) -> Option<f64> {
+        flop_rate
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .map(|rate| self.flops() / rate)
+    }
+}
+
+/// Trainings, iterations, counted FLOPs and memory of `config`. The FLOPs are training
+/// ([`flops_per_iteration`]: network forward per call × `network_calls_per_iteration`,
+/// backward ≈ 2× forward, solver, loss, Adam) plus the evaluation rollouts (per test size,
+/// `rollout` steps of network forward + solver over its tests); data generation (the f64
+/// reference solver) is not counted.
+pub fn cost(config: &StudyConfig) -> Cost {
+    let seeds = config.seeds.len();
+    let n = state_values(config);
+    let mut cost = Cost {
+        trainings: 0,
+        iterations: 0,
+        training_flops: 0.0,
+        evaluation_flops: 0.0,
+        memory_bytes: memory_bytes(config),
+    };
+    for variant in config.variants() {
+        cost.trainings += seeds;
+        cost.iterations += seeds * variant.iterations;
+        cost.training_flops +=
+            (seeds * variant.iterations) as f64 * flops_per_iteration(&variant, n);
+        cost.evaluation_flops += seeds as f64 * evaluation_flops(&variant, &config.eval, n);
+    }
+    cost
+}
+
+/// Values of one state of the study's system (the network's input width).
+fn state_values(config: &StudyConfig) -> usize {
+    config.system.physics().state_shape().values()
+}
+
+/// Floats of every intermediate tensor of one forward pass of `net` on one sample of
+/// `resolution` points (what autodiff keeps for the backward pass):
+/// ResNet1D `(7D + 3)·C·N + 3N` (per block two padded inputs, two conv outputs, the inner
+/// activation, the skip sum and the outer activation; stem and head around them),
+/// GCN `(28C + 6)·D·N + (13C + 25)·N` (per edge convolution the three edge features
+/// `[x_i, x_j − x_i, sign]`, the messages before and after the activation and their mean).
+pub fn activation_floats_per_sample(net: &NetConfig, resolution: usize) -> f64 {
+    let (c, d, n) = (net.channels as f64, net.depth as f64, resolution as f64);
+    match net.architecture {
+        Architecture::Resnet => (7.0 * d + 3.0) * c * n + 3.0 * n,
+        Architecture::Gcn => (28.0 * c + 6.0) * d * n + (13.0 * c + 25.0) * n,
+    }
+}
+
+/// Counted FLOPs of one learned solver step of `mode` for `batch` rows (0 without a solver).
+fn solver_flops_per_step(mode: Mode, alpha: f64, batch: usize, resolution: usize) -> f64 {
+    mode_solver(mode, alpha, 1.0, resolution).map_or(0.0, |ks| ks.flops_per_step(batch))
+}
+
+/// Counted FLOPs of evaluating one trained `variant`: every test size's rollout of
+/// `rollout_steps` steps, batched over its tests (network forward + solver per step).
+fn evaluation_flops(variant: &TrainConfig, eval: &EvalConfig, resolution: usize) -> f64 {
+    let tests = eval.tests_per_size;
+    let net = variant.net.flops_per_sample(resolution) * tests as f64;
+    let solver = solver_flops_per_step(variant.mode, variant.alpha, tests, resolution);
+    (eval.scales.len() * eval.rollout_steps) as f64 * (net + solver)
+}
+
+/// Estimated peak memory of the study in bytes (f32 = 4 bytes, f64 = 8). Variants train one
+/// after the other, so the per-training terms are the largest variant's:
+///
+/// ```text
+///   8 · S·6·F·N                 training data (f32): the study's host copy + the trainer's device copy
+/// + 8 · S_t·T·(R+1)·N           test ground truth (f64)
+/// + 16 · T·(R+1)·N              one test size's rollout: f32 states on the device, f32 readback, f64 copy
+/// + max over variants of
+///     16 · P                    parameters, gradients and Adam's two moments (f32)
+///   + 4 · B·m·a(net)            the unrolled activations of one iteration: every loss step's network
+///                               intermediates (a = activation_floats_per_sample), kept for the backward
+///                               pass; warm-up steps are detached and freed, so they do not add up
+///   + 4 · B·m·8K·N              WIG only: the solver's intermediates (K sub-steps) kept for the backward
+///   + 4 · B·(w+m+1)·N           the gathered minibatch windows
+/// ```
+///
+/// S = training sizes, F = frames per trajectory, N = values per state, S_t = test sizes,
+/// T = tests per size, R = rollout steps, P = parameters, B = effective batch (ONE: batch·m),
+/// m = effective horizon (ONE: 1), w = warm-up. Allocator and autodiff bookkeeping are not
+/// counted.
+pub fn memory_bytes(config: &StudyConfig) -> f64 {
+    let resolution = state_values(config);
+    let n = resolution as f64;
+    let data = config.base.data.scales.len() as f64 * 6.0 * config.base.data.frames as f64 * n;
+    let eval = &config.eval;
+    let rollout_values = eval.tests_per_size as f64 * (eval.rollout_steps + 1) as f64 * n;
+    let shared =
+        8.0 * data + 8.0 * eval.scales.len() as f64 * rollout_values + 16.0 * rollout_values;
+    let per_training = config
+        .variants()
+        .iter()
+        .map(|variant| {
+            let batch = variant.effective_batch() as f64;
+            let unroll = variant.effective_unroll();
+            let m = unroll.horizon as f64;
+            let params = 16.0 * variant.net.parameter_count() as f64;
+            let activations =
+                4.0 * batch * m * activation_floats_per_sample(&variant.net, resolution);
+            let substeps = mode_solver(variant.mode, variant.alpha, 1.0, resolution)
+                .map_or(0.0, |ks| ks.substeps as f64);
+            let solver = match variant.modality {
+                Modality::Wig => 4.0 * batch * m * 8.0 * substeps * n,
+                _ => 0.0,
+            };
+            let windows = 4.0 * batch * (unroll.warmup + unroll.horizon + 1) as f64 * n;
+            params + activations + solver + windows
+        })
+        .fold(0.0, f64::max);
+    shared + per_training
+}
+
+/// Training iterations [`calibrate`] times.
+pub const TIMED_ITERATIONS: usize = 3;
+
+/// The FLOP-rate calibration of a device: a trainer of the default network (quick budget,
+/// correction + WIG, the study's ResNet1D 16 × 10) on a small data set, after one untimed
+/// iteration that takes the first-use costs (allocations, WebGPU pipeline compilation) out of
+/// the measurement. [`Calibration::measure`] then times [`TIMED_ITERATIONS`] iterations.
+pub struct Calibration {
+    trainer: Trainer,
+    config: TrainConfig,
+    resolution: usize,
+}
+
+impl Calibration {
+    /// Builds the trainer on `device` and runs the untimed iteration (one async readback).
+    pub async fn start(device: &Device) -> Result<Self, StudyError> {
+        let mut config = Preset::Quick.training(Mode::Correct, Modality::Wig);
+        // A small data set: the cost of an iteration does not depend on it.
+        config.data.scales = vec![1.0];
+        config.data.warmup_steps = 0;
+        config.data.frames = 32;
+        let study = Preset::Quick.config(1);
+        let system = study.system.physics();
+        let resolution = system.state_shape().values();
+        let trajectories = system.training_data(&config.data)?;
+        let mut trainer = system.trainer(config.clone(), &trajectories, device)?;
+        let mut log = LossLog::default();
+        log.push(trainer.step()?);
+        log.flush().await?;
+        Ok(Self {
+            trainer,
+            config,
+            resolution,
+        })
+    }
+
+    /// Times [`TIMED_ITERATIONS`] iterations with `now_secs` (one readback at the end): counted
+    /// FLOP/s.
+    pub async fn measure(mut self, now_secs: &dyn Fn() -> f64) -> Result<f64, StudyError> {
+        let mut log = LossLog::default();
+        let start = now_secs();
+        for _ in 0..TIMED_ITERATIONS {
+            log.push(self.trainer.step()?);
+        }
+        log.flush().await?;
+        let seconds = now_secs() - start;
+        if !(seconds > 0.0 && seconds.is_finite()) {
+            return Err(StudyError::Clock(seconds));
+        }
+        Ok(TIMED_ITERATIONS as f64 * flops_per_iteration(&self.config, self.resolution) / seconds)
+    }
+}
+
+/// Measures the counted FLOP/s of training on `device` ([`Calibration`] without a pause).
+pub async fn calibrate(device: &Device, now_secs: &dyn Fn() -> f64) -> Result<f64, StudyError> {
+    Calibration::start(device).await?.measure(now_secs).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::backend;
+
+    #[test]
+    fn cost_counts_trainings_flops_and_memory() {
+        let config = Preset::Quick.config(1);
+        let c = cost(&config);
+        assert_eq!((c.trainings, c.iterations), (6, 6 * 600));
+        let training: f64 = config
+            .variants()
+            .iter()
+            .map(|v| 600.0 * flops_per_iteration(v, 48))
+            .sum();
+        assert!((c.training_flops - training).abs() <= 1e-9 * training);
+        assert!(c.evaluation_flops > 0.0);
+        assert_eq!(c.seconds(None), None);
+        let rate = c.flops() / 120.0;
+        assert!((c.seconds(Some(rate)).expect("rate") - 120.0).abs() < 1e-6);
+        // Two seeds double everything but the memory; a longer unroll takes more memory.
+        let two = cost(&Preset::Quick.config(2));
+        assert!((two.flops() - 2.0 * c.flops()).abs() < 1e-6 * c.flops());
+        assert_eq!(two.memory_bytes, c.memory_bytes);
+        let mut longer = config.clone();
+        longer.horizons = vec![12];
+        assert!(memory_bytes(&longer) > c.memory_bytes);
+    }
+
+    #[test]
+    fn calibration_measures_a_positive_rate() {
+        let ticks = std::cell::Cell::new(0.0);
+        let clock = || {
+            ticks.set(ticks.get() + 0.5);
+            ticks.get()
+        };
+        let rate = pollster::block_on(calibrate(&backend::cpu(), &clock)).expect("calibrates");
+        assert!(rate > 0.0 && rate.is_finite());
+    }
+}

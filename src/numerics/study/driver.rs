@@ -1,0 +1,268 @@
+//! The one run loop of a study, for every front end: [`Driver::tick`] advances the
+//! [`Study`] by one bounded piece (sized by a [`TickPolicy`]) and returns typed [`RunEvent`]s —
+//! progress with phase and ETA, new losses of a named series, a finished variant, the results
+//! with the trained weights, or an error. The CLI's progress bar and the browser's panel both
+//! consume them; a Web Worker would post them as they are. No browser or terminal types here.
+
+use std::rc::Rc;
+
+use burn::tensor::Device;
+
+use super::results::{StudyResults, VariantId, VariantResult};
+use super::runner::{Phase, Study, StudyProgress};
+use super::{StudyConfig, StudyError};
+use crate::numerics::train::{Modality, Mode};
+
+/// What a running study reports, in order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunEvent {
+    /// Where the study is, after every tick.
+    Progress(Progress),
+    /// Losses of one training series (a variant's seed) read back in this tick.
+    Losses(Losses),
+    /// A variant finished evaluating (all its seeds).
+    VariantFinished(Box<VariantResult>),
+    /// The study is done: its results and the trained weights (first seed of each variant,
+    /// burnpack bytes, with the variant's file-name label).
+    Finished {
+        /// The results file.
+        results: Box<StudyResults>,
+        /// `(label, bytes)` per trained variant.
+        weights: Vec<(String, Vec<u8>)>,
+    },
+    /// The study stopped.
+    Error(String),
+}
+
+/// Progress of the study.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// What the study is doing.
+    pub phase: Phase,
+    /// One line: `Training C-NOG seed 0 (4/6), iteration 120/300`.
+    pub description: String,
+    /// Fraction of the work done, in [0, 1].
+    pub fraction: f64,
+    /// Estimated seconds left (after 1 % of the work).
+    pub eta_secs: Option<f64>,
+}
+
+/// New losses of one series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Losses {
+    /// The series: the variant, its size or horizon where the grid varies them, the seed
+    /// (`C-NOG 8×4 seed 1`).
+    pub series: String,
+    /// The variant's mode × modality (its colour).
+    pub hue: (Mode, Modality),
+    /// Iteration of the first loss.
+    pub first_iteration: usize,
+    /// One loss per iteration.
+    pub values: Vec<f32>,
+}
+
+/// How many training iterations one tick may do.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum TickPolicy {
+    /// Always this many (the CLI: 20).
+    Fixed(usize),
+    /// Start at 1 and double or halve to keep a training tick near `target_secs` (the
+    /// browser: 40 ms, so the page stays responsive).
+    Adaptive {
+        /// Target wall time of one tick.
+        target_secs: f64,
+    },
+}
+
+/// Most training iterations per tick under [`TickPolicy::Adaptive`].
+pub const MAX_ITERATIONS_PER_TICK: usize = 256;
+
+/// Drives a [`Study`] to its end, one tick at a time.
+pub struct Driver {
+    study: Study,
+    policy: TickPolicy,
+    per_tick: usize,
+    clock: Rc<dyn Fn() -> f64>,
+    started_secs: f64,
+    stopped: bool,
+}
+
+impl Driver {
+    /// Validates `config` and prepares the study on `device`; `clock` reads seconds.
+    pub fn new(
+        config: StudyConfig,
+        device: &Device,
+        clock: Rc<dyn Fn() -> f64>,
+        policy: TickPolicy,
+    ) -> Result<Self, StudyError> {
+        let study_clock = clock.clone();
+        let study = Study::new(config, device, Box::new(move || study_clock()))?;
+        let per_tick = match policy {
+            TickPolicy::Fixed(n) => n.max(1),
+            TickPolicy::Adaptive { .. } => 1,
+        };
+        Ok(Self {
+            study,
+            policy,
+            per_tick,
+            started_secs: clock(),
+            clock,
+            stopped: false,
+        })
+    }
+
+    /// True after the results or an error were reported.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The study being run.
+    pub fn study(&self) -> &Study {
+        &self.study
+    }
+
+    /// Advances the study by one piece; the events it produced (none once stopped).
+    pub async fn tick(&mut self) -> Vec<RunEvent> {
+        if self.stopped {
+            return Vec::new();
+        }
+        let tick_start = (self.clock)();
+        let progress = match self.study.advance(self.per_tick).await {
+            Ok(progress) => progress,
+            Err(err) => {
+                self.stopped = true;
+                return vec![RunEvent::Error(err.to_string())];
+            }
+        };
+        let now = (self.clock)();
+        if progress.phase == Phase::Training {
+            self.resize(now - tick_start);
+        }
+        let mut events = vec![RunEvent::Progress(self.progress(&progress, now))];
+        if let Some(losses) = self.losses(&progress) {
+            events.push(RunEvent::Losses(losses));
+        }
+        if let Some(variant) = progress.finished_variant {
+            events.push(RunEvent::VariantFinished(Box::new(variant)));
+        }
+        if self.study.finished() {
+            self.stopped = true;
+            let weights = self
+                .study
+                .weights()
+                .into_iter()
+                .map(|(label, bytes)| (label, bytes.to_vec()))
+                .collect();
+            events.push(RunEvent::Finished {
+                results: Box::new(self.study.results(now - self.started_secs)),
+                weights,
+            });
+        }
+        events
+    }
+
+    /// Doubles or halves the iterations per tick toward the adaptive target.
+    fn resize(&mut self, elapsed_secs: f64) {
+        if let TickPolicy::Adaptive { target_secs } = self.policy {
+            if elapsed_secs < target_secs / 2.0 {
+                self.per_tick = (self.per_tick * 2).min(MAX_ITERATIONS_PER_TICK);
+            } else if elapsed_secs > target_secs * 1.5 && self.per_tick > 1 {
+                self.per_tick /= 2;
+            }
+        }
+    }
+
+    fn progress(&self, progress: &StudyProgress, now: f64) -> Progress {
+        let fraction = progress.fraction;
+        let elapsed = now - self.started_secs;
+        Progress {
+            phase: progress.phase,
+            description: progress.describe(),
+            fraction,
+            eta_secs: (fraction > 0.01).then(|| elapsed * (1.0 - fraction) / fraction),
+        }
+    }
+
+    fn losses(&self, progress: &StudyProgress) -> Option<Losses> {
+        let id = progress.variant?;
+        (!progress.new_losses.is_empty()).then(|| Losses {
+            series: series_name(self.study.config(), &id, progress.seed),
+            hue: (id.mode, id.modality),
+            first_iteration: progress.iteration - progress.new_losses.len(),
+            values: progress.new_losses.clone(),
+        })
+    }
+}
+
+/// The live-loss series name of a job: the variant, its size or horizon where the study varies
+/// them, and the seed.
+pub fn series_name(config: &StudyConfig, id: &VariantId, seed: u64) -> String {
+    let mut name = id.label();
+    if config.sizes.len() > 1 {
+        name.push_str(&format!(" {}×{}", id.channels, id.depth));
+    }
+    if config.horizons.len() > 1 {
+        name.push_str(&format!(" m={}", id.horizon));
+    }
+    format!("{name} seed {seed}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::backend;
+    use crate::numerics::study::tiny_config;
+
+    #[test]
+    fn a_tiny_study_reports_progress_losses_variants_and_results() {
+        let mut config = tiny_config();
+        config.horizons = vec![1, 2];
+        let ticks = std::cell::Cell::new(0.0);
+        let clock: Rc<dyn Fn() -> f64> = Rc::new(move || {
+            ticks.set(ticks.get() + 0.001);
+            ticks.get()
+        });
+        let mut driver = Driver::new(
+            config,
+            &backend::cpu(),
+            clock,
+            TickPolicy::Adaptive { target_secs: 0.04 },
+        )
+        .expect("driver");
+        let mut events = Vec::new();
+        let mut guard = 0;
+        while !driver.stopped() {
+            events.extend(pollster::block_on(driver.tick()));
+            guard += 1;
+            assert!(guard < 500, "does not finish");
+        }
+        let losses: Vec<&Losses> = events
+            .iter()
+            .filter_map(|e| match e {
+                RunEvent::Losses(l) => Some(l),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(losses.iter().map(|l| l.values.len()).sum::<usize>(), 10);
+        assert!(losses.iter().any(|l| l.series == "P-NOG m=2 seed 0"));
+        assert_eq!(losses[0].first_iteration, 0);
+        let finished = events
+            .iter()
+            .filter(|e| matches!(e, RunEvent::VariantFinished(_)))
+            .count();
+        assert_eq!(finished, 2);
+        let Some(RunEvent::Finished { results, weights }) = events.last() else {
+            panic!("the last event is the results");
+        };
+        assert_eq!(results.variants.len(), 2);
+        assert_eq!(weights.len(), 2);
+        assert!(events.iter().any(|e| matches!(
+            e,
+            RunEvent::Progress(Progress {
+                eta_secs: Some(_),
+                ..
+            })
+        )));
+        assert!(pollster::block_on(driver.tick()).is_empty());
+    }
+}

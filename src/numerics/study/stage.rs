@@ -1,0 +1,128 @@
+//! Where a [`super::Study`] is: one [`Stage`] per kind of work, and the [`StudyError`] of a
+//! study that cannot go on. The transitions live in [`super::runner`], one small function each.
+
+use burn::tensor::Tensor;
+
+use super::evaluate::TestMetrics;
+use super::results::SpaceTime;
+use crate::numerics::nets::{Net, NetError};
+use crate::numerics::train::mode::Stepper;
+use crate::numerics::train::run::LossLog;
+use crate::numerics::train::{TrainError, Trainer};
+
+/// Why a study was refused or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum StudyError {
+    /// A configuration, solver, network or readback failure in the numerics.
+    #[error(transparent)]
+    Train(#[from] TrainError),
+    /// Packing the trained weights failed.
+    #[error(transparent)]
+    Net(#[from] NetError),
+    /// `advance` was called after an earlier call failed.
+    #[error("the study stopped after an error and cannot continue")]
+    Failed,
+    /// `advance` was called after the last job finished.
+    #[error("the study is finished: there is no work left")]
+    Finished,
+    /// A test index outside the test set (a broken invariant of the runner).
+    #[error("no test {test} in test size {size}")]
+    NoSuchTest {
+        /// The test size.
+        size: usize,
+        /// The test within it.
+        test: usize,
+    },
+    /// A timing clock did not advance.
+    #[error("the clock did not advance ({0} s)")]
+    Clock(f64),
+}
+
+/// The stages of a study, in order. Data first (training trajectories, test ground truth, the
+/// baseline on every test), then per job (variant × seed): training, evaluation, finishing.
+pub enum Stage {
+    /// Generating training trajectory `next` (parameter-major).
+    TrainingData {
+        /// Index of the next trajectory.
+        next: usize,
+    },
+    /// Generating test `next` (size-major) of the test set.
+    TestData {
+        /// Index of the next test.
+        next: usize,
+    },
+    /// Rolling out and scoring the coarse-solver baseline on test `next`.
+    Baseline {
+        /// Index of the next test.
+        next: usize,
+    },
+    /// Between jobs: job `next` starts on the next call.
+    NextJob {
+        /// Index of the next job.
+        next: usize,
+    },
+    /// Training a job.
+    Training(Box<Job>),
+    /// Evaluating a trained job on the test set (recorded on the call after its last test).
+    Evaluating(Box<Job>, Box<Evaluation>),
+    /// Every job is recorded: the results are complete.
+    Done,
+    /// An earlier call failed; nothing more happens.
+    Failed,
+}
+
+/// One running job (variant × seed).
+pub struct Job {
+    /// Index into the study's job list.
+    pub index: usize,
+    /// The trainer.
+    pub trainer: Trainer,
+    /// Seconds spent in training steps.
+    pub training_secs: f64,
+    /// The losses read back so far.
+    pub log: LossLog,
+    /// Metrics of every scored test.
+    pub tests: Vec<TestMetrics>,
+    /// Rollouts of the sample tests (first seed only).
+    pub samples: Vec<SpaceTime>,
+}
+
+/// The evaluation of a trained job.
+pub struct Evaluation {
+    /// The trained network, without autodiff.
+    pub net: Net,
+    /// The hybrid stepper of the job's mode.
+    pub stepper: Stepper,
+    /// The test size being rolled out or scored (`None` between sizes).
+    pub current: Option<SizeRollout>,
+    /// The next test size to start.
+    pub next_size: usize,
+}
+
+impl Evaluation {
+    /// True when every test size is rolled out and scored.
+    pub fn done(&self, sizes: usize) -> bool {
+        self.current.is_none() && self.next_size >= sizes
+    }
+}
+
+/// The rollout of one test size in progress.
+pub struct SizeRollout {
+    /// Index of the test size.
+    pub size: usize,
+    /// The current states `[tests, values]` on the device.
+    pub state: Tensor<2>,
+    /// The parameter channel `[tests, 1]`.
+    pub scale: Tensor<2>,
+    /// `[tests][frames so far][values]`, frame 0 = the start.
+    pub frames: Vec<Vec<Vec<f64>>>,
+    /// Tests scored so far.
+    pub scored: usize,
+}
+
+impl SizeRollout {
+    /// Rollout steps done so far.
+    pub fn steps_done(&self) -> usize {
+        self.frames.first().map_or(0, Vec::len).saturating_sub(1)
+    }
+}
