@@ -120,7 +120,7 @@ fn draw_panel<DB: DrawingBackend>(
         return draw_message(cell, name, "no rollout (diverged or not in this file)");
     };
     let n = field.frames.iter().map(Vec::len).max().unwrap_or(0).max(1);
-    let steps = (field.frames.len() * field.every.max(1)) as f64;
+    let steps = field.frames.len() as f64 * field.every.max(1) as f64;
     let mut chart = ChartBuilder::on(cell)
         .caption(name, ("sans-serif", 12))
         .margin(4)
