@@ -179,6 +179,7 @@ pub fn fixture() -> StudyResults {
                 baseline: wave(1.0, 0.4),
             },
         ],
+        missing_cells: Vec::new(),
     }
 }
 

@@ -2,15 +2,19 @@
 //! over seeds; stability classes counted over all tests; NOG / WIG relative to ONE of the same
 //! configuration and seed.
 
+use serde::{Deserialize, Serialize};
+
 use super::evaluate::TestMetrics;
 use super::results::{
-    Metrics, SeedStat, SeedTraining, SpaceTime, StabilityCounts, VariantId, VariantResult,
+    Metrics, SampleTest, SeedStat, SeedTraining, SpaceTime, StabilityCounts, StudyResults,
+    VariantId, VariantResult, RESULTS_SCHEMA,
 };
+use super::StudyConfig;
 use crate::numerics::metrics::Stability;
 use crate::numerics::train::{Modality, TrainConfig};
 
 /// What one seed of one variant produced. `tests` is empty when training diverged.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeedOutcome {
     /// Training summary.
     pub training: SeedTraining,
@@ -96,6 +100,29 @@ pub fn variant_result(
             .first()
             .map(|o| o.samples.clone())
             .unwrap_or_default(),
+    }
+}
+
+/// The results file of a study: its `variants` (each over its seeds; `relative_to_one` is
+/// filled here), the baseline, the sample tests and `wall_secs`. The one-process study and the
+/// merge of a cluster run both end here.
+pub fn study_results(
+    config: &StudyConfig,
+    mut variants: Vec<VariantResult>,
+    baseline: Metrics,
+    samples: Vec<SampleTest>,
+    wall_secs: f64,
+) -> StudyResults {
+    relative_to_one(&mut variants);
+    StudyResults {
+        schema: RESULTS_SCHEMA.to_string(),
+        preset: config.preset.clone(),
+        config: serde_json::to_value(config).unwrap_or(serde_json::Value::Null),
+        variants,
+        baseline,
+        wall_secs,
+        samples,
+        missing_cells: Vec::new(),
     }
 }
 

@@ -77,6 +77,10 @@ pub enum TickPolicy {
 /// Most training iterations per tick under [`TickPolicy::Adaptive`].
 pub const MAX_ITERATIONS_PER_TICK: usize = 256;
 
+/// Training iterations per tick natively (the CLI's study and a cluster cell: tick size decides
+/// where a diverging training's loss curve is cut, so both use this one).
+pub const NATIVE_ITERATIONS_PER_TICK: usize = 20;
+
 /// Drives a [`Study`] to its end, one tick at a time.
 pub struct Driver {
     study: Study,
@@ -97,18 +101,23 @@ impl Driver {
     ) -> Result<Self, StudyError> {
         let study_clock = clock.clone();
         let study = Study::new(config, device, Box::new(move || study_clock()))?;
+        Ok(Self::from_study(study, clock, policy))
+    }
+
+    /// Drives a prepared `study` (e.g. one restricted by [`Study::only_jobs`]).
+    pub fn from_study(study: Study, clock: Rc<dyn Fn() -> f64>, policy: TickPolicy) -> Self {
         let per_tick = match policy {
             TickPolicy::Fixed(n) => n.max(1),
             TickPolicy::Adaptive { .. } => 1,
         };
-        Ok(Self {
+        Self {
             study,
             policy,
             per_tick,
             started_secs: clock(),
             clock,
             stopped: false,
-        })
+        }
     }
 
     /// True after the results or an error were reported.

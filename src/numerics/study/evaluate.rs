@@ -118,8 +118,10 @@ pub fn test_set(config: &EvalConfig, resolution: usize) -> Result<Vec<TestSize>,
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestMetrics {
     /// Relative error over H steps.
+    #[serde(deserialize_with = "super::nullable::f64")]
     pub relative_error: f64,
     /// L2 error over H steps.
+    #[serde(deserialize_with = "super::nullable::f64")]
     pub l2: f64,
     /// Correlation time (steps).
     pub correlation_time: usize,

@@ -4,9 +4,13 @@
 //! resumable increments; [`aggregate`] turns per-seed metrics into the results schema.
 
 pub mod aggregate;
+pub mod cell;
 pub mod driver;
 pub mod evaluate;
 mod jobs;
+pub mod merge;
+mod nullable;
+pub mod plan;
 pub mod preset;
 pub mod progress;
 pub mod results;
@@ -87,6 +91,22 @@ impl StudyConfig {
             }
         }
         out
+    }
+
+    /// The grid reduced to one training: `training` (one of [`Self::variants`], with its
+    /// seed) alone, for its cost.
+    pub fn single_training(&self, training: &TrainConfig) -> StudyConfig {
+        StudyConfig {
+            modes: vec![training.mode],
+            modalities: vec![training.modality],
+            sizes: vec![NetSize {
+                channels: training.net.channels,
+                depth: training.net.depth,
+            }],
+            horizons: vec![training.unroll.horizon],
+            seeds: vec![training.seed],
+            ..self.clone()
+        }
     }
 
     /// Checks the grid and every variant's training config.

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::nullable;
+
 use crate::numerics::metrics::mean_std;
 use crate::numerics::nets::Architecture;
 use crate::numerics::train::{Modality, Mode};
@@ -13,11 +15,14 @@ pub const RESULTS_SCHEMA: &str = "unroll-lab/results@1";
 /// Mean ± standard deviation over seeds, with the per-seed values.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeedStat {
-    /// Mean over seeds.
+    /// Mean over seeds (NaN, `null` in the file, when no seed was evaluated).
+    #[serde(deserialize_with = "nullable::f64")]
     pub mean: f64,
     /// Population standard deviation over seeds.
+    #[serde(deserialize_with = "nullable::f64")]
     pub std: f64,
     /// One value per seed (each the mean over the tests of that seed's model).
+    #[serde(deserialize_with = "nullable::f64s")]
     pub per_seed: Vec<f64>,
 }
 
@@ -128,7 +133,9 @@ pub struct SeedTraining {
     pub iterations_per_sec: f64,
     /// Iteration of the first non-finite loss.
     pub diverged_at: Option<usize>,
-    /// The loss curve, downsampled to at most 200 `(iteration, loss)` points.
+    /// The loss curve, downsampled to at most 200 `(iteration, loss)` points (a non-finite loss
+    /// is `null` in the file).
+    #[serde(deserialize_with = "nullable::f32_points")]
     pub loss_curve: Vec<(usize, f32)>,
 }
 
@@ -229,6 +236,21 @@ pub struct StudyResults {
     /// One chosen test per test size for the space–time maps (empty in older files).
     #[serde(default)]
     pub samples: Vec<SampleTest>,
+    /// Trainings absent from a partial merge of a cluster run (empty when complete); their
+    /// variants are over the seeds that are there, or left out when none is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_cells: Vec<MissingCell>,
+}
+
+/// A training of a cluster run that is not in its merged results.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MissingCell {
+    /// The cell's index in its plan (its job-array task id).
+    pub cell: usize,
+    /// `C-NOG 16×10 m=3 seed 1`.
+    pub label: String,
+    /// Why: `missing`, `failed: …` or `foreign: …`.
+    pub reason: String,
 }
 
 /// Why an imported results file is rejected.

@@ -9,11 +9,11 @@
 
 use burn::tensor::Device;
 
-use super::aggregate::{relative_to_one, SeedOutcome};
+use super::aggregate::{study_results, SeedOutcome};
 use super::evaluate::{TestMetrics, TestSize};
 use super::jobs::EVAL_WORK;
 pub use super::progress::{Phase, StudyProgress};
-use super::results::{Metrics, SampleTest, SpaceTime, StudyResults, VariantResult, RESULTS_SCHEMA};
+use super::results::{Metrics, SampleTest, SpaceTime, StudyResults, VariantResult};
 use super::stage::{Job, Stage, StudyError};
 use super::StudyConfig;
 use crate::numerics::ks::data::Trajectory;
@@ -110,6 +110,44 @@ impl Study {
             work_total,
             clock,
         })
+    }
+
+    /// Keeps only the jobs (trainings, variant-major then seed, as in a
+    /// [`super::plan::StudyPlan`]) whose index is in `cells`; the data and the baseline are
+    /// still made in full. Call before the first [`Self::advance`].
+    pub fn only_jobs(mut self, cells: &[usize]) -> Result<Self, StudyError> {
+        let jobs = self.jobs.len();
+        if let Some(&index) = cells.iter().find(|&&i| i >= jobs) {
+            return Err(StudyError::NoSuchJob { index, jobs });
+        }
+        let removed: Vec<JobSpec> = std::mem::take(&mut self.jobs);
+        for (index, job) in removed.into_iter().enumerate() {
+            if cells.contains(&index) {
+                self.jobs.push(job);
+            } else {
+                self.work_total -= self.variants[job.variant].iterations as f64
+                    + EVAL_WORK * self.config.eval.scales.len() as f64;
+            }
+        }
+        Ok(self)
+    }
+
+    /// Every finished training: `(variant index, seed, outcome)`, in the order they ran.
+    pub fn seed_outcomes(&self) -> impl Iterator<Item = (usize, &SeedOutcome)> {
+        self.outcomes
+            .iter()
+            .enumerate()
+            .flat_map(|(variant, outcomes)| outcomes.iter().map(move |o| (variant, o)))
+    }
+
+    /// The baseline's metrics on every test (size-major), once the data stage is over.
+    pub fn baseline_tests(&self) -> &[TestMetrics] {
+        &self.baseline_tests
+    }
+
+    /// The sample tests (truth and baseline) of the space–time maps.
+    pub fn samples(&self) -> &[SampleTest] {
+        &self.samples
     }
 
     /// The configuration being run.
@@ -304,20 +342,15 @@ impl Study {
 
     /// The results so far (every finished variant), with `wall_secs` from the caller's clock.
     pub fn results(&self, wall_secs: f64) -> StudyResults {
-        let mut variants: Vec<VariantResult> = self.results.iter().flatten().cloned().collect();
-        relative_to_one(&mut variants);
-        StudyResults {
-            schema: RESULTS_SCHEMA.to_string(),
-            preset: self.config.preset.clone(),
-            config: serde_json::to_value(&self.config).unwrap_or(serde_json::Value::Null),
-            variants,
-            baseline: self
-                .baseline
+        study_results(
+            &self.config,
+            self.results.iter().flatten().cloned().collect(),
+            self.baseline
                 .clone()
                 .unwrap_or_else(|| super::aggregate::metrics(&[])),
+            self.samples.clone(),
             wall_secs,
-            samples: self.samples.clone(),
-        }
+        )
     }
 }
 

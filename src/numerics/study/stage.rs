@@ -33,6 +33,14 @@ pub enum StudyError {
         /// The test within it.
         test: usize,
     },
+    /// A job index outside the study (a cell of another plan).
+    #[error("no training {index}: the study has {jobs}")]
+    NoSuchJob {
+        /// The requested index.
+        index: usize,
+        /// Trainings in the study.
+        jobs: usize,
+    },
     /// A timing clock did not advance.
     #[error("the clock did not advance ({0} s)")]
     Clock(f64),

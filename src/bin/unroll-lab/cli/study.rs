@@ -16,7 +16,9 @@ use unroll_lab::experiment::{Experiment, Target};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::cost::{calibrate, cost};
 use unroll_lab::numerics::metrics::log_log_slope;
-use unroll_lab::numerics::study::driver::{Driver, RunEvent, TickPolicy};
+use unroll_lab::numerics::study::driver::{
+    Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK,
+};
 use unroll_lab::numerics::study::Preset;
 use unroll_lab::numerics::train::Mode;
 use unroll_lab::report::results::{ResultsText, StudyResults};
@@ -39,9 +41,6 @@ pub struct StudyArgs {
     #[arg(long)]
     quiet: bool,
 }
-
-/// Training iterations per driver tick (one loss readback each).
-const ITERATIONS_PER_TICK: usize = 20;
 
 /// Measured temporal orders of the KS core's order test (`cargo test measured_order`), quoted
 /// beside the network convergence slopes.
@@ -73,7 +72,7 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
         config,
         &device,
         now.clone(),
-        TickPolicy::Fixed(ITERATIONS_PER_TICK),
+        TickPolicy::Fixed(NATIVE_ITERATIONS_PER_TICK),
     )?;
     let bar = if args.quiet {
         ProgressBar::hidden()

@@ -1,0 +1,122 @@
+//! One cell of a [`StudyPlan`] run on its own: the study's data and baseline are regenerated
+//! from their seeds (deterministic, so every cell sees the same), then the cell's one training
+//! runs and is evaluated, through the same [`Driver`] and tick size as the one-process study.
+//! The [`CellResult`] keeps what the merge needs: the seed's outcome, the baseline's per-test
+//! metrics and the sample tests.
+
+use std::rc::Rc;
+
+use burn::tensor::Device;
+use serde::{Deserialize, Serialize};
+
+use super::aggregate::SeedOutcome;
+use super::driver::{Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK};
+use super::evaluate::TestMetrics;
+use super::plan::{PlanError, StudyPlan};
+use super::results::SampleTest;
+use super::{Study, StudyError};
+
+/// The schema tag of a cell result.
+pub const CELL_SCHEMA: &str = "unroll-lab/cell@1";
+
+/// What one cell produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CellResult {
+    /// [`CELL_SCHEMA`].
+    pub schema: String,
+    /// The hash of the plan it belongs to.
+    pub plan_hash: String,
+    /// The cell's index in the plan.
+    pub cell: usize,
+    /// The cell's label.
+    pub label: String,
+    /// The training's summary, per-test metrics and sample rollouts.
+    pub outcome: SeedOutcome,
+    /// The coarse-solver baseline on every test (size-major), the same in every cell.
+    pub baseline_tests: Vec<TestMetrics>,
+    /// The sample tests' truth and baseline, the same in every cell.
+    pub samples: Vec<SampleTest>,
+    /// Seconds the cell took (data, training and evaluation).
+    pub wall_secs: f64,
+}
+
+/// A cell that could not run: written instead of a [`CellResult`], so the failure is on
+/// record for `status` and `merge`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CellFailure {
+    /// [`CELL_SCHEMA`].
+    pub schema: String,
+    /// The hash of the plan it belongs to.
+    pub plan_hash: String,
+    /// The cell's index in the plan.
+    pub cell: usize,
+    /// Why it failed.
+    pub error: String,
+}
+
+/// Why a cell did not produce a result.
+#[derive(Debug, thiserror::Error)]
+pub enum CellError {
+    /// The plan or the index is wrong.
+    #[error(transparent)]
+    Plan(#[from] PlanError),
+    /// The study refused the config or stopped.
+    #[error(transparent)]
+    Study(#[from] StudyError),
+    /// The run reported an error.
+    #[error("{0}")]
+    Run(String),
+    /// The run ended without the cell's outcome.
+    #[error("the cell finished without an outcome")]
+    NoOutcome,
+}
+
+/// Runs cell `index` of `plan` on `device`; `clock` reads seconds.
+pub async fn run_cell(
+    plan: &StudyPlan,
+    index: usize,
+    device: &Device,
+    clock: Rc<dyn Fn() -> f64>,
+) -> Result<CellResult, CellError> {
+    let spec = plan.cell(index)?;
+    let study_clock = clock.clone();
+    let study = Study::new(plan.config.clone(), device, Box::new(move || study_clock()))?
+        .only_jobs(&[index])?;
+    let start = clock();
+    let mut driver = Driver::from_study(
+        study,
+        clock.clone(),
+        TickPolicy::Fixed(NATIVE_ITERATIONS_PER_TICK),
+    );
+    while !driver.stopped() {
+        for event in driver.tick().await {
+            if let RunEvent::Error(message) = event {
+                return Err(CellError::Run(message));
+            }
+        }
+    }
+    let study = driver.study();
+    let (_, outcome) = study.seed_outcomes().next().ok_or(CellError::NoOutcome)?;
+    Ok(CellResult {
+        schema: CELL_SCHEMA.to_string(),
+        plan_hash: plan.hash.clone(),
+        cell: index,
+        label: spec.label.clone(),
+        outcome: outcome.clone(),
+        baseline_tests: study.baseline_tests().to_vec(),
+        samples: study.samples().to_vec(),
+        wall_secs: clock() - start,
+    })
+}
+
+impl CellFailure {
+    /// The failure of cell `index` of `plan`.
+    pub fn new(plan: &StudyPlan, index: usize, error: &dyn std::fmt::Display) -> Self {
+        Self {
+            schema: CELL_SCHEMA.to_string(),
+            plan_hash: plan.hash.clone(),
+            cell: index,
+            error: error.to_string(),
+        }
+    }
+}
