@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs whatever is missing for building, serving and testing unroll-lab.
 # Idempotent: each tool is checked with --version first and only installed when absent or wrong.
-# Usage: scripts/setup.sh [--browser]   (--browser also installs Debian's chromium + chromedriver)
+# Usage: scripts/setup.sh [--browser] [--cluster]
+#   --browser also installs Debian's chromium + chromedriver (browser and end-to-end tests);
+#   --cluster also installs Debian's slurmctld, slurmd, slurm-client and munge (the cluster test
+#   starts its own single-node Slurm from them; no daemon is enabled or started here).
 #
 # What a cold machine spends here, and why it is fast:
 # - the two Rust tools are compiled with a quick release profile (no LTO, 16 codegen units):
@@ -53,9 +56,17 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
   rustup target add wasm32-unknown-unknown || die "rustup could not add wasm32-unknown-unknown (is the rustup mirror reachable?)"
 fi
 
+debian=()
+for flag in "$@"; do
+  case "$flag" in
+    --browser) debian+=(chromium chromium-driver) ;;
+    --cluster) debian+=(slurmctld slurmd slurm-client munge) ;;
+    *) die "unknown flag $flag (expected --browser and/or --cluster)" ;;
+  esac
+done
 apt_job=""
-if [ "${1:-}" = "--browser" ]; then
-  apt_pkgs chromium chromium-driver &
+if [ ${#debian[@]} -gt 0 ]; then
+  apt_pkgs "${debian[@]}" &
   apt_job=$!
 fi
 cargo_tool wasm-bindgen wasm-bindgen-cli "$WASM_BINDGEN_VERSION"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: installs what is missing (scripts/setup.sh --browser), then
-#   formatting; the native build with clippy (warnings denied) and the native tests; the wasm32
+# Runs every test: installs what is missing (scripts/setup.sh --browser --cluster), then
+#   formatting; the native build with clippy (warnings denied) and the native tests; the study run
+#   as a Slurm job array on a throwaway single-node cluster; the wasm32
 #   build with clippy (warnings denied); the browser tests (wasm-bindgen-test in headless Chromium)
 #   and the end-to-end test (trunk build of the page + headless Chromium).
 # Fails on the first failure. Usage: scripts/test.sh
@@ -14,7 +15,7 @@
 # UNROLL_LAB_FRESH_TARGET=1 uses the clone's own target/ instead (a cold, cache-free run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --browser
+scripts/setup.sh --browser --cluster
 export PATH="$HOME/.cargo/bin:$PATH"
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 if [ "${UNROLL_LAB_FRESH_TARGET:-0}" = 1 ]; then
@@ -45,6 +46,9 @@ cargo fmt --all -- --check || { echo "formatting differs: run 'cargo fmt' and co
 # crate has no benches) and the doc tests.
 step "native: build + clippy (warnings denied) + tests"
 cargo test --locked "${timings[@]}"
+
+step "cluster: a study as a Slurm job array on a single-node cluster (tests/cluster/run.sh)"
+tests/cluster/run.sh "$CARGO_TARGET_DIR/debug/unroll-lab"
 
 step "wasm32: build + clippy (warnings denied) of every target"
 cargo test --locked --target wasm32-unknown-unknown --no-run "${timings[@]}"

@@ -14,7 +14,7 @@ use super::driver::{Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK};
 use super::evaluate::TestMetrics;
 use super::plan::{PlanError, StudyPlan};
 use super::results::SampleTest;
-use super::{Study, StudyError};
+use super::{Phase, Study, StudyError};
 
 /// The schema tag of a cell result.
 pub const CELL_SCHEMA: &str = "unroll-lab/cell@1";
@@ -38,6 +38,8 @@ pub struct CellResult {
     pub samples: Vec<SampleTest>,
     /// Seconds the cell took (data, training and evaluation).
     pub wall_secs: f64,
+    /// Of which making the study's data and scoring the baseline.
+    pub data_secs: f64,
 }
 
 /// A cell that could not run: written instead of a [`CellResult`], so the failure is on
@@ -88,10 +90,15 @@ pub async fn run_cell(
         clock.clone(),
         TickPolicy::Fixed(NATIVE_ITERATIONS_PER_TICK),
     );
+    let mut data_secs = None;
     while !driver.stopped() {
         for event in driver.tick().await {
-            if let RunEvent::Error(message) = event {
-                return Err(CellError::Run(message));
+            match event {
+                RunEvent::Error(message) => return Err(CellError::Run(message)),
+                RunEvent::Progress(p) if p.phase != Phase::Data && data_secs.is_none() => {
+                    data_secs = Some(clock() - start);
+                }
+                _ => {}
             }
         }
     }
@@ -106,6 +113,7 @@ pub async fn run_cell(
         baseline_tests: study.baseline_tests().to_vec(),
         samples: study.samples().to_vec(),
         wall_secs: clock() - start,
+        data_secs: data_secs.unwrap_or_default(),
     })
 }
 

@@ -2,8 +2,10 @@
 
 mod bench_solver;
 mod bench_train;
+mod cells;
 mod knobs;
 mod simulate;
+mod slurm;
 mod study;
 mod train;
 
@@ -35,8 +37,9 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Train one neural time-stepper (a preset or a config file, with overrides).
     Train(Box<train::TrainArgs>),
-    /// Train and evaluate a grid of variants × seeds; print the paper's table.
-    Study(Box<study::StudyArgs>),
+    /// Train and evaluate a grid of variants × seeds; print the paper's table. Its subcommands
+    /// run a study as independent cells (plan, run-cell, merge, status, slurm).
+    Study(Box<study::StudyCommand>),
     /// Benchmarks.
     Bench {
         #[command(subcommand)]
@@ -65,6 +68,8 @@ pub enum CliError {
     Study(#[from] StudyError),
     #[error("the study stopped: {0}")]
     Run(String),
+    #[error("cannot merge: {0}")]
+    Merge(String),
     #[error("cannot read {path}: {message}")]
     File { path: String, message: String },
     #[error("failed to write output: {0}")]
@@ -90,7 +95,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Simulate(args) => simulate::simulate(&args),
         Command::Train(args) => train::train(&args),
-        Command::Study(args) => study::study(&args),
+        Command::Study(args) => study::dispatch(&args),
         Command::Bench {
             target: BenchTarget::Solver(args),
         } => bench_solver::bench_solver(&args),

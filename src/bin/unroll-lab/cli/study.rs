@@ -3,15 +3,15 @@
 //! The knobs are the browser's (one table, [`super::knobs`]); the study runs through the same
 //! driver as the page, its events drive the progress bar.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::time::Instant;
 
-use clap::Args;
+use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::knobs::KnobArgs;
-use super::CliError;
+use super::{cells, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Target};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::cost::{calibrate, cost};
@@ -23,6 +23,43 @@ use unroll_lab::numerics::study::Preset;
 use unroll_lab::numerics::train::Mode;
 use unroll_lab::report::results::{ResultsText, StudyResults};
 use unroll_lab::report::units::cost_summary;
+
+/// `unroll-lab study [flags]` runs a study in this process; its subcommands split one into
+/// cells for a cluster.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct StudyCommand {
+    #[command(subcommand)]
+    action: Option<Action>,
+    #[command(flatten)]
+    run: StudyArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Action {
+    /// Write every cell (one training + its evaluation) of a study, with its cost, to a plan.
+    Plan(cells::PlanArgs),
+    /// Run one cell of a plan; its result is written atomically into the output directory.
+    RunCell(cells::RunCellArgs),
+    /// Aggregate the cells of a plan into the results file `study` would have written.
+    Merge(cells::MergeArgs),
+    /// List the done, missing and failed cells and the array indices to resubmit.
+    Status(cells::StatusArgs),
+    /// Write Slurm batch scripts: a job array over the cells and a merge job after it.
+    Slurm(slurm::SlurmArgs),
+}
+
+/// Runs `unroll-lab study` or one of its subcommands.
+pub fn dispatch(command: &StudyCommand) -> Result<(), CliError> {
+    match &command.action {
+        None => study(&command.run),
+        Some(Action::Plan(args)) => cells::plan(args),
+        Some(Action::RunCell(args)) => cells::run_cell(args),
+        Some(Action::Merge(args)) => cells::merge(args),
+        Some(Action::Status(args)) => cells::status(args),
+        Some(Action::Slurm(args)) => slurm::slurm(args),
+    }
+}
 
 #[derive(Debug, Args)]
 pub struct StudyArgs {
@@ -46,19 +83,25 @@ pub struct StudyArgs {
 /// beside the network convergence slopes.
 const SCHEME_ORDERS: [(&str, f64); 2] = [("ETD1", 1.005), ("ETRK2", 1.915)];
 
-pub fn study(args: &StudyArgs) -> Result<(), CliError> {
-    let mut experiment = Experiment::defaults(args.preset, Target::Native);
+/// The experiment of `preset` with the knobs given on the command line (a bad knob is a usage
+/// error naming its flag).
+pub fn experiment(preset: Preset, knobs: &KnobArgs<false>) -> Result<Experiment, CliError> {
+    let mut experiment = Experiment::defaults(preset, Target::Native);
     experiment
-        .apply(&args.knobs.overrides)
+        .apply(&knobs.overrides)
         .map_err(|(knob, problem)| {
-            let text = args
-                .knobs
+            let text = knobs
                 .overrides
                 .get(knob)
                 .map(ToString::to_string)
                 .unwrap_or_default();
             CliError::Usage(problem.for_cli(knob, &text))
         })?;
+    Ok(experiment)
+}
+
+fn study(args: &StudyArgs) -> Result<(), CliError> {
+    let experiment = experiment(args.preset, &args.knobs)?;
     let config = experiment.study_config();
     config.validate()?;
     let clock = Instant::now();
@@ -104,17 +147,7 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
     }
     bar.finish_and_clear();
     let results = results.ok_or_else(|| CliError::Run("the study ended without results".into()))?;
-    write(
-        &args.out,
-        &serde_json::to_string(&results).map_err(|e| CliError::Output(e.to_string()))?,
-    )?;
-    if let Some(csv) = &args.csv {
-        write(csv, &results.to_csv())?;
-    }
-    println!("{}", results.table());
-    if args.preset == Preset::Sizes {
-        print_slopes(&results);
-    }
+    write_results(&results, &args.out, args.csv.as_deref())?;
     println!(
         "study '{}' with {} seed(s): {:.1} s; wrote {}",
         results.preset,
@@ -125,7 +158,28 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-fn write(path: &PathBuf, text: &str) -> Result<(), CliError> {
+/// Writes the results JSON (and its CSV view) and prints the table (and, for a sizes grid, the
+/// slopes).
+pub fn write_results(
+    results: &StudyResults,
+    out: &Path,
+    csv: Option<&Path>,
+) -> Result<(), CliError> {
+    write(
+        out,
+        &serde_json::to_string(results).map_err(|e| CliError::Output(e.to_string()))?,
+    )?;
+    if let Some(csv) = csv {
+        write(csv, &results.to_csv())?;
+    }
+    println!("{}", results.table());
+    if results.preset == Preset::Sizes.to_string() {
+        print_slopes(results);
+    }
+    Ok(())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text).map_err(|err| CliError::Output(format!("{}: {err}", path.display())))
 }
 

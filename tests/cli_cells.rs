@@ -1,0 +1,350 @@
+//! `unroll-lab study plan | run-cell | merge | status | slurm`: a study run cell by cell through
+//! the files merges into the one-process study's results; reruns skip done cells; bad plans,
+//! indices and directories exit 2 with one line; missing cells are named. The real Slurm run is
+//! `tests/cluster/run.sh`.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{assert_usage_error, run_cli};
+
+/// Two modes × two modalities of a 4 × 1 network, two seeds, 8 iterations: 8 cells.
+const STUDY: [&str; 16] = [
+    "--preset",
+    "quick",
+    "--seeds",
+    "2",
+    "--iterations",
+    "8",
+    "--rollout",
+    "24",
+    "--modes",
+    "predict,correct",
+    "--modalities",
+    "one,wig",
+    "--channels",
+    "4",
+    "--depth",
+    "1",
+];
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("unroll-lab-cells-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// Runs `unroll-lab study <args>`; its stdout, or a panic with its stderr.
+fn study(args: &[&str]) -> String {
+    let output = run_cli("study", args);
+    assert!(
+        output.status.success(),
+        "study {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A results file without its timing (wall time, iterations/s).
+fn results_without_timing(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("results");
+    let mut results: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    results["wall_secs"] = 0.into();
+    for variant in results["variants"].as_array_mut().expect("variants") {
+        for training in variant["training"].as_array_mut().expect("training") {
+            training["iterations_per_sec"] = 0.into();
+        }
+    }
+    results
+}
+
+fn plan(dir: &Path) -> PathBuf {
+    let plan = dir.join("plan.json");
+    let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
+    args.extend(STUDY);
+    let printed = study(&args);
+    assert!(printed.contains(": 8 cells,"), "{printed}");
+    plan
+}
+
+#[test]
+fn cells_run_one_by_one_merge_into_the_one_process_results() {
+    let dir = scratch("merge");
+    let single = dir.join("single.json");
+    let mut args = vec!["--quiet", "--out", path(&single)];
+    args.extend(STUDY);
+    study(&args);
+    let plan = plan(&dir);
+    let cells = dir.join("cells");
+    // Out of order, as a scheduler may run them.
+    for cell in [7, 0, 3, 1, 6, 2, 5, 4] {
+        let printed = study(&[
+            "run-cell",
+            "--plan",
+            path(&plan),
+            "--cell",
+            &cell.to_string(),
+            "--out",
+            path(&cells),
+        ]);
+        assert!(printed.starts_with(&format!("cell {cell} (")), "{printed}");
+        assert!(cells.join(format!("cell-{cell:05}.json")).is_file());
+    }
+    let rerun = study(&[
+        "run-cell",
+        "--plan",
+        path(&plan),
+        "--cell",
+        "3",
+        "--out",
+        path(&cells),
+    ]);
+    assert!(rerun.contains("is already done: skipped"), "{rerun}");
+    let status = study(&["status", "--plan", path(&plan), path(&cells)]);
+    assert!(status.contains("8 of 8 cells done"), "{status}");
+    let merged = dir.join("merged.json");
+    let printed = study(&[
+        "merge",
+        "--plan",
+        path(&plan),
+        "--out",
+        path(&merged),
+        path(&cells),
+    ]);
+    assert!(printed.contains("merged 8 cells of plan"), "{printed}");
+    assert_eq!(
+        results_without_timing(&merged),
+        results_without_timing(&single)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn missing_cells_are_named_and_a_partial_merge_says_so() {
+    let dir = scratch("partial");
+    let plan = plan(&dir);
+    let cells = dir.join("cells");
+    study(&[
+        "run-cell",
+        "--plan",
+        path(&plan),
+        "--cell",
+        "2",
+        "--out",
+        path(&cells),
+    ]);
+    let output = run_cli(
+        "study",
+        &[
+            "merge",
+            "--plan",
+            path(&plan),
+            "--out",
+            path(&dir.join("r.json")),
+            path(&cells),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cannot merge: 7 of 8 cells are not done"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("cell 0 (P-ONE 4×1 m=3 seed 0) missing"),
+        "{stderr}"
+    );
+    let status = study(&["status", "--plan", path(&plan), path(&cells)]);
+    assert!(status.contains("1 of 8 cells done"), "{status}");
+    assert!(status.contains("to resubmit: --array=0-1,3-7"), "{status}");
+    let partial = dir.join("partial.json");
+    let printed = study(&[
+        "merge",
+        "--allow-partial",
+        "--plan",
+        path(&plan),
+        "--out",
+        path(&partial),
+        path(&cells),
+    ]);
+    assert!(
+        printed.contains("partial: 7 of 8 cells missing"),
+        "{printed}"
+    );
+    let results: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&partial).expect("file")).expect("JSON");
+    assert_eq!(results["missing_cells"].as_array().map(Vec::len), Some(7));
+    assert_eq!(results["variants"].as_array().map(Vec::len), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_plans_cells_and_directories_exit_2() {
+    let dir = scratch("bad");
+    let plan = plan(&dir);
+    let cells = dir.join("cells");
+    assert_usage_error(
+        "study",
+        &[
+            "run-cell",
+            "--plan",
+            path(&plan),
+            "--cell",
+            "8",
+            "--out",
+            path(&cells),
+        ],
+        "no cell 8: the plan has cells 0–7",
+    );
+    assert_usage_error(
+        "study",
+        &[
+            "run-cell",
+            "--plan",
+            "/nonexistent/plan.json",
+            "--cell",
+            "0",
+            "--out",
+            path(&cells),
+        ],
+        "cannot read /nonexistent/plan.json",
+    );
+    let edited = dir.join("edited.json");
+    let text = std::fs::read_to_string(&plan).expect("plan");
+    std::fs::write(
+        &edited,
+        text.replacen("\"iterations\":8", "\"iterations\":9", 1),
+    )
+    .expect("write");
+    assert_usage_error(
+        "study",
+        &["status", "--plan", path(&edited), path(&cells)],
+        "does not match its config",
+    );
+    let results = dir.join("results-not-plan.json");
+    std::fs::write(&results, "{\"schema\":\"unroll-lab/results@1\"}").expect("write");
+    assert_usage_error(
+        "study",
+        &[
+            "merge",
+            "--plan",
+            path(&results),
+            "--out",
+            path(&edited),
+            path(&cells),
+        ],
+        "unsupported plan schema 'unroll-lab/results@1'",
+    );
+    assert_usage_error(
+        "study",
+        &["status", "--plan", path(&plan), path(&dir.join("nowhere"))],
+        "is not a directory",
+    );
+    // Another plan's result in the way is not overwritten.
+    std::fs::create_dir_all(&cells).expect("cells");
+    std::fs::write(
+        cells.join("cell-00000.json"),
+        text.replace("unroll-lab/plan@1", "unroll-lab/cell@1"),
+    )
+    .expect("write");
+    assert_usage_error(
+        "study",
+        &[
+            "run-cell",
+            "--plan",
+            path(&plan),
+            "--cell",
+            "0",
+            "--out",
+            path(&cells),
+        ],
+        "cell-00000.json is in the way (malformed",
+    );
+    assert_usage_error(
+        "study",
+        &[
+            "slurm",
+            "--plan",
+            path(&plan),
+            "--out",
+            path(&dir),
+            "--time",
+            "two hours",
+        ],
+        "--time must be in Slurm's format",
+    );
+    assert_usage_error(
+        "study",
+        &["plan", "--preset", "everything", "--out", "x"],
+        "unknown preset",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn slurm_scripts_run_every_cell_then_the_merge() {
+    let dir = scratch("slurm");
+    let plan = plan(&dir);
+    let out = dir.join("run");
+    let printed = study(&[
+        "slurm",
+        "--plan",
+        path(&plan),
+        "--out",
+        path(&out),
+        "--partition",
+        "gpu-short",
+        "--time",
+        "01:30:00",
+        "--cpus",
+        "4",
+        "--max-parallel",
+        "3",
+        "--binary",
+        "/opt/unroll-lab",
+    ]);
+    let cells = std::fs::read_to_string(out.join("cells.sbatch")).expect("cells script");
+    for line in [
+        "#SBATCH --array=0-7%3",
+        "#SBATCH --cpus-per-task=4",
+        "#SBATCH --time=01:30:00",
+        "#SBATCH --partition=gpu-short",
+    ] {
+        assert!(
+            cells.lines().any(|l| l == line),
+            "{line} missing in:\n{cells}"
+        );
+    }
+    assert!(
+        cells.contains("exec '/opt/unroll-lab' study run-cell --plan '"),
+        "{cells}"
+    );
+    assert!(cells.contains("--cell \"$SLURM_ARRAY_TASK_ID\""), "{cells}");
+    let merge = std::fs::read_to_string(out.join("merge.sbatch")).expect("merge script");
+    assert!(
+        merge.contains("#SBATCH --kill-on-invalid-dep=yes"),
+        "{merge}"
+    );
+    assert!(merge.contains("study merge --plan '"), "{merge}");
+    assert!(printed.contains("jid=$(sbatch --parsable '"), "{printed}");
+    assert!(
+        printed.contains("sbatch --dependency=afterok:$jid '"),
+        "{printed}"
+    );
+    assert!(out.join("logs").is_dir());
+    // status offers the resubmission with the script's throttle.
+    let status = study(&["status", "--plan", path(&plan), path(&out)]);
+    assert!(
+        status.contains("jid=$(sbatch --parsable --array=0-7%3 '"),
+        "{status}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
