@@ -31,6 +31,22 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
         })
         .collect_view();
     let [error, correlation, stability] = cells(&results.baseline, " ± ");
+    let partial = (!results.missing_cells.is_empty()).then(|| {
+        let missing: Vec<String> = results
+            .missing_cells
+            .iter()
+            .map(|m| format!("cell {} ({}): {}", m.cell, m.label, m.reason))
+            .collect();
+        view! {
+            <p id="partial-results" class="notice">
+                {format!(
+                    "Partial results: {} training(s) of the cluster run are missing, and the variants above are over the seeds that finished. Missing: {}.",
+                    missing.len(),
+                    missing.join("; ")
+                )}
+            </p>
+        }
+    });
     view! {
         <table id="results-table" class="results">
             <thead>
@@ -52,5 +68,6 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
             {ratio.unwrap_or_else(|| "C-NOG / P-WIG ratio: not in this study.".to_string())}
         </p>
         <p class="meta">{format!("preset '{}', {:.0} s", results.preset, results.wall_secs)}</p>
+        {partial}
     }
 }

@@ -3,6 +3,7 @@
 // (CPU backend in wasm) with every selected variant in the results table.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
 
@@ -121,6 +122,12 @@ test("a CLI-made results file imports and renders; a malformed one is refused", 
   await page.click("#results figure:has(#chart-error-bars) button.png");
   assert.match((await download).suggestedFilename(), /chart-error-bars\.png$/);
   await page.screenshot({ path: "../../target/e2e-import.png", fullPage: true });
+  // A partial merge of a cluster run says which trainings are missing.
+  const partial = JSON.parse(readFileSync(fixture, "utf8"));
+  partial.missing_cells = [{ cell: 4, label: "P-NOG 16×10 m=3 seed 1", reason: "failed: out of memory" }];
+  await page.setInputFiles("#import", { name: "partial.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(partial)) });
+  await page.waitForSelector("#partial-results");
+  assert.match(await page.textContent("#partial-results"), /1 training\(s\) of the cluster run are missing.*cell 4 \(P-NOG 16×10 m=3 seed 1\): failed: out of memory/);
   await page.setInputFiles("#import", { name: "bad.json", mimeType: "application/json", buffer: Buffer.from("{\"schema\":\"x@2\"}") });
   await page.waitForFunction(() => document.querySelector("#url-notice")?.textContent.includes("Import failed"));
   assert.match(await page.textContent("#url-notice"), /unsupported schema 'x@2'/);
