@@ -1,8 +1,7 @@
-//! One cell of a [`StudyPlan`] run on its own: the study's data and baseline are regenerated
-//! from their seeds (deterministic, so every cell sees the same), then the cell's one training
-//! runs and is evaluated, through the same [`Driver`] and tick size as the one-process study.
-//! The [`CellResult`] keeps what the merge needs: the seed's outcome, the baseline's per-test
-//! metrics and the sample tests.
+//! One cell of a [`StudyPlan`] run on its own (a [`CellBatch`] of one): the study's data and
+//! baseline are regenerated from their seeds (deterministic, so every cell sees the same), then
+//! the cell's one training runs and is evaluated. The [`CellResult`] keeps what the merge needs:
+//! the seed's outcome, the baseline's per-test metrics and the sample tests.
 
 use std::rc::Rc;
 
@@ -10,11 +9,11 @@ use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
 use super::aggregate::SeedOutcome;
-use super::driver::{Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK};
+use super::batch::{BatchEvent, CellBatch};
 use super::evaluate::TestMetrics;
 use super::plan::{PlanError, StudyPlan};
 use super::results::SampleTest;
-use super::{Phase, Study, StudyError};
+use super::StudyError;
 
 /// The schema tag of a cell result.
 pub const CELL_SCHEMA: &str = "unroll-lab/cell@1";
@@ -80,41 +79,18 @@ pub async fn run_cell(
     device: &Device,
     clock: Rc<dyn Fn() -> f64>,
 ) -> Result<CellResult, CellError> {
-    let spec = plan.cell(index)?;
-    let study_clock = clock.clone();
-    let study = Study::new(plan.config.clone(), device, Box::new(move || study_clock()))?
-        .only_jobs(&[index])?;
-    let start = clock();
-    let mut driver = Driver::from_study(
-        study,
-        clock.clone(),
-        TickPolicy::Fixed(NATIVE_ITERATIONS_PER_TICK),
-    );
-    let mut data_secs = None;
-    while !driver.stopped() {
-        for event in driver.tick().await {
+    let mut batch = CellBatch::new(plan, &[index], device, clock)?;
+    let mut result = None;
+    while !batch.stopped() {
+        for event in batch.tick().await {
             match event {
-                RunEvent::Error(message) => return Err(CellError::Run(message)),
-                RunEvent::Progress(p) if p.phase != Phase::Data && data_secs.is_none() => {
-                    data_secs = Some(clock() - start);
-                }
+                BatchEvent::Error(message) => return Err(CellError::Run(message)),
+                BatchEvent::CellDone { result: r, .. } => result = Some(*r),
                 _ => {}
             }
         }
     }
-    let study = driver.study();
-    let (_, outcome) = study.seed_outcomes().next().ok_or(CellError::NoOutcome)?;
-    Ok(CellResult {
-        schema: CELL_SCHEMA.to_string(),
-        plan_hash: plan.hash.clone(),
-        cell: index,
-        label: spec.label.clone(),
-        outcome: outcome.clone(),
-        baseline_tests: study.baseline_tests().to_vec(),
-        samples: study.samples().to_vec(),
-        wall_secs: clock() - start,
-        data_secs: data_secs.unwrap_or_default(),
-    })
+    result.ok_or(CellError::NoOutcome)
 }
 
 impl CellFailure {

@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use burn::tensor::Device;
+use serde::{Deserialize, Serialize};
 
 use super::results::{StudyResults, VariantId, VariantResult};
 use super::runner::{Phase, Study, StudyProgress};
@@ -35,7 +36,7 @@ pub enum RunEvent {
 }
 
 /// Progress of the study.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
     /// What the study is doing.
     pub phase: Phase,
@@ -48,7 +49,7 @@ pub struct Progress {
 }
 
 /// New losses of one series.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Losses {
     /// The series: the variant, its size or horizon where the grid varies them, the seed
     /// (`C-NOG 8×4 seed 1`).
@@ -57,7 +58,8 @@ pub struct Losses {
     pub hue: (Mode, Modality),
     /// Iteration of the first loss.
     pub first_iteration: usize,
-    /// One loss per iteration.
+    /// One loss per iteration (a non-finite loss is `null` in JSON).
+    #[serde(deserialize_with = "super::nullable::f32s")]
     pub values: Vec<f32>,
 }
 

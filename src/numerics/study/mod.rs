@@ -4,6 +4,7 @@
 //! resumable increments; [`aggregate`] turns per-seed metrics into the results schema.
 
 pub mod aggregate;
+pub mod batch;
 pub mod cell;
 pub mod driver;
 pub mod evaluate;
@@ -11,6 +12,7 @@ mod jobs;
 pub mod merge;
 mod nullable;
 pub mod plan;
+pub mod pool;
 pub mod preset;
 pub mod progress;
 pub mod results;

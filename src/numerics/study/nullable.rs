@@ -14,6 +14,12 @@ pub fn f64s<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<f64>, D::E
     Ok(values.into_iter().map(|v| v.unwrap_or(f64::NAN)).collect())
 }
 
+/// `f32`s that may be `null` (→ NaN).
+pub fn f32s<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<f32>, D::Error> {
+    let values = Vec::<Option<f32>>::deserialize(deserializer)?;
+    Ok(values.into_iter().map(|v| v.unwrap_or(f32::NAN)).collect())
+}
+
 /// `(index, value)` points whose value may be `null` (→ NaN).
 pub fn f32_points<'de, D: Deserializer<'de>>(
     deserializer: D,

@@ -1,9 +1,11 @@
 //! What a study reports after each piece of work: its [`Phase`] and a [`StudyProgress`].
 
+use serde::{Deserialize, Serialize};
+
 use super::results::{VariantId, VariantResult};
 
 /// What the study is doing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
     /// Generating training and test data (and the baseline).
     Data,

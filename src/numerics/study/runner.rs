@@ -182,6 +182,16 @@ impl Study {
             .collect()
     }
 
+    /// The trained weights of variant `variant` (its first seed) once it finished, with its
+    /// file-name label.
+    pub fn variant_weights(&self, variant: usize) -> Option<(String, Vec<u8>)> {
+        let bytes = self.weights.get(variant)?.as_ref()?;
+        Some((
+            self.variants[variant].variant_id().file_label(),
+            bytes.clone(),
+        ))
+    }
+
     /// Does one bounded piece of work (at most `max_iterations` training iterations, or
     /// `max_iterations ·`[`EVAL_STEPS_PER_ITERATION`] rollout steps) and moves to the next
     /// stage. After an error the study stays failed; after the last job it is finished.

@@ -1,0 +1,333 @@
+//! A study spread over a pool of workers (the browser's Web Workers): the messages between the
+//! page and a worker, how the cells are shared out ([`partition`]), and the page's
+//! [`Assembly`] of what the workers report — overall progress, the variants as they complete,
+//! and the results through the cluster merge ([`super::merge::merge`]), so they do not depend on
+//! the pool's size. No browser types here: the page and the worker binary do the posting.
+
+use serde::{Deserialize, Serialize};
+
+use super::batch::BatchEvent;
+use super::cell::CellResult;
+use super::driver::{Losses, Progress};
+use super::merge::{merge, CellState, MergeError};
+use super::plan::{CellSpec, StudyPlan};
+use super::results::{StudyResults, VariantResult};
+
+/// Most workers a pool starts.
+pub const MAX_WORKERS: usize = 8;
+
+/// What the page sends a worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum ToWorker {
+    /// Run `cells` of `plan`, on WebGPU when `webgpu` (and it passes the worker's self-check),
+    /// else on the CPU backend. `fault` injects a failure (tests).
+    Run {
+        /// The study.
+        plan: Box<StudyPlan>,
+        /// This worker's cells.
+        cells: Vec<usize>,
+        /// Use WebGPU.
+        webgpu: bool,
+        /// A failure to inject.
+        fault: Option<Fault>,
+    },
+    /// Stop after the current tick until [`ToWorker::Resume`].
+    Pause,
+    /// Go on after a pause.
+    Resume,
+}
+
+/// A failure a test can inject into a worker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fault {
+    /// Panic when the first training starts.
+    Panic,
+}
+
+/// What a worker sends the page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum FromWorker {
+    /// Loaded and listening (messages sent before this are lost).
+    Ready,
+    /// The device it computes on, in words.
+    Device(String),
+    /// Where its batch is.
+    Progress(Progress),
+    /// New losses of its running training.
+    Losses(Losses),
+    /// A finished training.
+    CellDone {
+        /// Its result.
+        result: Box<CellResult>,
+        /// The first seed's weights, `(label, burnpack bytes)`.
+        weights: Option<(String, Vec<u8>)>,
+    },
+    /// Its batch is done.
+    Done,
+    /// It stopped (an error or a panic, in words).
+    Error(String),
+}
+
+impl From<BatchEvent> for FromWorker {
+    fn from(event: BatchEvent) -> Self {
+        match event {
+            BatchEvent::Progress(p) => Self::Progress(p),
+            BatchEvent::Losses(l) => Self::Losses(l),
+            BatchEvent::CellDone { result, weights } => Self::CellDone { result, weights },
+            BatchEvent::Done => Self::Done,
+            BatchEvent::Error(e) => Self::Error(e),
+        }
+    }
+}
+
+/// Workers for `cells` cells on a machine with `cores` logical cores: one core left for the
+/// page, at most [`MAX_WORKERS`] and no more than there are cells, at least one. `requested`
+/// (a URL override) wins within 1..=[`MAX_WORKERS`].
+pub fn pool_size(cores: usize, cells: usize, requested: Option<usize>) -> usize {
+    let wanted = requested.unwrap_or(cores.saturating_sub(1));
+    wanted.clamp(1, MAX_WORKERS).min(cells.max(1))
+}
+
+/// The cells of `plan` shared out over `workers`: largest first onto the least loaded worker
+/// (by counted FLOPs), each share then in plan order.
+pub fn partition(plan: &StudyPlan, workers: usize) -> Vec<Vec<usize>> {
+    let workers = workers.max(1);
+    let mut order: Vec<&CellSpec> = plan.cells.iter().collect();
+    order.sort_by(|a, b| b.flops.total_cmp(&a.flops).then(a.index.cmp(&b.index)));
+    let mut shares = vec![Vec::new(); workers];
+    let mut load = vec![0.0f64; workers];
+    for cell in order {
+        let (least, _) = load
+            .iter()
+            .enumerate()
+            .min_by(|a, b| a.1.total_cmp(b.1))
+            .unwrap_or((0, &0.0));
+        shares[least].push(cell.index);
+        load[least] += cell.flops.max(1.0);
+    }
+    shares.retain(|s| !s.is_empty());
+    for share in &mut shares {
+        share.sort_unstable();
+    }
+    shares
+}
+
+/// The page's view of a pooled study: what each worker was given and reported.
+pub struct Assembly {
+    plan: StudyPlan,
+    shares: Vec<Vec<usize>>,
+    states: Vec<CellState>,
+    weights: Vec<(String, Vec<u8>)>,
+    fractions: Vec<f64>,
+    work: Vec<f64>,
+}
+
+impl Assembly {
+    /// `plan` shared out as `shares` (from [`partition`]).
+    pub fn new(plan: StudyPlan, shares: Vec<Vec<usize>>) -> Self {
+        let work = shares
+            .iter()
+            .map(|s| s.iter().map(|&i| plan.cells[i].flops.max(1.0)).sum())
+            .collect();
+        Self {
+            states: vec![CellState::Missing; plan.cells.len()],
+            fractions: vec![0.0; shares.len()],
+            weights: Vec::new(),
+            work,
+            shares,
+            plan,
+        }
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &StudyPlan {
+        &self.plan
+    }
+
+    /// Worker `worker`'s cells.
+    pub fn share(&self, worker: usize) -> &[usize] {
+        self.shares.get(worker).map_or(&[], Vec::as_slice)
+    }
+
+    /// Records worker `worker`'s own fraction done; the whole study's fraction (each worker
+    /// weighted by its share of the counted FLOPs).
+    pub fn progress(&mut self, worker: usize, fraction: f64) -> f64 {
+        if let Some(f) = self.fractions.get_mut(worker) {
+            *f = fraction.clamp(0.0, 1.0);
+        }
+        let total: f64 = self.work.iter().sum();
+        let done: f64 = self
+            .fractions
+            .iter()
+            .zip(&self.work)
+            .map(|(f, w)| f * w)
+            .sum();
+        if total > 0.0 {
+            done / total
+        } else {
+            0.0
+        }
+    }
+
+    /// Records a finished training; the variant's result when this was its last seed.
+    pub fn cell_done(
+        &mut self,
+        result: CellResult,
+        weights: Option<(String, Vec<u8>)>,
+    ) -> Option<VariantResult> {
+        let index = result.cell;
+        let variant = self.plan.cells.get(index)?.variant;
+        let state = CellState::read(
+            &self.plan,
+            index,
+            serde_json::to_string(&result).ok().as_deref(),
+            None,
+        );
+        self.states[index] = state;
+        self.weights.extend(weights);
+        let seeds_done = self
+            .plan
+            .cells
+            .iter()
+            .zip(&self.states)
+            .filter(|(c, s)| c.variant == variant && matches!(s, CellState::Done(_)))
+            .count();
+        if seeds_done < self.plan.config.seeds.len() {
+            return None;
+        }
+        let results = self.results(true).ok()?;
+        let id = self.plan.config.variants()[variant].variant_id();
+        results.variants.into_iter().find(|v| v.id == id)
+    }
+
+    /// The first cell of worker `worker`'s share that is not done (the one it is on).
+    pub fn current_cell(&self, worker: usize) -> Option<&CellSpec> {
+        self.share(worker)
+            .iter()
+            .find(|&&i| !matches!(self.states[i], CellState::Done(_)))
+            .map(|&i| &self.plan.cells[i])
+    }
+
+    /// Finished trainings.
+    pub fn done(&self) -> usize {
+        self.states
+            .iter()
+            .filter(|s| matches!(s, CellState::Done(_)))
+            .count()
+    }
+
+    /// True when every cell is done.
+    pub fn finished(&self) -> bool {
+        self.done() == self.plan.cells.len()
+    }
+
+    /// The results: complete, or with `partial` whatever is done (the rest listed as missing).
+    pub fn results(&self, partial: bool) -> Result<StudyResults, MergeError> {
+        merge(&self.plan, &self.states, partial)
+    }
+
+    /// The trained weights received so far (first seed of each variant), in plan order.
+    pub fn weights(&self) -> Vec<(String, Vec<u8>)> {
+        let order: Vec<String> = self
+            .plan
+            .config
+            .variants()
+            .iter()
+            .map(|v| v.variant_id().file_label())
+            .collect();
+        let mut weights = self.weights.clone();
+        weights.sort_by_key(|(label, _)| order.iter().position(|l| l == label));
+        weights
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use super::*;
+    use crate::numerics::backend;
+    use crate::numerics::study::batch::CellBatch;
+    use crate::numerics::study::{tiny_config, Preset};
+    use crate::numerics::train::Modality;
+
+    #[test]
+    fn the_pool_leaves_a_core_for_the_page() {
+        assert_eq!(pool_size(2, 18, None), 1);
+        assert_eq!(pool_size(1, 18, None), 1);
+        assert_eq!(pool_size(8, 18, None), 7);
+        assert_eq!(pool_size(64, 18, None), MAX_WORKERS);
+        assert_eq!(pool_size(8, 3, None), 3);
+        assert_eq!(pool_size(2, 18, Some(4)), 4);
+        assert_eq!(pool_size(2, 18, Some(0)), 1);
+    }
+
+    #[test]
+    fn partition_balances_counted_work_and_keeps_plan_order() {
+        let plan = StudyPlan::new(Preset::Quick.config(3), None).expect("plan");
+        let shares = partition(&plan, 4);
+        assert_eq!(shares.len(), 4);
+        let mut all: Vec<usize> = shares.iter().flatten().copied().collect();
+        all.sort_unstable();
+        assert_eq!(all, (0..18).collect::<Vec<_>>());
+        let loads: Vec<f64> = shares
+            .iter()
+            .map(|s| s.iter().map(|&i| plan.cells[i].flops).sum())
+            .collect();
+        let (min, max) = loads
+            .iter()
+            .fold((f64::MAX, 0.0f64), |(lo, hi), &l| (lo.min(l), hi.max(l)));
+        let largest = plan.cells.iter().map(|c| c.flops).fold(0.0, f64::max);
+        assert!(max - min <= largest, "{loads:?}");
+        assert!(shares.iter().all(|s| s.windows(2).all(|w| w[0] < w[1])));
+        assert_eq!(partition(&plan, 40).len(), 18);
+    }
+
+    /// Runs the plan as `workers` batches, one after the other (as workers would, in any
+    /// interleaving), through the page's assembly.
+    fn pooled(plan: &StudyPlan, workers: usize) -> (StudyResults, usize, usize) {
+        let shares = partition(plan, workers);
+        let mut assembly = Assembly::new(plan.clone(), shares.clone());
+        let mut variants = 0;
+        for (worker, share) in shares.iter().enumerate().rev() {
+            let clock: Rc<dyn Fn() -> f64> = Rc::new(|| 0.0);
+            let mut batch = CellBatch::new(plan, share, &backend::cpu(), clock).expect("batch");
+            while !batch.stopped() {
+                for event in pollster::block_on(batch.tick()) {
+                    // Through the JSON a worker posts.
+                    let json = serde_json::to_string(&FromWorker::from(event)).expect("json");
+                    match serde_json::from_str(&json).expect("parse") {
+                        FromWorker::CellDone { result, weights } => {
+                            variants += usize::from(assembly.cell_done(*result, weights).is_some());
+                        }
+                        FromWorker::Progress(p) => {
+                            assembly.progress(worker, p.fraction);
+                        }
+                        FromWorker::Error(e) => panic!("{e}"),
+                        _ => {}
+                    }
+                }
+            }
+        }
+        assert!(assembly.finished());
+        (
+            assembly.results(false).expect("results"),
+            variants,
+            assembly.weights().len(),
+        )
+    }
+
+    #[test]
+    fn results_do_not_depend_on_the_pool() {
+        let mut config = tiny_config();
+        config.modalities = vec![Modality::One, Modality::Wig];
+        config.seeds = vec![0, 1];
+        let plan = StudyPlan::new(config, None).expect("plan");
+        let (one, variants, weights) = pooled(&plan, 1);
+        assert_eq!((variants, weights), (2, 2));
+        let (three, _, _) = pooled(&plan, 3);
+        assert_eq!(one.variants, three.variants);
+        assert_eq!(one.baseline, three.baseline);
+        assert_eq!(one.samples, three.samples);
+    }
+}
