@@ -10,8 +10,9 @@ use crate::numerics::study::Preset;
 
 /// The URL key of the preset (not a knob: it sets the knobs' defaults).
 pub const PRESET_KEY: &str = "preset";
-/// URL keys read elsewhere (`device`: the compute device, read by `platform`).
-pub const OTHER_KEYS: [&str; 1] = ["device"];
+/// URL keys read elsewhere: `device` (the compute device), `workers` (the worker pool's size)
+/// and `worker-fault` (a failure injected into a worker, for tests), read by the page.
+pub const OTHER_KEYS: [&str; 3] = ["device", "workers", "worker-fault"];
 
 fn clip(text: &str) -> String {
     text.chars().take(40).collect()

@@ -136,10 +136,9 @@ pub async fn webgpu() -> Result<Acquired, String> {
 
 /// `"vendor / architecture (description)"` of the adapter `navigator.gpu.requestAdapter()` gives.
 pub async fn adapter_description() -> Result<String, String> {
-    let navigator: JsValue = web_sys::window()
-        .ok_or("no window object")?
-        .navigator()
-        .into();
+    // `navigator` of the page or of a worker (`WorkerNavigator.gpu` exists in dedicated workers).
+    let navigator =
+        Reflect::get(&js_sys::global(), &"navigator".into()).map_err(|_| "no navigator object")?;
     let gpu = Reflect::get(&navigator, &"gpu".into()).unwrap_or(JsValue::UNDEFINED);
     if gpu.is_undefined() || gpu.is_null() {
         return Err(

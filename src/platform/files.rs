@@ -74,17 +74,17 @@ pub fn query() -> String {
         .unwrap_or_default()
 }
 
-/// Replaces the page URL's query without reloading (the shareable experiment), keeping a
-/// `device=` choice of the current URL (it is read at start-up, not part of the experiment).
+/// Replaces the page URL's query without reloading (the shareable experiment), keeping the
+/// current URL's keys that are not part of the experiment (`device=`, `workers=`, …, see
+/// [`OTHER_KEYS`]).
 pub fn set_query(query: &str) {
-    let device = self::query()
-        .trim_start_matches('?')
-        .split('&')
-        .find(|pair| pair.starts_with("device="))
-        .map(str::to_string);
-    let full: Vec<&str> = [Some(query), device.as_deref()]
-        .into_iter()
-        .flatten()
+    let current = self::query();
+    let others = current.trim_start_matches('?').split('&').filter(|pair| {
+        let key = pair.split('=').next().unwrap_or_default();
+        OTHER_KEYS.contains(&key)
+    });
+    let full: Vec<&str> = std::iter::once(query)
+        .chain(others)
         .filter(|part| !part.is_empty())
         .collect();
     let url = if full.is_empty() {
@@ -98,14 +98,48 @@ pub fn set_query(query: &str) {
     }
 }
 
-/// The browser clock in seconds (`performance.now()`).
-pub fn now_secs() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now() / 1000.0)
-}
+pub use super::timer::now_secs;
+
+use crate::experiment::query::OTHER_KEYS;
 
 const RUNS_KEY: &str = "unroll-lab/runs";
+const IN_PROGRESS_KEY: &str = "unroll-lab/run-in-progress";
+
+/// The value of `key` in the page's query string, if present.
+pub fn query_value(key: &str) -> Option<String> {
+    query().trim_start_matches('?').split('&').find_map(|pair| {
+        pair.strip_prefix(key)?
+            .strip_prefix('=')
+            .map(str::to_string)
+    })
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// Keeps the partial results of the running study (replaced after every finished training), so
+/// closing or reloading the page loses nothing that finished.
+pub fn save_in_progress(json: &str) {
+    if let Some(storage) = local_storage() {
+        let _ = storage.set_item(IN_PROGRESS_KEY, json);
+    }
+}
+
+/// Forgets the running study's partial results (it ended and was stored, or had none).
+pub fn clear_in_progress() {
+    if let Some(storage) = local_storage() {
+        let _ = storage.remove_item(IN_PROGRESS_KEY);
+    }
+}
+
+/// The partial results of a run the page was closed or reloaded during, removed from storage.
+pub fn take_in_progress() -> Option<String> {
+    let storage = local_storage()?;
+    let json = storage.get_item(IN_PROGRESS_KEY).ok().flatten()?;
+    let _ = storage.remove_item(IN_PROGRESS_KEY);
+    Some(json)
+}
 
 /// Completed runs kept in `localStorage` (JSON texts, newest last).
 pub fn stored_runs() -> Vec<String> {

@@ -4,6 +4,8 @@ pub mod canvas;
 pub mod compute;
 pub mod files;
 pub mod timer;
+pub mod worker;
+pub mod workers;
 
 /// Starts the app: panic hook (shows the panic in the page, never a silent blank), logger, mount.
 pub fn start() {

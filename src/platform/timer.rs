@@ -1,21 +1,44 @@
-//! Browser timers as futures: `sleep` yields a macrotask (lets the page paint); `with_timeout`
-//! bounds a future by wall time.
+//! Browser time as futures, in the page and in a worker alike: `sleep` yields a macrotask (lets
+//! the page paint), `yield_now` lets queued messages in at a fraction of its cost, `with_timeout`
+//! bounds a future by wall time, `now_secs` reads `performance.now()`.
 
 use futures::future::{select, Either};
-use wasm_bindgen::JsCast;
+use js_sys::Reflect;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
 /// Resolves after `millis` milliseconds via `setTimeout` (0 = yield one macrotask).
 pub async fn sleep(millis: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _reject| {
-        if let Some(window) = web_sys::window() {
+        let global = js_sys::global();
+        if let Some(window) = global.dyn_ref::<web_sys::Window>() {
             let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(
+                resolve.unchecked_ref(),
+                millis,
+            );
+        } else if let Some(worker) = global.dyn_ref::<web_sys::WorkerGlobalScope>() {
+            let _ = worker.set_timeout_with_callback_and_timeout_and_arguments_0(
                 resolve.unchecked_ref(),
                 millis,
             );
         }
     });
     let _ = JsFuture::from(promise).await;
+}
+
+/// Yields to the event loop through a `MessageChannel` round trip (≈ 0.06 ms, against
+/// `setTimeout(0)`'s ≥ 4 ms when nested), so a worker's loop receives pause messages.
+pub async fn yield_now() {
+    let Ok(channel) = web_sys::MessageChannel::new() else {
+        return sleep(0).await;
+    };
+    let port = channel.port1();
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        port.set_onmessage(Some(resolve.unchecked_ref()));
+    });
+    let _ = channel.port2().post_message(&JsValue::NULL);
+    let _ = JsFuture::from(promise).await;
+    port.set_onmessage(None);
 }
 
 /// Runs `future`, giving up after `millis` milliseconds (`None`).
@@ -29,4 +52,18 @@ pub async fn with_timeout<T>(
         Either::Left((value, _)) => Some(value),
         Either::Right(_) => None,
     }
+}
+
+/// The browser clock in seconds (`performance.now()`, page or worker).
+pub fn now_secs() -> f64 {
+    Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|performance| {
+            let now: js_sys::Function = Reflect::get(&performance, &"now".into())
+                .ok()?
+                .dyn_into()
+                .ok()?;
+            now.call0(&performance).ok()?.as_f64()
+        })
+        .map_or(0.0, |millis| millis / 1000.0)
 }

@@ -11,6 +11,7 @@ use crate::report::compute::ComputeDevice;
 pub fn App() -> impl IntoView {
     let (device, set_device) = signal(ComputeDevice::Probing);
     let (training_device, set_training_device) = signal_local(None);
+    let (train_on_webgpu, set_train_on_webgpu) = signal(false);
     let (training_note, set_training_note) = signal(String::new());
     leptos::task::spawn_local(async move {
         let acquired = acquire(DevicePreference::from_location()).await;
@@ -29,6 +30,7 @@ pub fn App() -> impl IntoView {
                     "Training runs on the CPU backend (WebGPU unavailable: {reason})."
                 ));
             }
+            set_train_on_webgpu.set(matches!(acquired.description, ComputeDevice::WebGpu { .. }));
             set_training_device.set(Some(acquired.device));
         }
         set_device.set(acquired.description);
@@ -44,7 +46,7 @@ pub fn App() -> impl IntoView {
         </header>
         <main>
             <Intro />
-            <StudyPanel device=training_device training_note=training_note />
+            <StudyPanel device=training_device webgpu=train_on_webgpu training_note=training_note />
         </main>
     }
 }

@@ -9,6 +9,7 @@ mod experiment_form;
 mod gradient_flow;
 mod gradient_legend;
 mod intro;
+mod pool_run;
 mod results_table;
 mod study_panel;
 

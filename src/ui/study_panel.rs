@@ -1,40 +1,47 @@
 //! The experiment panel: the experiment form (every knob validated inline, mirrored in the URL,
 //! with the workload estimate, the deviations from the study and the CLI command; see
 //! [`super::ExperimentForm`]), Run / Pause / Cancel with a progress bar and the live loss per
-//! variant, then the results table; export, import, stored runs. The run itself is the
-//! numerics' [`Driver`]: this component only turns its events into signals.
+//! variant and worker, then the results table; export, import, stored runs. The run itself goes
+//! to a pool of Web Workers ([`PoolRun`]); this component only shows its signals. A run the
+//! estimate puts over 30 minutes asks first and offers the CLI command.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use burn::tensor::Device;
 use leptos::prelude::*;
 
 use super::calibration;
+use super::pool_run::{Launch, PoolRun, Sinks};
 use super::{ExperimentForm, GradientFlow, LiveLoss, ResultsCharts, ResultsTable};
-use crate::charts::{extend_curve, LossCurve};
+use crate::charts::LossCurve;
 use crate::experiment::Experiment;
-use crate::numerics::study::driver::{Driver, RunEvent, TickPolicy};
+use crate::numerics::cost::cost;
+use crate::numerics::study::plan::StudyPlan;
+use crate::numerics::study::pool::{pool_size, Fault};
 use crate::numerics::train::Mode;
 use crate::platform::files;
-use crate::platform::timer::sleep;
+use crate::platform::workers::hardware_concurrency;
 use crate::report::results::{ResultsText, StudyResults};
+use crate::report::units::format_seconds;
 
-/// Run control shared with the running loop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Control {
-    Running,
-    Paused,
-    Cancelled,
+/// A run the estimate puts above this many seconds asks for confirmation first.
+const CONFIRM_ABOVE_SECS: f64 = 1800.0;
+
+/// The failure `?worker-fault=` injects: `panic` (a worker panics at its first training) or
+/// `start` (a worker whose script cannot load).
+fn injected_fault() -> Option<Option<Fault>> {
+    match files::query_value("worker-fault")?.as_str() {
+        "panic" => Some(Some(Fault::Panic)),
+        "start" => Some(None),
+        _ => None,
+    }
 }
-
-/// Target wall time of one tick's work: the driver adapts iterations per tick to it.
-const TICK_BUDGET_SECS: f64 = 0.04;
 
 /// The panel. `device` is `None` until the compute device is ready.
 #[component]
 pub fn StudyPanel(
     device: ReadSignal<Option<Device>, LocalStorage>,
+    webgpu: ReadSignal<bool>,
     training_note: ReadSignal<String>,
 ) -> impl IntoView {
     let (initial, ignored) = Experiment::from_query(&files::query());
@@ -50,84 +57,99 @@ pub fn StudyPanel(
     let (diagram_mode, set_diagram_mode) = signal(None::<Mode>);
     let (finished, set_finished) = signal(Vec::<String>::new());
     let (results, set_results) = signal(None::<StudyResults>);
+    let (worker_lines, set_worker_lines) = signal(Vec::<String>::new());
+    let (confirm, set_confirm) = signal(None::<String>);
+    if let Some(json) = files::take_in_progress() {
+        let kept = match files::store_run(json, 10) {
+            Ok(_) => "its finished trainings are kept as a partial run under Stored runs".into(),
+            Err(err) => format!("its finished trainings could not be kept: {err}"),
+        };
+        set_notice.set(format!(
+            "The previous run was interrupted (the page was closed or reloaded): {kept}."
+        ));
+    }
     let (stored, set_stored) = signal(files::stored_runs());
-    let control: StoredValue<Rc<Cell<Control>>, LocalStorage> =
-        StoredValue::new_local(Rc::new(Cell::new(Control::Cancelled)));
+    let run: StoredValue<Option<Rc<PoolRun>>, LocalStorage> = StoredValue::new_local(None);
 
     let sinks = Sinks {
         status: set_status,
         fraction: set_fraction,
+        workers: set_worker_lines,
         losses: set_losses,
         finished: set_finished,
         results: set_results,
         weights: set_weights,
         notice: set_notice,
         stored: set_stored,
+        running: set_running,
     };
     Effect::new(move |_| files::set_query(&experiment.get().to_query()));
     let errors = move || experiment.get().validate();
 
-    let start = move |_| {
-        let Some(device) = device.get() else {
-            set_status.set("The compute device is not ready yet.".into());
-            return;
-        };
-        if !errors().is_empty() {
-            return;
-        }
-        control.get_value().set(Control::Cancelled);
-        let run_control = Rc::new(Cell::new(Control::Running));
-        control.set_value(run_control.clone());
+    let launch = move || {
+        set_confirm.set(None);
         let config = experiment.get().study_config();
-        set_running.set(true);
+        let plan = match StudyPlan::new(config, flop_rate.get()) {
+            Ok(plan) => plan,
+            Err(err) => {
+                set_status.set(format!("Cannot run: {err}"));
+                return;
+            }
+        };
+        let requested = files::query_value("workers").and_then(|n| n.parse().ok());
+        let workers = pool_size(hardware_concurrency(), plan.cells.len(), requested);
         set_paused.set(false);
         set_results.set(None);
         set_losses.set(Vec::new());
         set_weights.set(Vec::new());
         set_finished.set(Vec::new());
-        leptos::task::spawn_local(async move {
-            let policy = TickPolicy::Adaptive {
-                target_secs: TICK_BUDGET_SECS,
-            };
-            let mut driver = match Driver::new(config, &device, Rc::new(files::now_secs), policy) {
-                Ok(driver) => driver,
-                Err(err) => {
-                    set_status.set(format!("Cannot run: {err}"));
-                    set_running.set(false);
-                    return;
-                }
-            };
-            while !driver.stopped() {
-                match run_control.get() {
-                    Control::Cancelled => {
-                        set_status.set("Cancelled.".into());
-                        break;
-                    }
-                    Control::Paused => {
-                        sleep(100).await;
-                        continue;
-                    }
-                    Control::Running => {}
-                }
-                for event in driver.tick().await {
-                    show(event, &sinks);
-                }
-                sleep(0).await;
-            }
-            set_running.set(false);
-        });
+        set_fraction.set(0.0);
+        let launch = Launch {
+            plan,
+            workers,
+            webgpu: webgpu.get(),
+            fault: injected_fault(),
+        };
+        run.set_value(Some(PoolRun::start(launch, sinks)));
     };
-    let pause = move |_| {
-        let c = control.get_value();
-        if c.get() == Control::Running {
-            c.set(Control::Paused);
-            set_paused.set(true);
-        } else if c.get() == Control::Paused {
-            c.set(Control::Running);
-            set_paused.set(false);
+    let start = move |_| {
+        if device.get().is_none() {
+            set_status.set("The compute device is not ready yet.".into());
+            return;
+        }
+        if !errors().is_empty() {
+            return;
+        }
+        let config = experiment.get().study_config();
+        let workers = pool_size(
+            hardware_concurrency(),
+            config.variants().len() * config.seeds.len(),
+            None,
+        );
+        let estimate = cost(&config)
+            .seconds(flop_rate.get())
+            .map(|s| s / workers as f64);
+        match estimate {
+            Some(secs) if secs > CONFIRM_ABOVE_SECS => set_confirm.set(Some(format!(
+                "This run is estimated at {} in this browser ({workers} worker(s)). The same study runs natively, faster, with: {}",
+                format_seconds(secs),
+                experiment.get().cli_command()
+            ))),
+            _ => launch(),
         }
     };
-    let cancel = move |_| control.get_value().set(Control::Cancelled);
+    let pause = move |_| {
+        let now_paused = !paused.get();
+        if let Some(run) = run.get_value() {
+            run.pause(now_paused);
+        }
+        set_paused.set(now_paused);
+    };
+    let cancel = move |_| {
+        if let Some(run) = run.get_value() {
+            run.cancel();
+        }
+    };
     let export = move |kind: &'static str| {
         if let Some(r) = results.get() {
             let outcome = match kind {
@@ -182,8 +204,16 @@ pub fn StudyPanel(
                 <button id="pause" on:click=pause disabled=move || !running.get()>{move || if paused.get() { "Resume" } else { "Pause" }}</button>
                 <button id="cancel" on:click=cancel disabled=move || !running.get()>"Cancel"</button>
             </div>
+            <div id="confirm-run" class="notice" role="alertdialog" class:hidden=move || confirm.get().is_none()>
+                <p>{move || confirm.get().unwrap_or_default()}</p>
+                <button id="confirm-run-anyway" on:click=move |_| launch()>"Run in the browser anyway"</button>
+                <button id="confirm-run-cancel" on:click=move |_| set_confirm.set(None)>"Cancel"</button>
+            </div>
             <progress id="progress" max="1" prop:value=move || fraction.get()></progress>
-            <p id="status">{status}</p>
+            <p id="status" role="status">{status}</p>
+            <ul id="workers">
+                {move || worker_lines.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+            </ul>
             <LiveLoss curves=losses />
             <ul id="live-losses">
                 {move || losses.get().into_iter().filter_map(|curve| {
@@ -237,65 +267,4 @@ pub fn StudyPanel(
 /// The mode the diagram shows: the one picked, else the experiment's first.
 fn diagram_mode_of(first_selected: Option<Mode>, picked: Option<Mode>) -> Mode {
     picked.or(first_selected).unwrap_or(Mode::Correct)
-}
-
-/// The signals a run's events update.
-#[derive(Clone, Copy)]
-struct Sinks {
-    status: WriteSignal<String>,
-    fraction: WriteSignal<f64>,
-    losses: WriteSignal<Vec<LossCurve>>,
-    finished: WriteSignal<Vec<String>>,
-    results: WriteSignal<Option<StudyResults>>,
-    weights: WriteSignal<Vec<(String, Vec<u8>)>>,
-    notice: WriteSignal<String>,
-    stored: WriteSignal<Vec<String>>,
-}
-
-/// Shows one event of the run driver.
-fn show(event: RunEvent, sinks: &Sinks) {
-    match event {
-        RunEvent::Progress(progress) => {
-            sinks.fraction.set(progress.fraction);
-            let eta = progress
-                .eta_secs
-                .map(|secs| format!(", ETA {secs:.0} s"))
-                .unwrap_or_default();
-            sinks.status.set(format!("{}{eta}", progress.description));
-        }
-        RunEvent::Losses(losses) => {
-            let first = losses.first_iteration;
-            let points = losses
-                .values
-                .iter()
-                .enumerate()
-                .map(|(i, &l)| (first + i, l));
-            sinks
-                .losses
-                .update(|curves| extend_curve(curves, &losses.series, losses.hue, points));
-        }
-        RunEvent::VariantFinished(variant) => sinks.finished.update(|list| {
-            list.push(format!(
-                "{}: relative error {:.3e} ± {:.1e}",
-                variant.id.label(),
-                variant.metrics.relative_error.mean,
-                variant.metrics.relative_error.std
-            ))
-        }),
-        RunEvent::Finished { results, weights } => {
-            if let Ok(json) = serde_json::to_string(&results) {
-                match files::store_run(json, 10) {
-                    Ok(Some(message)) | Err(message) => sinks.notice.set(message),
-                    Ok(None) => {}
-                }
-                sinks.stored.set(files::stored_runs());
-            }
-            sinks.weights.set(weights);
-            sinks
-                .status
-                .set(format!("Done in {:.0} s.", results.wall_secs));
-            sinks.results.set(Some(*results));
-        }
-        RunEvent::Error(message) => sinks.status.set(format!("The run stopped: {message}")),
-    }
 }

@@ -297,14 +297,20 @@ impl StudyResults {
             preset: String,
             variants: Vec<serde::de::IgnoredAny>,
             wall_secs: f64,
+            #[serde(default)]
+            missing_cells: Vec<serde::de::IgnoredAny>,
         }
         let summary: Summary =
             serde_json::from_str(text).map_err(|err| ResultsError::Malformed(err.to_string()))?;
         if summary.schema != RESULTS_SCHEMA {
             return Err(ResultsError::Schema(summary.schema));
         }
+        let partial = match summary.missing_cells.len() {
+            0 => String::new(),
+            n => format!(", partial: {n} training(s) missing"),
+        };
         Ok(format!(
-            "preset '{}', {} variants, {:.0} s",
+            "preset '{}', {} variants, {:.0} s{partial}",
             summary.preset,
             summary.variants.len(),
             summary.wall_secs

@@ -1,0 +1,108 @@
+//! Inside a Web Worker: receives [`ToWorker`] messages, creates its own compute device (GPU
+//! objects cannot cross threads), runs its share of the study as a [`CellBatch`] and posts every
+//! [`FromWorker`] event as JSON text. It yields after each tick so pause messages get in; a
+//! panic is posted as an error before the worker dies.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+use super::compute;
+use super::timer::{now_secs, sleep, yield_now};
+use crate::numerics::study::batch::CellBatch;
+use crate::numerics::study::plan::StudyPlan;
+use crate::numerics::study::pool::{Fault, FromWorker, ToWorker};
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+/// Posts `message` to the page as JSON text.
+pub fn post(message: &FromWorker) {
+    let text = serde_json::to_string(message)
+        .unwrap_or_else(|err| format!("{{\"Error\":\"unserialisable message: {err}\"}}"));
+    let _ = scope().post_message(&JsValue::from_str(&text));
+}
+
+/// Starts the worker: panic hook, logger, message handler, then `Ready`.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        post(&FromWorker::Error(format!("the worker panicked: {info}")));
+    }));
+    let _ = console_log::init_with_level(log::Level::Warn);
+    let paused = Rc::new(Cell::new(false));
+    let started = Rc::new(RefCell::new(false));
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+        let text = event.data().as_string().unwrap_or_default();
+        match serde_json::from_str::<ToWorker>(&text) {
+            Ok(ToWorker::Run {
+                plan,
+                cells,
+                webgpu,
+                fault,
+            }) => {
+                if std::mem::replace(&mut *started.borrow_mut(), true) {
+                    post(&FromWorker::Error(
+                        "the worker was asked to run twice".into(),
+                    ));
+                    return;
+                }
+                let paused = paused.clone();
+                wasm_bindgen_futures::spawn_local(run(*plan, cells, webgpu, fault, paused));
+            }
+            Ok(ToWorker::Pause) => paused.set(true),
+            Ok(ToWorker::Resume) => paused.set(false),
+            Err(err) => post(&FromWorker::Error(format!("unreadable message: {err}"))),
+        }
+    });
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    post(&FromWorker::Ready);
+}
+
+/// Runs `cells` of `plan` to the end (or the first error), posting every event.
+async fn run(
+    plan: StudyPlan,
+    cells: Vec<usize>,
+    webgpu: bool,
+    fault: Option<Fault>,
+    paused: Rc<Cell<bool>>,
+) {
+    let device = if webgpu {
+        match compute::webgpu().await {
+            Ok(acquired) => {
+                post(&FromWorker::Device(acquired.description.badge()));
+                acquired.device
+            }
+            Err(reason) => {
+                post(&FromWorker::Device(format!(
+                    "CPU backend (WebGPU failed in the worker: {reason})"
+                )));
+                compute::cpu_device()
+            }
+        }
+    } else {
+        post(&FromWorker::Device("CPU backend".into()));
+        compute::cpu_device()
+    };
+    let mut batch = match CellBatch::new(&plan, &cells, &device, std::rc::Rc::new(now_secs)) {
+        Ok(batch) => batch,
+        Err(err) => return post(&FromWorker::Error(err.to_string())),
+    };
+    while !batch.stopped() {
+        while paused.get() {
+            sleep(50).await;
+        }
+        if fault == Some(Fault::Panic) && batch.current().is_some() {
+            panic!("injected fault (?worker-fault=panic)");
+        }
+        for event in batch.tick().await {
+            post(&event.into());
+        }
+        yield_now().await;
+    }
+}

@@ -1,0 +1,95 @@
+//! The page's side of the Web Workers: starting one (a module worker from trunk's loader shim),
+//! sending it a [`ToWorker`], hearing its [`FromWorker`] messages or its death, stopping it.
+
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use crate::numerics::study::pool::{FromWorker, ToWorker};
+
+/// The worker script trunk writes beside the page (`data-bin="unroll-lab-worker"`).
+pub const WORKER_SCRIPT: &str = "./unroll-lab-worker_loader.js";
+
+/// What the page hears from worker `index`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Heard {
+    /// A message.
+    Message(FromWorker),
+    /// The worker failed to start, threw or died (out of memory, a trap), in words.
+    Died(String),
+}
+
+/// A running worker; dropping it does not stop it ([`WorkerHandle::terminate`] does).
+pub struct WorkerHandle {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+impl WorkerHandle {
+    /// Starts worker `index` from `script`; `hear` gets everything it says.
+    pub fn spawn(
+        script: &str,
+        index: usize,
+        hear: Rc<dyn Fn(usize, Heard)>,
+    ) -> Result<Self, String> {
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = Worker::new_with_options(script, &options)
+            .map_err(|err| format!("the browser refused to start a worker: {err:?}"))?;
+        let on_message = {
+            let hear = hear.clone();
+            Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
+                let text = event.data().as_string().unwrap_or_default();
+                hear(
+                    index,
+                    match serde_json::from_str(&text) {
+                        Ok(message) => Heard::Message(message),
+                        Err(err) => Heard::Died(format!("sent an unreadable message ({err})")),
+                    },
+                );
+            })
+        };
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+            event.prevent_default();
+            let message = event.message();
+            hear(
+                index,
+                Heard::Died(if message.is_empty() {
+                    format!("it could not be loaded from {WORKER_SCRIPT}, or it crashed")
+                } else {
+                    message
+                }),
+            );
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(Self {
+            worker,
+            _on_message: on_message,
+            _on_error: on_error,
+        })
+    }
+
+    /// Sends `message` (as JSON text).
+    pub fn send(&self, message: &ToWorker) {
+        if let Ok(text) = serde_json::to_string(message) {
+            let _ = self.worker.post_message(&JsValue::from_str(&text));
+        }
+    }
+
+    /// Stops the worker at once.
+    pub fn terminate(&self) {
+        self.worker.terminate();
+    }
+}
+
+/// The browser's logical cores (`navigator.hardwareConcurrency`, 1 when unknown).
+pub fn hardware_concurrency() -> usize {
+    web_sys::window()
+        .map(|w| w.navigator().hardware_concurrency())
+        .filter(|n| n.is_finite() && *n >= 1.0)
+        .map_or(1, |n| n as usize)
+}
