@@ -3,9 +3,10 @@
 
 use std::rc::Rc;
 
+use js_sys::Reflect;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use crate::numerics::study::pool::{FromWorker, ToWorker};
 
@@ -25,7 +26,7 @@ pub enum Heard {
 pub struct WorkerHandle {
     worker: Worker,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(Event)>,
 }
 
 impl WorkerHandle {
@@ -52,9 +53,14 @@ impl WorkerHandle {
                 );
             })
         };
-        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |event: ErrorEvent| {
+        // An `ErrorEvent` for an exception in the worker; a plain `Event` when its script could
+        // not be loaded.
+        let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
             event.prevent_default();
-            let message = event.message();
+            let message = Reflect::get(&event, &"message".into())
+                .ok()
+                .and_then(|m| m.as_string())
+                .unwrap_or_default();
             hear(
                 index,
                 Heard::Died(if message.is_empty() {

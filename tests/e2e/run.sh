@@ -14,4 +14,7 @@ python3 -m http.server "$port" --bind 127.0.0.1 --directory "$root/target/e2e-di
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 50); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+# The native CLI, for the browser-vs-CLI comparison (built by the native test step).
+bin="${CARGO_TARGET_DIR:-$root/target}/debug/unroll-lab"
+[ -x "$bin" ] && export UNROLL_LAB_BIN="$bin"
 E2E_BASE_URL="http://127.0.0.1:$port/" node --test --test-concurrency=1 .
