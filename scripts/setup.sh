@@ -71,6 +71,15 @@ if [ ${#debian[@]} -gt 0 ]; then
 fi
 cargo_tool wasm-bindgen wasm-bindgen-cli "$WASM_BINDGEN_VERSION"
 cargo_tool trunk trunk "$TRUNK_VERSION" --locked --no-default-features
+# wasm-opt for trunk's release builds (serve.sh, measure-browser.sh): binaryen from npm, at the
+# version Trunk.toml names. Debian's binaryen (108) breaks wasm-bindgen's externref table.
+binaryen="$here/../tools/binaryen"
+if ! "$binaryen/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "version 132"; then
+  command -v npm >/dev/null || apt_pkgs nodejs npm
+  say "installing binaryen (wasm-opt) from npm"
+  (cd "$binaryen" && npm ci --no-audit --no-fund --silent) \
+    || die "npm ci in tools/binaryen failed: is the npm registry reachable?"
+fi
 if [ -n "$apt_job" ]; then wait "$apt_job" || die "the Debian packages did not install (see above)."; fi
 rm -rf "${TMPDIR:-/tmp}/unroll-lab-tool-build"
 say "tools ready"

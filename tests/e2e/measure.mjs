@@ -1,7 +1,7 @@
 // Browser benchmark (not a test): opens the served page with the given query, presses Run and
 // waits for the results, recording every main-thread long task (PerformanceObserver 'longtask',
 // registered before the page's scripts run). Prints the run time, the backend, the longest task
-// and how many tasks exceeded 50 / 100 ms. Usage: E2E_BASE_URL=http://127.0.0.1:PORT/ node measure.mjs '?device=cpu'
+// and how many tasks exceeded 50 / 100 ms, the time to interactive and the workers used. Usage: E2E_BASE_URL=http://127.0.0.1:PORT/ node measure.mjs '?device=cpu'
 import { launch } from "./browser.mjs";
 
 const base = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080/";
@@ -14,8 +14,13 @@ await page.addInitScript(() => {
     for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, ms: entry.duration });
   }).observe({ type: "longtask", buffered: true });
 });
+const navigated = Date.now();
 await page.goto(`${base}${query}`);
+// Interactive: the app is mounted and its Run button can take a click.
+await page.waitForSelector("#run", { timeout: 300_000 });
+const interactive = (Date.now() - navigated) / 1000;
 await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 300_000 });
+const deviceReady = (Date.now() - navigated) / 1000;
 const badge = await page.textContent("#device-badge");
 const note = (await page.$$eval("#experiment .notice", (ps) => ps.map((p) => p.textContent).join(" "))).trim();
 // Only the run counts: forget the tasks of loading and the start-up self-check.
@@ -27,7 +32,10 @@ const seconds = (Date.now() - started) / 1000;
 const tasks = await page.evaluate(() => window.__longTasks);
 const longest = tasks.reduce((m, t) => Math.max(m, t.ms), 0);
 const status = await page.textContent("#status");
+const workers = (await page.$$("#workers li")).length;
 console.log(`query ${query}`);
+console.log(`time to interactive (Run button mounted): ${interactive.toFixed(2)} s; device self-check done: ${deviceReady.toFixed(1)} s`);
+console.log(`workers used: ${workers}`);
 console.log(`device badge: ${badge.trim()}`);
 console.log(`training note: ${note || "(none)"}`);
 console.log(`run: ${seconds.toFixed(1)} s (${status.trim()})`);
