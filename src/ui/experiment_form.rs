@@ -47,6 +47,9 @@ fn architecture_title(architecture: Architecture) -> &'static str {
     match architecture {
         Architecture::Resnet => "ResNet1D (periodic convolutions)",
         Architecture::Gcn => "ring graph network (GCN)",
+        Architecture::Dilated => "dilated ResNet (dilations 1, 2, 4, 8, 4, 2, 1)",
+        Architecture::Unet => "U-Net (periodic, halving up to 4 times)",
+        Architecture::Fno => "Fourier neural operator (12 modes)",
     }
 }
 
