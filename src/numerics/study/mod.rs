@@ -4,6 +4,7 @@
 //! resumable increments; [`aggregate`] turns per-seed metrics into the results schema.
 
 pub mod aggregate;
+pub mod convergence;
 pub mod driver;
 pub mod evaluate;
 mod jobs;

@@ -15,10 +15,9 @@ use super::CliError;
 use unroll_lab::experiment::{Experiment, Target};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::cost::{calibrate, cost};
-use unroll_lab::numerics::metrics::log_log_slope;
+use unroll_lab::numerics::study::convergence::convergence_fits;
 use unroll_lab::numerics::study::driver::{Driver, RunEvent, TickPolicy};
 use unroll_lab::numerics::study::Preset;
-use unroll_lab::numerics::train::Mode;
 use unroll_lab::report::results::{ResultsText, StudyResults};
 use unroll_lab::report::units::cost_summary;
 
@@ -130,20 +129,33 @@ fn write(path: &PathBuf, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text).map_err(|err| CliError::Output(format!("{}: {err}", path.display())))
 }
 
-/// Least-squares log–log slopes of relative error vs parameters, per mode.
+/// Least-squares log–log slopes of relative error vs parameters, per architecture, mode and
+/// modality: of the seed means, and mean ± std of the per-seed fits; the paper's beside them.
 fn print_slopes(results: &StudyResults) {
-    for mode in [Mode::Predict, Mode::Correct] {
-        let points: Vec<(f64, f64)> = results
-            .variants
-            .iter()
-            .filter(|v| v.id.mode == mode)
-            .map(|v| (v.params as f64, v.metrics.relative_error.mean))
-            .collect();
-        match log_log_slope(&points) {
-            Some(slope) => {
-                println!("{mode}: error ∝ P^{slope:.3} (study: correction −1/3, prediction −1/4)")
-            }
-            None => println!("{mode}: not enough finite points for a slope"),
+    let fits = convergence_fits(results);
+    if fits.is_empty() {
+        println!("convergence: fewer than 2 network sizes, no slope");
+    } else {
+        println!(
+            "convergence, relative error ∝ P^slope (slope of the seed means; mean ± std of the \
+             per-seed slopes):"
+        );
+        println!(
+            "{:<10} {:<8} {:<8} {:>17} {:>12} {:>18} {:>7}",
+            "arch", "mode", "modality", "parameters", "slope(means)", "slope(seeds)", "paper"
+        );
+        for fit in &fits {
+            let (low, high) = (fit.points[0].0, fit.points[fit.points.len() - 1].0);
+            println!(
+                "{:<10} {:<8} {:<8} {:>17} {:>12} {:>18} {:>7}",
+                fit.architecture.name(),
+                fit.mode.name(),
+                fit.modality.label(),
+                format!("{low:.0}–{high:.0}"),
+                fit.slope.map_or("—".into(), |s| format!("{s:.3}")),
+                fit.slope_text(),
+                fit.paper_slope().map_or("—".into(), |s| format!("{s:.3}")),
+            );
         }
     }
     let orders: Vec<String> = SCHEME_ORDERS
