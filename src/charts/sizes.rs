@@ -13,8 +13,8 @@ use crate::numerics::metrics::log_log_slope;
 use crate::numerics::study::convergence::convergence_fits;
 use crate::report::results::{StudyResults, VariantResult};
 
-/// Pixel width of the legend strip.
-const LEGEND_WIDTH: u32 = 170;
+/// Pixel width of the legend strip (names like `C-WIG dilated (slope -0.47 ± 0.02)`).
+const LEGEND_WIDTH: u32 = 230;
 
 /// The variants of one mode/modality (and architecture, when those differ) at several sizes.
 #[derive(Debug, Clone, PartialEq)]

@@ -167,7 +167,7 @@ pub fn ExperimentForm(
             </fieldset>
             <fieldset id="network">
                 <legend>"Network"</legend>
-                <label class:hidden=move || !uses_net_size()>"Architecture "
+                <div class:hidden=move || !uses_net_size()><label>"Architecture "
                     <select id="arch" on:change=move |ev| {
                         if let Ok(architecture) = event_target_value(&ev).parse::<Architecture>() {
                             experiment.update(|e| e.architecture = architecture);
@@ -177,7 +177,7 @@ pub fn ExperimentForm(
                             <option value=a.name() selected=move || experiment.with(|e| e.architecture == a)>{architecture_title(a)}</option>
                         }).collect_view()}
                     </select>
-                </label>
+                </label></div>
                 <div id="archs" class:hidden=uses_net_size>
                     "Architectures (each with its size grid): "
                     {Architecture::ALL.into_iter().map(|a| view! {
