@@ -1,6 +1,7 @@
 //! Network-size convergence: mean relative error against trainable parameters on log–log
-//! axes, one series per mode/modality group (`C-WIG` …), each legend entry with the group's
-//! fitted slope ([`log_log_slope`]: error ∝ params^slope); the ETD1 baseline as a dashed line.
+//! axes, one series per mode/modality group (`C-WIG` …) and architecture (overlaid, one marker
+//! shape per architecture), each legend entry with the group's fitted slope ([`log_log_slope`]:
+//! error ∝ params^slope) and its spread over seeds; the ETD1 baseline as a dashed line.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -10,6 +11,7 @@ use super::{
     with_legend_strip, ChartError, ChartKind, Hue, Swatch, BASELINE_COLOR, BASELINE_NAME,
 };
 use crate::numerics::metrics::log_log_slope;
+use crate::numerics::nets::Architecture;
 use crate::numerics::study::convergence::convergence_fits;
 use crate::report::results::{StudyResults, VariantResult};
 
@@ -29,6 +31,8 @@ pub struct SizeGroup {
     pub slope: Option<f64>,
     /// Mean ± std of the per-seed slopes, with ≥ 2 seeds ([`convergence_fits`]).
     pub slope_spread: Option<(f64, f64)>,
+    /// The architecture (its marker shape).
+    pub architecture: Architecture,
 }
 
 /// The groups of `results` with at least two distinct parameter counts, in first-appearance
@@ -47,11 +51,13 @@ pub fn size_groups(results: &StudyResults) -> Vec<SizeGroup> {
     };
     let mut unique: Vec<String> = Vec::new();
     let mut hues: Vec<Hue> = Vec::new();
+    let mut architectures: Vec<Architecture> = Vec::new();
     for v in &results.variants {
         let k = key(v);
         if !unique.contains(&k) {
             unique.push(k);
             hues.push((v.id.mode, v.id.modality));
+            architectures.push(v.id.architecture);
         }
     }
     let colors = shaded(&hues);
@@ -68,7 +74,8 @@ pub fn size_groups(results: &StudyResults) -> Vec<SizeGroup> {
     unique
         .into_iter()
         .zip(colors)
-        .filter_map(|(name, color)| {
+        .zip(architectures)
+        .filter_map(|((name, color), architecture)| {
             let mut points: Vec<(f64, f64)> = results
                 .variants
                 .iter()
@@ -86,6 +93,7 @@ pub fn size_groups(results: &StudyResults) -> Vec<SizeGroup> {
             (sizes.len() >= 2).then(|| SizeGroup {
                 slope: log_log_slope(&points),
                 slope_spread: spread,
+                architecture,
                 name,
                 color,
                 points,
@@ -139,11 +147,32 @@ pub fn draw_sizes<DB: DrawingBackend>(
     for g in &groups {
         let points: Vec<(f64, f64)> = g.points.iter().filter(positive).copied().collect();
         chart.draw_series(LineSeries::new(points.clone(), g.color.stroke_width(2)))?;
-        chart.draw_series(
-            points
-                .into_iter()
-                .map(|p| Circle::new(p, 4, g.color.filled())),
-        )?;
+        // One marker shape per architecture: ResNet1D circle, GCN triangle, dilated ResNet
+        // square, U-Net diamond, FNO cross.
+        let style = g.color.filled();
+        let points = points.into_iter();
+        match g.architecture {
+            Architecture::Resnet => {
+                chart.draw_series(points.map(|p| Circle::new(p, 4, style)))?;
+            }
+            Architecture::Gcn => {
+                chart.draw_series(points.map(|p| TriangleMarker::new(p, 5, style)))?;
+            }
+            Architecture::Dilated => {
+                chart.draw_series(
+                    points.map(|p| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style)),
+                )?;
+            }
+            Architecture::Unet => {
+                chart.draw_series(points.map(|p| {
+                    EmptyElement::at(p)
+                        + Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style)
+                }))?;
+            }
+            Architecture::Fno => {
+                chart.draw_series(points.map(|p| Cross::new(p, 4, g.color.stroke_width(2))))?;
+            }
+        }
     }
     let mut items: Vec<(String, RGBColor)> =
         groups.iter().map(|g| (legend_name(g), g.color)).collect();
@@ -243,7 +272,15 @@ mod tests {
         assert!(groups.iter().any(|g| g.name == "C-WIG fno"), "{groups:?}");
         let svg = render((720, 360), |a| draw_sizes(a, &results));
         assert!(svg.contains("C-NOG resnet") && svg.contains("C-NOG fno"));
-        assert_eq!(count(&svg, "<circle"), 12);
+        // ResNet circles, FNO crosses (two strokes each).
+        assert_eq!(count(&svg, "<circle"), 6);
+        assert_eq!(
+            count(&svg, "<line"),
+            12 + count(
+                &render((720, 360), |a| draw_sizes(a, &sizes_fixture())),
+                "<line"
+            )
+        );
         // Several seeds: the legend gives the spread of the per-seed slopes.
         let mut seeded = results.clone();
         for v in &mut seeded.variants {
