@@ -199,17 +199,33 @@ fn the_sizes_preset_runs_across_architectures_and_fits_their_slopes() {
         assert!(of
             .iter()
             .all(|v| v["channels"].is_u64() && v["depth"].is_u64()));
-        // One slope row per architecture in the printed convergence table.
+        // One slope row per architecture in each printed convergence table (all sizes, and
+        // without the smallest).
         assert_eq!(
             stdout
                 .lines()
                 .filter(|l| l.starts_with(architecture) && l.contains("correct"))
                 .count(),
-            1,
+            2,
             "{stdout}"
         );
     }
     assert!(stdout.contains("ETD1 error ∝ N^−1.00"), "{stdout}");
+    // `unroll-lab slopes FILE` prints the same convergence tables from the file.
+    let file = std::env::temp_dir().join(format!("unroll-lab-slopes-{}.json", std::process::id()));
+    std::fs::write(&file, &text).expect("write");
+    let slopes = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .arg("slopes")
+        .arg(&file)
+        .output()
+        .expect("run unroll-lab slopes");
+    let _ = std::fs::remove_file(&file);
+    assert!(slopes.status.success());
+    let printed = String::from_utf8_lossy(&slopes.stdout);
+    let start = stdout.find("convergence,").expect("convergence table");
+    let end = stdout.find("study 'sizes'").expect("summary line");
+    assert_eq!(printed, &stdout[start..end]);
+    common::assert_usage_error("slopes", &["/nonexistent/results.json"], "cannot read");
 }
 
 fn assert_usage_error(args: &[&str], needle: &str) {

@@ -252,6 +252,14 @@ mod tests {
             let e = v.metrics.relative_error.per_seed[1];
             v.metrics.relative_error = crate::report::results::SeedStat::from_values(vec![e]);
         }
+        // Without the smallest size: the three largest only.
+        let tail = &crate::numerics::study::convergence::convergence_fits_skipping(&results, 1)[0];
+        assert_eq!(tail.points.len(), 3);
+        assert!((tail.points[0].0 - 1_700.0).abs() < 1e-9);
+        assert!((tail.seed_slopes[2] - (-1.0 / 3.0 + 0.04)).abs() < 1e-9);
+        assert!(
+            crate::numerics::study::convergence::convergence_fits_skipping(&results, 3).is_empty()
+        );
         let fit = &convergence_fits(&diverged)[0];
         assert_eq!(fit.seed_slopes.len(), 1);
         assert!((fit.seed_slopes[0] + 1.0 / 3.0 - 0.02).abs() < 1e-9);

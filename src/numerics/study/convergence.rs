@@ -78,6 +78,12 @@ fn seed_errors(v: &VariantResult) -> Vec<(u64, f64)> {
 /// Every architecture × mode × modality of `results` with ≥ 2 distinct parameter counts, in
 /// first-appearance order.
 pub fn convergence_fits(results: &StudyResults) -> Vec<ConvergenceFit> {
+    convergence_fits_skipping(results, 0)
+}
+
+/// [`convergence_fits`] without the `skip` smallest parameter counts of each group (the fit of
+/// the larger networks only; groups left with fewer than 2 sizes are dropped).
+pub fn convergence_fits_skipping(results: &StudyResults, skip: usize) -> Vec<ConvergenceFit> {
     let mut keys: Vec<(Architecture, Mode, Modality)> = Vec::new();
     for v in &results.variants {
         let key = (v.id.architecture, v.id.mode, v.id.modality);
@@ -87,7 +93,7 @@ pub fn convergence_fits(results: &StudyResults) -> Vec<ConvergenceFit> {
     }
     keys.into_iter()
         .filter_map(|(architecture, mode, modality)| {
-            let variants: Vec<&VariantResult> = results
+            let group: Vec<&VariantResult> = results
                 .variants
                 .iter()
                 .filter(|v| {
@@ -95,6 +101,14 @@ pub fn convergence_fits(results: &StudyResults) -> Vec<ConvergenceFit> {
                         && v.id.mode == mode
                         && v.id.modality == modality
                 })
+                .collect();
+            let mut all_sizes: Vec<usize> = group.iter().map(|v| v.params).collect();
+            all_sizes.sort_unstable();
+            all_sizes.dedup();
+            let kept = all_sizes.get(skip..).unwrap_or_default();
+            let variants: Vec<&VariantResult> = group
+                .into_iter()
+                .filter(|v| kept.contains(&v.params))
                 .collect();
             let mut points: Vec<(f64, f64, f64)> = variants
                 .iter()

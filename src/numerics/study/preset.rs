@@ -84,15 +84,15 @@ impl Preset {
         (self == Preset::Sizes).then(|| self.config(1).sizes)
     }
 
-    /// The `sizes` grid of `architecture`: four `C × D`, each about 6× the parameters of the
-    /// one before, from ≈ 200–400 to ≈ 45k–60k (ResNet1D and GCN 4×2 … 32×8; dilated ResNet
-    /// and FNO 3×1 … 24×4; U-Net 3 channels and 1 level up to 4 channels and 4 levels, as far
-    /// as 48 points halve).
+    /// The `sizes` grid of `architecture`: four `C × D`, each 4–8× the parameters of the one
+    /// before, from ≈ 200–250 to ≈ 35k–60k (ResNet1D and GCN 4×2 … 32×8; dilated ResNet and
+    /// FNO 3×1 … 24×4; U-Net 1 … 16 top channels at 2 levels: at 4 levels, as far as 48 points
+    /// halve, 50k parameters leave only 4 channels at full resolution).
     pub fn size_grid(architecture: Architecture) -> Vec<NetSize> {
         let sizes: [(usize, usize); 4] = match architecture {
             Architecture::Resnet | Architecture::Gcn => [(4, 2), (8, 4), (16, 6), (32, 8)],
             Architecture::Dilated | Architecture::Fno => [(3, 1), (6, 2), (12, 3), (24, 4)],
-            Architecture::Unet => [(3, 1), (3, 2), (4, 3), (4, 4)],
+            Architecture::Unet => [(1, 2), (3, 2), (8, 2), (16, 2)],
         };
         sizes
             .into_iter()

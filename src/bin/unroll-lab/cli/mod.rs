@@ -4,6 +4,7 @@ mod bench_solver;
 mod bench_train;
 mod knobs;
 mod simulate;
+mod slopes;
 mod study;
 mod train;
 
@@ -37,6 +38,8 @@ enum Command {
     Train(Box<train::TrainArgs>),
     /// Train and evaluate a grid of variants × seeds; print the paper's table.
     Study(Box<study::StudyArgs>),
+    /// Network-size convergence slopes of a results file, per architecture and mode.
+    Slopes(slopes::SlopesArgs),
     /// Benchmarks.
     Bench {
         #[command(subcommand)]
@@ -91,6 +94,7 @@ pub fn main() -> ExitCode {
         Command::Simulate(args) => simulate::simulate(&args),
         Command::Train(args) => train::train(&args),
         Command::Study(args) => study::study(&args),
+        Command::Slopes(args) => slopes::slopes(&args),
         Command::Bench {
             target: BenchTarget::Solver(args),
         } => bench_solver::bench_solver(&args),

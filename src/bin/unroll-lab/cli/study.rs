@@ -15,10 +15,9 @@ use super::CliError;
 use unroll_lab::experiment::{Experiment, Target};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::cost::{calibrate, cost};
-use unroll_lab::numerics::study::convergence::convergence_fits;
 use unroll_lab::numerics::study::driver::{Driver, RunEvent, TickPolicy};
 use unroll_lab::numerics::study::Preset;
-use unroll_lab::report::results::{ResultsText, StudyResults};
+use unroll_lab::report::results::ResultsText;
 use unroll_lab::report::units::cost_summary;
 
 #[derive(Debug, Args)]
@@ -41,10 +40,6 @@ pub struct StudyArgs {
 
 /// Training iterations per driver tick (one loss readback each).
 const ITERATIONS_PER_TICK: usize = 20;
-
-/// Measured temporal orders of the KS core's order test (`cargo test measured_order`), quoted
-/// beside the network convergence slopes.
-const SCHEME_ORDERS: [(&str, f64); 2] = [("ETD1", 1.005), ("ETRK2", 1.915)];
 
 pub fn study(args: &StudyArgs) -> Result<(), CliError> {
     let mut experiment = Experiment::defaults(args.preset, Target::Native);
@@ -113,7 +108,7 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
     }
     println!("{}", results.table());
     if args.preset == Preset::Sizes {
-        print_slopes(&results);
+        super::slopes::print_slopes(&results);
     }
     println!(
         "study '{}' with {} seed(s): {:.1} s; wrote {}",
@@ -127,43 +122,4 @@ pub fn study(args: &StudyArgs) -> Result<(), CliError> {
 
 fn write(path: &PathBuf, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text).map_err(|err| CliError::Output(format!("{}: {err}", path.display())))
-}
-
-/// Least-squares log–log slopes of relative error vs parameters, per architecture, mode and
-/// modality: of the seed means, and mean ± std of the per-seed fits; the paper's beside them.
-fn print_slopes(results: &StudyResults) {
-    let fits = convergence_fits(results);
-    if fits.is_empty() {
-        println!("convergence: fewer than 2 network sizes, no slope");
-    } else {
-        println!(
-            "convergence, relative error ∝ P^slope (slope of the seed means; mean ± std of the \
-             per-seed slopes):"
-        );
-        println!(
-            "{:<10} {:<8} {:<8} {:>17} {:>12} {:>18} {:>7}",
-            "arch", "mode", "modality", "parameters", "slope(means)", "slope(seeds)", "paper"
-        );
-        for fit in &fits {
-            let (low, high) = (fit.points[0].0, fit.points[fit.points.len() - 1].0);
-            println!(
-                "{:<10} {:<8} {:<8} {:>17} {:>12} {:>18} {:>7}",
-                fit.architecture.name(),
-                fit.mode.name(),
-                fit.modality.label(),
-                format!("{low:.0}–{high:.0}"),
-                fit.slope.map_or("—".into(), |s| format!("{s:.3}")),
-                fit.slope_text(),
-                fit.paper_slope().map_or("—".into(), |s| format!("{s:.3}")),
-            );
-        }
-    }
-    let orders: Vec<String> = SCHEME_ORDERS
-        .iter()
-        .map(|(name, order)| format!("{name} error ∝ N^−{order:.2} (Δt^{order:.2})"))
-        .collect();
-    println!(
-        "numerical schemes (measured order, KS core): {}",
-        orders.join(", ")
-    );
 }
