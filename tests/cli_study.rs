@@ -226,6 +226,22 @@ fn the_sizes_preset_runs_across_architectures_and_fits_their_slopes() {
     let end = stdout.find("study 'sizes'").expect("summary line");
     assert_eq!(printed, &stdout[start..end]);
     common::assert_usage_error("slopes", &["/nonexistent/results.json"], "cannot read");
+    // Without the 3 smallest of 4 sizes no group keeps 2: the second table is left out.
+    let file = std::env::temp_dir().join(format!("unroll-lab-skip-{}.json", std::process::id()));
+    std::fs::write(&file, &text).expect("write");
+    let skip3 = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .args(["slopes", "--skip", "3"])
+        .arg(&file)
+        .output()
+        .expect("run unroll-lab slopes");
+    let skip2 = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .args(["slopes", "--skip", "2"])
+        .arg(&file)
+        .output()
+        .expect("run unroll-lab slopes");
+    let _ = std::fs::remove_file(&file);
+    assert!(!String::from_utf8_lossy(&skip3.stdout).contains("without"));
+    assert!(String::from_utf8_lossy(&skip2.stdout).contains("without the 2 smallest sizes"));
 }
 
 fn assert_usage_error(args: &[&str], needle: &str) {

@@ -1,7 +1,8 @@
-//! `unroll-lab slopes FILE`: the network-size convergence of a results file (the CLI's or the
-//! browser's): per architecture, mode and modality the log–log slope of relative error against
-//! parameters, over all sizes and without the smallest, beside the paper's and the numerical
-//! schemes' measured orders. `study --preset sizes` prints the same after its table.
+//! `unroll-lab slopes FILE [--skip N]`: the network-size convergence of a results file (the
+//! CLI's or the browser's): per architecture, mode and modality the log–log slope of relative
+//! error against parameters, over all sizes and without the `N` smallest (default 1), beside the
+//! paper's and the numerical schemes' measured orders. `study --preset sizes` prints the same
+//! after its table.
 
 use std::path::PathBuf;
 
@@ -15,6 +16,9 @@ use unroll_lab::report::results::StudyResults;
 pub struct SlopesArgs {
     /// A results JSON (schema unroll-lab/results@1).
     file: PathBuf,
+    /// Also fit without this many of the smallest sizes of each group.
+    #[arg(long, default_value_t = 1)]
+    skip: usize,
 }
 
 /// Measured temporal orders of the KS core's order test (`cargo test measured_order`), quoted
@@ -30,7 +34,7 @@ pub fn slopes(args: &SlopesArgs) -> Result<(), CliError> {
         path: args.file.display().to_string(),
         message: err.to_string(),
     })?;
-    print_slopes(&results);
+    print_slopes_skipping(&results, args.skip);
     Ok(())
 }
 
@@ -38,6 +42,11 @@ pub fn slopes(args: &SlopesArgs) -> Result<(), CliError> {
 /// modality: of the seed means, and mean ± std of the per-seed fits; over every size, then
 /// without the smallest (with ≥ 3 sizes); the paper's beside them, then the schemes' orders.
 pub fn print_slopes(results: &StudyResults) {
+    print_slopes_skipping(results, 1);
+}
+
+/// [`print_slopes`], the second table without the `skip` smallest sizes (none for 0).
+fn print_slopes_skipping(results: &StudyResults, skip: usize) {
     let all = convergence_fits_skipping(results, 0);
     if all.is_empty() {
         println!("convergence: fewer than 2 network sizes, no slope");
@@ -47,9 +56,13 @@ pub fn print_slopes(results: &StudyResults) {
              per-seed slopes):"
         );
         print_fits("all sizes", &all);
-        let tail = convergence_fits_skipping(results, 1);
-        if tail.iter().any(|f| f.points.len() >= 2) && all.iter().any(|f| f.points.len() >= 3) {
-            print_fits("without the smallest size", &tail);
+        let tail = convergence_fits_skipping(results, skip);
+        if skip > 0 && !tail.is_empty() {
+            let title = match skip {
+                1 => "without the smallest size".to_string(),
+                n => format!("without the {n} smallest sizes"),
+            };
+            print_fits(&title, &tail);
         }
     }
     let orders: Vec<String> = SCHEME_ORDERS
