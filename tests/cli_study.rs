@@ -54,6 +54,26 @@ fn bad_knobs_exit_2() {
         "--channels does not apply to --preset sizes (its grid sets the network sizes)",
     );
     assert_usage_error(
+        &["--architectures", "fno"],
+        "--architectures does not apply",
+    );
+    assert_usage_error(
+        &["--preset", "sizes", "--architecture", "fno"],
+        "--architecture does not apply to --preset sizes",
+    );
+    assert_usage_error(
+        &["--preset", "sizes", "--architectures", "fno,cnn"],
+        "unknown architecture 'cnn'",
+    );
+    assert_usage_error(
+        &["--preset", "sizes", "--architectures", "fno,fno"],
+        "--architectures lists fno twice",
+    );
+    assert_usage_error(
+        &["--architecture", "unet", "--depth", "5"],
+        "48 points halve 4 times",
+    );
+    assert_usage_error(
         &["--preset", "horizons", "--horizon", "2"],
         "--horizon does not apply to --preset horizons",
     );
@@ -129,6 +149,99 @@ fn the_browser_command_reproduces_the_browser_study() {
         run_cli_command(&horizons, "horizons"),
         horizons.study_config()
     );
+}
+
+#[test]
+fn the_sizes_preset_runs_across_architectures_and_fits_their_slopes() {
+    let sizes = Experiment {
+        architectures: vec![Architecture::Dilated, Architecture::Unet, Architecture::Fno],
+        modes: vec![Mode::Correct],
+        iterations: 1,
+        rollout: 12,
+        scales: vec![1.1],
+        ..Experiment::for_preset(Preset::Sizes)
+    };
+    assert!(sizes.validate().is_empty(), "{:?}", sizes.validate());
+    let command = sizes.cli_command();
+    assert!(
+        command.contains("--architectures dilated,unet,fno"),
+        "{command}"
+    );
+    let out = std::env::temp_dir().join(format!("unroll-lab-sizes-{}.json", std::process::id()));
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let output = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .args(&words[1..])
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("run unroll-lab");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(&out).expect("results file");
+    let _ = std::fs::remove_file(&out);
+    let results: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let config: StudyConfig = serde_json::from_value(results["config"].clone()).expect("config");
+    assert_eq!(config, sizes.study_config());
+    // Every variant carries its architecture and size knobs; 3 architectures × 4 sizes.
+    let variants = results["variants"].as_array().expect("variants");
+    assert_eq!(variants.len(), 12);
+    for architecture in ["dilated", "unet", "fno"] {
+        let of: Vec<&serde_json::Value> = variants
+            .iter()
+            .filter(|v| v["architecture"] == architecture)
+            .collect();
+        assert_eq!(of.len(), 4, "{architecture}");
+        assert!(of
+            .iter()
+            .all(|v| v["channels"].is_u64() && v["depth"].is_u64()));
+        // One slope row per architecture in each printed convergence table (all sizes, and
+        // without the smallest).
+        assert_eq!(
+            stdout
+                .lines()
+                .filter(|l| l.starts_with(architecture) && l.contains("correct"))
+                .count(),
+            2,
+            "{stdout}"
+        );
+    }
+    assert!(stdout.contains("ETD1 error ∝ N^−1.00"), "{stdout}");
+    // `unroll-lab slopes FILE` prints the same convergence tables from the file.
+    let file = std::env::temp_dir().join(format!("unroll-lab-slopes-{}.json", std::process::id()));
+    std::fs::write(&file, &text).expect("write");
+    let slopes = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .arg("slopes")
+        .arg(&file)
+        .output()
+        .expect("run unroll-lab slopes");
+    let _ = std::fs::remove_file(&file);
+    assert!(slopes.status.success());
+    let printed = String::from_utf8_lossy(&slopes.stdout);
+    let start = stdout.find("convergence,").expect("convergence table");
+    let end = stdout.find("study 'sizes'").expect("summary line");
+    assert_eq!(printed, &stdout[start..end]);
+    common::assert_usage_error("slopes", &["/nonexistent/results.json"], "cannot read");
+    // Without the 3 smallest of 4 sizes no group keeps 2: the second table is left out.
+    let file = std::env::temp_dir().join(format!("unroll-lab-skip-{}.json", std::process::id()));
+    std::fs::write(&file, &text).expect("write");
+    let skip3 = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .args(["slopes", "--skip", "3"])
+        .arg(&file)
+        .output()
+        .expect("run unroll-lab slopes");
+    let skip2 = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .args(["slopes", "--skip", "2"])
+        .arg(&file)
+        .output()
+        .expect("run unroll-lab slopes");
+    let _ = std::fs::remove_file(&file);
+    assert!(!String::from_utf8_lossy(&skip3.stdout).contains("without"));
+    assert!(String::from_utf8_lossy(&skip2.stdout).contains("without the 2 smallest sizes"));
 }
 
 fn assert_usage_error(args: &[&str], needle: &str) {

@@ -92,6 +92,31 @@ fn tiny_run_writes_weights_and_report() {
 }
 
 #[test]
+fn every_new_architecture_trains_and_reports_its_parameters() {
+    // C = 4, D = 1: 21·16 + 17·4 + 1; 36·16 + 18·4 + 1; 26·16 + 6·4 + 1.
+    for (architecture, params) in [("dilated", 405), ("unet", 649), ("fno", 441)] {
+        let dir = out_dir(architecture);
+        let dir_arg = dir.to_string_lossy().to_string();
+        let mut args = vec!["--architecture", architecture, "--out", &dir_arg];
+        args.extend(TINY);
+        let output = run(&args);
+        assert!(
+            output.status.success(),
+            "{architecture}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let report = train_json(&dir);
+        assert_eq!(report["config"]["net"]["architecture"], architecture);
+        assert_eq!(report["parameters"], params, "{architecture}");
+        let losses = report["loss_history"].as_array().expect("losses");
+        assert_eq!(losses.len(), 4);
+        assert!(losses
+            .iter()
+            .all(|l| l.as_f64().is_some_and(f64::is_finite)));
+    }
+}
+
+#[test]
 fn bad_arguments_exit_2_with_a_specific_message() {
     assert_usage_error(&["--preset", "huge"], "unknown preset 'huge'");
     assert_usage_error(&["--modality", "all"], "unknown modality 'all'");

@@ -38,19 +38,22 @@ fn experiment() -> impl Strategy<Value = Experiment> {
             1usize..=20_000,
             12usize..=5000,
             prop::collection::btree_set(50u32..=200, 1..=8),
+            subsequence(Architecture::ALL.to_vec(), 1..=5),
         ),
     )
         .prop_map(
             |(
                 (preset, modes, modalities, architecture, channels, depth, horizon, warmup),
-                (detach, alpha, learning_rate, seeds, iterations, rollout, scales),
+                (detach, alpha, learning_rate, seeds, iterations, rollout, scales, architectures),
             )| Experiment {
                 preset,
                 modes,
                 modalities,
                 architecture,
+                architectures,
                 channels,
-                depth,
+                // A U-Net halves 48 points at most 4 times.
+                depth: depth.min(architecture.max_depth()),
                 horizon,
                 warmup,
                 detach,
@@ -78,6 +81,7 @@ fn pair() -> impl Strategy<Value = (String, String)> {
                 "modes",
                 "modalities",
                 "arch",
+                "archs",
                 "channels",
                 "depth",
                 "m",

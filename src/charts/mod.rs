@@ -136,7 +136,8 @@ impl ChartKind {
             }
             ChartKind::Correlation => "Steps until the rollout decorrelates from the truth.",
             ChartKind::Sizes => {
-                "Log–log; the legend gives each group's fitted slope (error ∝ params^slope)."
+                "Log–log; one marker shape per architecture; the legend gives each group's \
+                 fitted slope (error ∝ params^slope), ± its spread over seeds."
             }
             ChartKind::Loss => "Per variant and seed, log scale; non-finite losses skipped.",
         }

@@ -1,6 +1,7 @@
 //! Network-size convergence: mean relative error against trainable parameters on log–log
-//! axes, one series per mode/modality group (`C-WIG` …), each legend entry with the group's
-//! fitted slope ([`log_log_slope`]: error ∝ params^slope); the ETD1 baseline as a dashed line.
+//! axes, one series per mode/modality group (`C-WIG` …) and architecture (overlaid, one marker
+//! shape per architecture), each legend entry with the group's fitted slope ([`log_log_slope`]:
+//! error ∝ params^slope) and its spread over seeds; the ETD1 baseline as a dashed line.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -10,10 +11,12 @@ use super::{
     with_legend_strip, ChartError, ChartKind, Hue, Swatch, BASELINE_COLOR, BASELINE_NAME,
 };
 use crate::numerics::metrics::log_log_slope;
+use crate::numerics::nets::Architecture;
+use crate::numerics::study::convergence::convergence_fits;
 use crate::report::results::{StudyResults, VariantResult};
 
-/// Pixel width of the legend strip.
-const LEGEND_WIDTH: u32 = 170;
+/// Pixel width of the legend strip (names like `C-WIG dilated (slope -0.47 ± 0.02)`).
+const LEGEND_WIDTH: u32 = 230;
 
 /// The variants of one mode/modality (and architecture, when those differ) at several sizes.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,6 +29,10 @@ pub struct SizeGroup {
     pub points: Vec<(f64, f64)>,
     /// Fitted log–log slope, when ≥ 2 positive points.
     pub slope: Option<f64>,
+    /// Mean ± std of the per-seed slopes, with ≥ 2 seeds ([`convergence_fits`]).
+    pub slope_spread: Option<(f64, f64)>,
+    /// The architecture (its marker shape).
+    pub architecture: Architecture,
 }
 
 /// The groups of `results` with at least two distinct parameter counts, in first-appearance
@@ -44,18 +51,31 @@ pub fn size_groups(results: &StudyResults) -> Vec<SizeGroup> {
     };
     let mut unique: Vec<String> = Vec::new();
     let mut hues: Vec<Hue> = Vec::new();
+    let mut architectures: Vec<Architecture> = Vec::new();
     for v in &results.variants {
         let k = key(v);
         if !unique.contains(&k) {
             unique.push(k);
             hues.push((v.id.mode, v.id.modality));
+            architectures.push(v.id.architecture);
         }
     }
     let colors = shaded(&hues);
+    let fits = convergence_fits(results);
+    let spread_of = |v: &VariantResult| {
+        fits.iter()
+            .find(|f| {
+                f.architecture == v.id.architecture
+                    && f.mode == v.id.mode
+                    && f.modality == v.id.modality
+            })
+            .and_then(|f| f.seed_slope_stat())
+    };
     unique
         .into_iter()
         .zip(colors)
-        .filter_map(|(name, color)| {
+        .zip(architectures)
+        .filter_map(|((name, color), architecture)| {
             let mut points: Vec<(f64, f64)> = results
                 .variants
                 .iter()
@@ -65,8 +85,15 @@ pub fn size_groups(results: &StudyResults) -> Vec<SizeGroup> {
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
             let mut sizes: Vec<f64> = points.iter().map(|p| p.0).collect();
             sizes.dedup();
+            let spread = results
+                .variants
+                .iter()
+                .find(|v| key(v) == name)
+                .and_then(spread_of);
             (sizes.len() >= 2).then(|| SizeGroup {
                 slope: log_log_slope(&points),
+                slope_spread: spread,
+                architecture,
                 name,
                 color,
                 points,
@@ -75,11 +102,12 @@ pub fn size_groups(results: &StudyResults) -> Vec<SizeGroup> {
         .collect()
 }
 
-/// The legend text of `group`: its name and fitted slope.
+/// The legend text of `group`: its name and fitted slope (± its spread over seeds).
 fn legend_name(group: &SizeGroup) -> String {
-    match group.slope {
-        Some(s) => format!("{} (slope {s:.2})", group.name),
-        None => format!("{} (no slope)", group.name),
+    match (group.slope, group.slope_spread) {
+        (Some(_), Some((mean, std))) => format!("{} (slope {mean:.2} ± {std:.2})", group.name),
+        (Some(s), None) => format!("{} (slope {s:.2})", group.name),
+        (None, _) => format!("{} (no slope)", group.name),
     }
 }
 
@@ -119,11 +147,32 @@ pub fn draw_sizes<DB: DrawingBackend>(
     for g in &groups {
         let points: Vec<(f64, f64)> = g.points.iter().filter(positive).copied().collect();
         chart.draw_series(LineSeries::new(points.clone(), g.color.stroke_width(2)))?;
-        chart.draw_series(
-            points
-                .into_iter()
-                .map(|p| Circle::new(p, 4, g.color.filled())),
-        )?;
+        // One marker shape per architecture: ResNet1D circle, GCN triangle, dilated ResNet
+        // square, U-Net diamond, FNO cross.
+        let style = g.color.filled();
+        let points = points.into_iter();
+        match g.architecture {
+            Architecture::Resnet => {
+                chart.draw_series(points.map(|p| Circle::new(p, 4, style)))?;
+            }
+            Architecture::Gcn => {
+                chart.draw_series(points.map(|p| TriangleMarker::new(p, 5, style)))?;
+            }
+            Architecture::Dilated => {
+                chart.draw_series(
+                    points.map(|p| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style)),
+                )?;
+            }
+            Architecture::Unet => {
+                chart.draw_series(points.map(|p| {
+                    EmptyElement::at(p)
+                        + Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style)
+                }))?;
+            }
+            Architecture::Fno => {
+                chart.draw_series(points.map(|p| Cross::new(p, 4, g.color.stroke_width(2))))?;
+            }
+        }
     }
     let mut items: Vec<(String, RGBColor)> =
         groups.iter().map(|g| (legend_name(g), g.color)).collect();
@@ -144,6 +193,121 @@ pub fn draw_sizes<DB: DrawingBackend>(
 mod tests {
     use super::super::fixture::{cli_fixture, count, fixture, render, sizes_fixture};
     use super::*;
+    use crate::numerics::nets::Architecture;
+    use crate::numerics::study::convergence::convergence_fits;
+    use crate::numerics::train::{Modality, Mode};
+
+    #[test]
+    fn per_seed_slopes_recover_known_exponents() {
+        // Fixture: C-WIG at sizes P with seed k's error = a_k · P^(−1/3 + 0.02·k).
+        let mut results = fixture();
+        let template = results.variants[0].clone();
+        results.variants.clear();
+        for (i, params) in [250usize, 1_700, 9_600, 50_000].into_iter().enumerate() {
+            let mut v = template.clone();
+            v.id.mode = Mode::Correct;
+            v.id.modality = Modality::Wig;
+            v.id.architecture = Architecture::Fno;
+            v.id.channels = i + 1;
+            v.params = params;
+            v.seeds = vec![0, 1, 2];
+            v.training.clear();
+            let per_seed: Vec<f64> = (0..3)
+                .map(|k| {
+                    let slope = -1.0 / 3.0 + 0.02 * k as f64;
+                    (1.0 + k as f64) * (params as f64).powf(slope)
+                })
+                .collect();
+            v.metrics.relative_error = crate::report::results::SeedStat::from_values(per_seed);
+            results.variants.push(v);
+        }
+        let fits = convergence_fits(&results);
+        assert_eq!(fits.len(), 1);
+        let fit = &fits[0];
+        assert_eq!(fit.architecture, Architecture::Fno);
+        assert_eq!(fit.seed_slopes.len(), 3);
+        for (k, slope) in fit.seed_slopes.iter().enumerate() {
+            assert!(
+                (slope - (-1.0 / 3.0 + 0.02 * k as f64)).abs() < 1e-9,
+                "{slope}"
+            );
+        }
+        let (mean, std) = fit.seed_slope_stat().expect("3 seeds");
+        assert!((mean + 1.0 / 3.0 - 0.02).abs() < 1e-9);
+        assert!((std - 0.02 * (2.0f64 / 3.0).sqrt()).abs() < 1e-9);
+        assert_eq!(fit.paper_slope(), Some(-1.0 / 3.0));
+        assert!(
+            fit.slope_text().starts_with("-0.313 ± 0.016"),
+            "{}",
+            fit.slope_text()
+        );
+        // A diverged seed is matched by its seed number, not its position.
+        let mut diverged = results.clone();
+        for v in &mut diverged.variants {
+            v.training = template.training.clone();
+            v.training.truncate(1);
+            v.training[0].seed = 1;
+            v.training[0].diverged_at = None;
+            v.seeds = vec![1];
+            let e = v.metrics.relative_error.per_seed[1];
+            v.metrics.relative_error = crate::report::results::SeedStat::from_values(vec![e]);
+        }
+        // Without the smallest size: the three largest only.
+        let tail = &crate::numerics::study::convergence::convergence_fits_skipping(&results, 1)[0];
+        assert_eq!(tail.points.len(), 3);
+        assert!((tail.points[0].0 - 1_700.0).abs() < 1e-9);
+        assert!((tail.seed_slopes[2] - (-1.0 / 3.0 + 0.04)).abs() < 1e-9);
+        assert!(
+            crate::numerics::study::convergence::convergence_fits_skipping(&results, 3).is_empty()
+        );
+        let fit = &convergence_fits(&diverged)[0];
+        assert_eq!(fit.seed_slopes.len(), 1);
+        assert!((fit.seed_slopes[0] + 1.0 / 3.0 - 0.02).abs() < 1e-9);
+        assert_eq!(fit.seed_slope_stat(), None);
+    }
+
+    #[test]
+    fn architectures_overlay_with_slope_and_spread() {
+        let mut results = sizes_fixture();
+        let mut fno = results.variants.clone();
+        for v in &mut fno {
+            v.id.architecture = Architecture::Fno;
+            v.metrics.relative_error.mean *= 2.0;
+        }
+        results.variants.extend(fno);
+        let groups = size_groups(&results);
+        assert_eq!(groups.len(), 4);
+        assert!(groups.iter().any(|g| g.name == "C-WIG fno"), "{groups:?}");
+        let svg = render((720, 360), |a| draw_sizes(a, &results));
+        assert!(svg.contains("C-NOG resnet") && svg.contains("C-NOG fno"));
+        // ResNet circles, FNO crosses (two strokes each).
+        assert_eq!(count(&svg, "<circle"), 6);
+        assert_eq!(
+            count(&svg, "<line"),
+            12 + count(
+                &render((720, 360), |a| draw_sizes(a, &sizes_fixture())),
+                "<line"
+            )
+        );
+        // Several seeds: the legend gives the spread of the per-seed slopes.
+        let mut seeded = results.clone();
+        for v in &mut seeded.variants {
+            let e = v.metrics.relative_error.mean;
+            v.seeds = vec![0, 1];
+            v.training.clear();
+            v.metrics.relative_error = crate::report::results::SeedStat::from_values(vec![
+                e,
+                e * (v.params as f64).powf(0.1),
+            ]);
+        }
+        let groups = size_groups(&seeded);
+        assert!(
+            groups.iter().all(|g| g.slope_spread.is_some()),
+            "{groups:?}"
+        );
+        let svg = render((720, 360), |a| draw_sizes(a, &seeded));
+        assert!(svg.contains(" ± "), "{}", &svg[..300]);
+    }
 
     #[test]
     fn groups_with_slopes() {
@@ -159,7 +323,8 @@ mod tests {
     #[test]
     fn legend_has_the_slopes() {
         let svg = render((720, 360), |a| draw_sizes(a, &sizes_fixture()));
-        assert_eq!(count(&svg, "(slope -0.50)"), 2, "{}", &svg[..200]);
+        // Two seeds with the same exponent: no spread.
+        assert_eq!(count(&svg, "(slope -0.50 ± 0.00)"), 2, "{}", &svg[..200]);
         assert!(svg.contains("C-WIG") && svg.contains("trainable parameters"));
         assert_eq!(count(&svg, "<circle"), 6);
     }

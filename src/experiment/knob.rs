@@ -28,6 +28,8 @@ pub enum Knob {
     Modalities,
     /// Network architecture.
     Architecture,
+    /// Network architectures of the `sizes` grid.
+    Architectures,
     /// Channels C.
     Channels,
     /// Residual blocks D.
@@ -47,7 +49,7 @@ pub enum Knob {
 }
 
 /// Every knob, in CLI-command and URL order.
-pub const KNOBS: [Knob; 15] = [
+pub const KNOBS: [Knob; 16] = [
     Knob::System,
     Knob::Seeds,
     Knob::Iterations,
@@ -55,6 +57,7 @@ pub const KNOBS: [Knob; 15] = [
     Knob::Modes,
     Knob::Modalities,
     Knob::Architecture,
+    Knob::Architectures,
     Knob::Channels,
     Knob::Depth,
     Knob::Horizon,
@@ -148,6 +151,14 @@ impl Knob {
                 Names,
                 true,
             ),
+            Knob::Architectures => spec(
+                "archs",
+                "architectures",
+                "Architectures (size study)",
+                "architecture",
+                Names,
+                false,
+            ),
             Knob::Channels => spec(
                 "channels",
                 "channels",
@@ -159,8 +170,8 @@ impl Knob {
             Knob::Depth => spec(
                 "depth",
                 "depth",
-                "Depth D (residual blocks)",
-                "residual blocks",
+                "Depth D (blocks; U-Net levels; FNO layers)",
+                "blocks or levels",
                 Count,
                 true,
             ),
@@ -254,11 +265,13 @@ impl Knob {
         self.spec().train
     }
 
-    /// Whether the knob applies under `preset` (the `sizes` grid replaces channels and depth,
-    /// the `horizons` grid replaces m).
+    /// Whether the knob applies under `preset` (the `sizes` grid replaces the architecture,
+    /// channels and depth by its architectures and their size grids, the `horizons` grid
+    /// replaces m).
     pub fn applies_to_preset(self, preset: Preset) -> bool {
         match self {
-            Knob::Channels | Knob::Depth => preset != Preset::Sizes,
+            Knob::Architecture | Knob::Channels | Knob::Depth => preset != Preset::Sizes,
+            Knob::Architectures => preset == Preset::Sizes,
             Knob::Horizon => preset != Preset::Horizons,
             _ => true,
         }
@@ -282,6 +295,7 @@ impl Knob {
             Knob::Modes => Value::Modes(e.modes.clone()),
             Knob::Modalities => Value::Modalities(e.modalities.clone()),
             Knob::Architecture => Value::Architecture(e.architecture),
+            Knob::Architectures => Value::Architectures(e.architectures.clone()),
             Knob::Channels => Value::Count(e.channels),
             Knob::Depth => Value::Count(e.depth),
             Knob::Horizon => Value::Count(e.horizon),
@@ -304,6 +318,7 @@ impl Knob {
             (Knob::Modes, Value::Modes(v)) => e.modes = v,
             (Knob::Modalities, Value::Modalities(v)) => e.modalities = v,
             (Knob::Architecture, Value::Architecture(v)) => e.architecture = v,
+            (Knob::Architectures, Value::Architectures(v)) => e.architectures = v,
             (Knob::Channels, Value::Count(v)) => e.channels = v,
             (Knob::Depth, Value::Count(v)) => e.depth = v,
             (Knob::Horizon, Value::Count(v)) => e.horizon = v,

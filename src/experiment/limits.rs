@@ -120,8 +120,10 @@ pub fn check(knob: Knob, value: &Value, target: Target, system: System) -> Resul
         Value::Reals(scales) => check_scales(scales, target, system),
         Value::Modes(modes) if modes.is_empty() => Err(Problem::Empty),
         Value::Modalities(modalities) if modalities.is_empty() => Err(Problem::Empty),
+        Value::Architectures(architectures) if architectures.is_empty() => Err(Problem::Empty),
         Value::Modes(modes) => no_repeats(modes),
         Value::Modalities(modalities) => no_repeats(modalities),
+        Value::Architectures(architectures) => no_repeats(architectures),
         Value::Architecture(_) | Value::System(_) => Ok(()),
     }
 }

@@ -9,7 +9,8 @@
 //!
 //! A preset sets the grid axis (network sizes for `sizes`, unroll horizons for `horizons`) and
 //! the defaults of every knob; the knobs override the preset's base training config. In the
-//! `sizes` preset the channels/depth knobs do not apply, in `horizons` the m knob does not, and
+//! `sizes` preset the architecture/channels/depth knobs do not apply (its architectures knob
+//! picks the architectures, each with its size grid), in `horizons` the m knob does not, and
 //! α applies only with the transition mode.
 
 pub mod command;
@@ -74,8 +75,10 @@ pub struct Experiment {
     pub modes: Vec<Mode>,
     /// Training modalities (in the order they are run).
     pub modalities: Vec<Modality>,
-    /// Network architecture.
+    /// Network architecture (not used by the `sizes` preset).
     pub architecture: Architecture,
+    /// Architectures of the `sizes` grid (in the order they are run).
+    pub architectures: Vec<Architecture>,
     /// Channels C (not used by the `sizes` preset).
     pub channels: usize,
     /// Residual blocks D (not used by the `sizes` preset).
@@ -129,6 +132,7 @@ impl Experiment {
             modes: config.modes.clone(),
             modalities: config.modalities.clone(),
             architecture: base.net.architecture,
+            architectures: vec![base.net.architecture],
             channels: base.net.channels,
             depth: base.net.depth,
             horizon: base.unroll.horizon,
@@ -158,7 +162,8 @@ impl Experiment {
     }
 
     /// Applies `overrides` at this experiment's target: each value is checked against the
-    /// limits and against the preset; the first problem with its knob otherwise.
+    /// limits and against the preset, then the depth against the architecture; the first
+    /// problem with its knob otherwise.
     pub fn apply(&mut self, overrides: &Overrides) -> Result<(), (Knob, Problem)> {
         for (knob, value) in overrides.iter() {
             if !knob.applies_to_preset(self.preset) {
@@ -168,7 +173,21 @@ impl Experiment {
                 .map_err(|problem| (*knob, problem))?;
             knob.write(self, value.clone());
         }
-        Ok(())
+        match self.depth_problem() {
+            Some(problem) => Err((Knob::Depth, problem)),
+            None => Ok(()),
+        }
+    }
+
+    /// The depth's problem when it is too deep for the architecture (a U-Net halves 48 points
+    /// at most 4 times); `None` otherwise or where the preset sets the sizes.
+    pub fn depth_problem(&self) -> Option<Problem> {
+        let max = self.architecture.max_depth();
+        (self.uses_net_size() && self.depth > max && self.depth != usize::MAX).then(|| {
+            Problem::Range(format!(
+                "between 0 and {max} levels for the U-Net (48 points halve 4 times)"
+            ))
+        })
     }
 
     /// The knobs whose values differ from the preset's defaults (URL, CLI command).
@@ -188,6 +207,12 @@ impl Experiment {
     /// transition).
     pub fn toggle_mode(&mut self, mode: Mode) {
         self.modes = toggled(&self.modes, mode, &Mode::ALL);
+    }
+
+    /// Selects or deselects `architecture` of the `sizes` grid (in the order of
+    /// [`Architecture::ALL`]).
+    pub fn toggle_architecture(&mut self, architecture: Architecture) {
+        self.architectures = toggled(&self.architectures, architecture, &Architecture::ALL);
     }
 
     /// Selects or deselects `modality` (in the order ONE, NOG, WIG).
@@ -215,7 +240,8 @@ impl Experiment {
     pub fn parameter_count(&self) -> Option<usize> {
         let ok =
             |knob: Knob| limits::check(knob, &knob.read(self), self.target, self.system).is_ok();
-        (self.uses_net_size() && ok(Knob::Channels) && ok(Knob::Depth)).then(|| {
+        let depth_ok = ok(Knob::Depth) && self.depth_problem().is_none();
+        (self.uses_net_size() && ok(Knob::Channels) && depth_ok).then(|| {
             NetConfig {
                 architecture: self.architecture,
                 channels: self.channels,
@@ -225,16 +251,18 @@ impl Experiment {
         })
     }
 
-    /// The preset's network sizes with their parameter counts at the selected architecture
-    /// (`sizes` preset; empty otherwise).
+    /// The preset's networks with their parameter counts: every selected architecture's size
+    /// grid (`sizes` preset; empty otherwise).
     pub fn preset_sizes(&self) -> Vec<(NetSize, usize)> {
-        self.preset
-            .sizes()
-            .unwrap_or_default()
-            .into_iter()
+        if self.preset != Preset::Sizes {
+            return Vec::new();
+        }
+        self.architectures
+            .iter()
+            .flat_map(|&architecture| Preset::size_grid(architecture))
             .map(|size| {
                 let params = NetConfig {
-                    architecture: self.architecture,
+                    architecture: size.architecture.unwrap_or(self.architecture),
                     channels: size.channels,
                     depth: size.depth,
                 }
@@ -261,10 +289,9 @@ impl Experiment {
             }
         }
         if self.uses_net_size() {
-            config.sizes = vec![NetSize {
-                channels: self.channels,
-                depth: self.depth,
-            }];
+            config.sizes = vec![NetSize::new(self.channels, self.depth)];
+        } else {
+            config.sizes = self.preset_sizes().into_iter().map(|(s, _)| s).collect();
         }
         if self.uses_horizon() {
             config.horizons = vec![self.horizon];

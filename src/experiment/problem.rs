@@ -81,6 +81,7 @@ impl Knob {
             Kind::Names => match self {
                 Knob::Modes => names::<Mode>(text).map(Value::Modes),
                 Knob::Modalities => names::<Modality>(text).map(Value::Modalities),
+                Knob::Architectures => names::<Architecture>(text).map(Value::Architectures),
                 Knob::Architecture => trimmed
                     .parse::<Architecture>()
                     .map(Value::Architecture)
@@ -126,7 +127,9 @@ impl Problem {
             (_, Kind::Count | Kind::Real) => {
                 format!("is not a number in {}", range_text(knob, target))
             }
-            (Problem::Unknown(err), _) if matches!(knob, Knob::Modes | Knob::Modalities) => {
+            (Problem::Unknown(err), _)
+                if matches!(knob, Knob::Modes | Knob::Modalities | Knob::Architectures) =>
+            {
                 format!(
                     "names an unknown {} '{}' (expected {})",
                     err.what, err.got, err.expected

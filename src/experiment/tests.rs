@@ -6,7 +6,8 @@ use super::*;
 use crate::numerics::cost::memory_bytes;
 use crate::report::units::cost_summary;
 
-/// Every field differs from the headline defaults.
+/// Every field differs from the headline defaults (but the architectures of the `sizes` grid,
+/// which the headline preset does not use).
 fn custom() -> Experiment {
     Experiment {
         target: Target::Browser,
@@ -15,6 +16,7 @@ fn custom() -> Experiment {
         modes: vec![Mode::Correct, Mode::Transition],
         modalities: vec![Modality::Nog, Modality::Wig],
         architecture: Architecture::Gcn,
+        architectures: vec![Architecture::Resnet],
         channels: 8,
         depth: 4,
         horizon: 5,
@@ -112,7 +114,7 @@ fn hostile_queries_fall_back_to_defaults_with_messages() {
         ("modalities=", "modalities '' is an empty list"),
         (
             "arch=transformer",
-            "arch 'transformer' is unknown (expected resnet or gcn)",
+            "arch 'transformer' is unknown (expected resnet, gcn, dilated, unet or fno)",
         ),
         ("channels=0", "channels '0' is not a number in 1..=64"),
         ("channels=65", "channels '65' is not a number in 1..=64"),
@@ -182,7 +184,7 @@ fn validation_names_every_field() {
         (
             "depth",
             |e| e.depth = 17,
-            "between 0 and 16 residual blocks",
+            "between 0 and 16 blocks or levels",
         ),
         ("m", |e| e.horizon = 0, "between 1 and 32 loss steps"),
         (
@@ -305,13 +307,7 @@ fn the_study_config_follows_every_field() {
     config.validate().expect("valid study");
     assert_eq!(config.modes, e.modes);
     assert_eq!(config.modalities, e.modalities);
-    assert_eq!(
-        config.sizes,
-        vec![NetSize {
-            channels: 8,
-            depth: 4
-        }]
-    );
+    assert_eq!(config.sizes, vec![NetSize::new(8, 4)]);
     assert_eq!(config.horizons, vec![5]);
     assert_eq!(config.seeds, vec![0, 1]);
     let base = &config.base;
@@ -340,6 +336,10 @@ fn the_study_config_follows_every_field() {
     // The presets keep their grid axis.
     let sizes = Experiment::for_preset(Preset::Sizes).study_config();
     assert_eq!(sizes.sizes.len(), 4);
+    assert!(sizes
+        .variants()
+        .iter()
+        .all(|v| v.net.architecture == Architecture::Resnet));
     let horizons = Experiment::for_preset(Preset::Horizons).study_config();
     assert_eq!(horizons.horizons, vec![1, 2, 4, 8]);
     for preset in Preset::BROWSER {
@@ -388,4 +388,97 @@ fn the_cli_command_names_every_non_default_field() {
     horizons.preset = Preset::Horizons;
     assert!(!horizons.cli_command().contains("--horizon"));
     assert!(horizons.cli_command().contains("--channels 8"));
+}
+
+#[test]
+fn the_sizes_preset_runs_every_chosen_architecture_with_its_grid() {
+    let (e, ignored) =
+        Experiment::from_query("?preset=sizes&archs=resnet,dilated,unet,fno&seeds=2");
+    assert!(ignored.is_empty(), "{ignored:?}");
+    assert_eq!(
+        e.architectures,
+        [
+            Architecture::Resnet,
+            Architecture::Dilated,
+            Architecture::Unet,
+            Architecture::Fno
+        ]
+    );
+    assert!(e.validate().is_empty(), "{:?}", e.validate());
+    let config = e.study_config();
+    config.validate().expect("valid");
+    // 4 architectures × 4 sizes × P, C × WIG.
+    let variants = config.variants();
+    assert_eq!(variants.len(), 32);
+    for architecture in &e.architectures {
+        let params: Vec<usize> = variants
+            .iter()
+            .filter(|v| v.net.architecture == *architecture && v.mode == Mode::Correct)
+            .map(|v| v.net.parameter_count())
+            .collect();
+        assert_eq!(params.len(), 4, "{architecture}");
+        assert!(params.windows(2).all(|w| w[1] > w[0]), "{architecture}");
+    }
+    assert_eq!(e.preset_sizes().len(), 16);
+    let command = e.cli_command();
+    assert!(
+        command.contains("--architectures resnet,dilated,unet,fno"),
+        "{command}"
+    );
+    assert_eq!(Experiment::from_query(&format!("?{}", e.to_query())).0, e);
+    // The single architecture knob does not apply to the grid, nor the grid's to other presets.
+    let (arch, _) = Experiment::from_query("?preset=sizes&arch=fno");
+    assert_eq!(
+        arch.study_config(),
+        Experiment::for_preset(Preset::Sizes).study_config()
+    );
+    let (archs, _) = Experiment::from_query("?archs=fno");
+    assert_eq!(archs.study_config(), Experiment::default().study_config());
+    assert!(!Knob::Architectures.applies(&archs) && Knob::Architectures.applies(&e));
+    let (_, ignored) = Experiment::from_query("?preset=sizes&archs=fno,cnn");
+    assert!(
+        ignored[0].contains("unknown architecture 'cnn'"),
+        "{ignored:?}"
+    );
+    let mut none = e.clone();
+    for architecture in Architecture::ALL {
+        if none.architectures.contains(&architecture) {
+            none.toggle_architecture(architecture);
+        }
+    }
+    assert_eq!(none.error_of("archs"), "select at least one architecture");
+}
+
+#[test]
+fn a_u_net_deeper_than_48_points_allow_is_refused() {
+    let mut e = Experiment {
+        architecture: Architecture::Unet,
+        channels: 4,
+        depth: 4,
+        ..Experiment::default()
+    };
+    assert!(e.validate().is_empty());
+    assert_eq!(e.parameter_count(), Some(45_393));
+    e.depth = 5;
+    assert!(
+        e.error_of("depth").contains("between 0 and 4 levels"),
+        "{:?}",
+        e.validate()
+    );
+    assert_eq!(e.parameter_count(), None);
+    let (parsed, _) = Experiment::from_query("?arch=unet&depth=6");
+    assert!(!parsed.error_of("depth").is_empty());
+    let mut overrides = Overrides::default();
+    overrides.set(Knob::Depth, Value::Count(5));
+    overrides.set(Knob::Architecture, Value::Architecture(Architecture::Unet));
+    let mut native = Experiment::defaults(Preset::Quick, Target::Native);
+    let (knob, problem) = native.apply(&overrides).expect_err("too deep");
+    assert_eq!(knob, Knob::Depth);
+    assert!(problem
+        .for_cli(knob, "5")
+        .contains("48 points halve 4 times"));
+    for architecture in [Architecture::Dilated, Architecture::Fno] {
+        e.architecture = architecture;
+        assert!(e.validate().is_empty(), "{architecture}");
+    }
 }

@@ -3,7 +3,7 @@
 //! a run ([`crate::numerics::cost`]).
 
 use super::limits::{self, Target, BROWSER_MEMORY_LIMIT_BYTES};
-use super::{Experiment, KNOBS};
+use super::{Experiment, Knob, KNOBS};
 use crate::numerics::cost::{cost, Cost};
 use crate::report::units::format_bytes;
 
@@ -15,7 +15,8 @@ pub type FieldError = (&'static str, String);
 pub const WORKLOAD: &str = "workload";
 
 impl Experiment {
-    /// Every applicable knob's problem, in [`KNOBS`] order (empty when valid).
+    /// Every applicable knob's problem, in [`KNOBS`] order (empty when valid); the depth is
+    /// also checked against the architecture.
     pub fn knob_errors(&self) -> Vec<FieldError> {
         KNOBS
             .into_iter()
@@ -23,6 +24,11 @@ impl Experiment {
             .filter_map(|knob| {
                 limits::check(knob, &knob.read(self), self.target, self.system)
                     .err()
+                    .or_else(|| {
+                        (knob == Knob::Depth)
+                            .then(|| self.depth_problem())
+                            .flatten()
+                    })
                     .map(|problem| (knob.key(), problem.for_form(knob)))
             })
             .collect()

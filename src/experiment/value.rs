@@ -21,6 +21,8 @@ pub enum Value {
     Modalities(Vec<Modality>),
     /// An architecture.
     Architecture(Architecture),
+    /// Architectures.
+    Architectures(Vec<Architecture>),
     /// A system.
     System(System),
 }
@@ -43,6 +45,7 @@ impl fmt::Display for Value {
             Value::Modes(v) => f.write_str(&join(v, ",")),
             Value::Modalities(v) => f.write_str(&join(v, ",")),
             Value::Architecture(v) => write!(f, "{v}"),
+            Value::Architectures(v) => f.write_str(&join(v, ",")),
             Value::System(v) => write!(f, "{v}"),
         }
     }

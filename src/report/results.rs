@@ -165,6 +165,9 @@ mod tests {
         let results = StudyResults::from_json(text).expect("fixture");
         let table = results.table();
         assert!(table.contains("| C-NOG 16×10 m=3"));
+        let mut fno = results.clone();
+        fno.variants[0].id.architecture = crate::numerics::nets::Architecture::Fno;
+        assert!(fno.table().contains("fno 16×10 m=3"), "{}", fno.table());
         assert!(table.contains("ETD1 only (baseline)"));
         assert_eq!(results.to_csv().lines().count(), 7);
         assert!(results

@@ -47,6 +47,9 @@ fn architecture_title(architecture: Architecture) -> &'static str {
     match architecture {
         Architecture::Resnet => "ResNet1D (periodic convolutions)",
         Architecture::Gcn => "ring graph network (GCN)",
+        Architecture::Dilated => "dilated ResNet (dilations 1, 2, 4, 8, 4, 2, 1)",
+        Architecture::Unet => "U-Net (periodic, halving up to 4 times)",
+        Architecture::Fno => "Fourier neural operator (12 modes)",
     }
 }
 
@@ -164,7 +167,7 @@ pub fn ExperimentForm(
             </fieldset>
             <fieldset id="network">
                 <legend>"Network"</legend>
-                <label>"Architecture "
+                <div class:hidden=move || !uses_net_size()><label>"Architecture "
                     <select id="arch" on:change=move |ev| {
                         if let Ok(architecture) = event_target_value(&ev).parse::<Architecture>() {
                             experiment.update(|e| e.architecture = architecture);
@@ -174,8 +177,21 @@ pub fn ExperimentForm(
                             <option value=a.name() selected=move || experiment.with(|e| e.architecture == a)>{architecture_title(a)}</option>
                         }).collect_view()}
                     </select>
-                </label>
+                </label></div>
+                <div id="archs" class:hidden=uses_net_size>
+                    "Architectures (each with its size grid): "
+                    {Architecture::ALL.into_iter().map(|a| view! {
+                        <label>
+                            <input type="checkbox" id=format!("archs-{}", a.name())
+                                prop:checked=move || experiment.with(|e| e.architectures.contains(&a))
+                                on:change=move |_| experiment.update(|e| e.toggle_architecture(a)) />
+                            " " {architecture_title(a)}
+                        </label>
+                    }).collect_view()}
+                    <span class="field-error" id="archs-error">{error_of(Knob::Architectures.key())}</span>
+                </div>
                 <div class:hidden=move || !uses_net_size()>
+                    <p class="hint" id="size-knobs">{move || experiment.with(|e| e.architecture.size_knobs())}</p>
                     <KnobField experiment=experiment knob=Knob::Channels />
                     <KnobField experiment=experiment knob=Knob::Depth />
                     <p id="params">{move || experiment
@@ -186,7 +202,7 @@ pub fn ExperimentForm(
                 <p id="preset-sizes" class:hidden=uses_net_size>
                     "Network sizes (set by the preset): "
                     {move || experiment.with(|e| e.preset_sizes()).into_iter()
-                        .map(|(size, params)| format!("C = {}, D = {} ({} parameters)", size.channels, size.depth, grouped(params)))
+                        .map(|(size, params)| format!("{} C = {}, D = {} ({} parameters)", size.architecture.map(|a| a.name()).unwrap_or_default(), size.channels, size.depth, grouped(params)))
                         .collect::<Vec<_>>().join("; ")}
                 </p>
             </fieldset>

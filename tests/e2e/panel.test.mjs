@@ -69,6 +69,36 @@ test("a shared URL restores the panel and the CLI command", async () => {
   await page.close();
 });
 
+test("architectures: live parameter count, the U-Net's depth limit, the size study's grid", async () => {
+  const { page, errors } = await open("?arch=fno&channels=8&depth=2");
+  assert.equal(await page.inputValue("#arch"), "fno");
+  // FNO (25D + 1)C² + (D + 5)C + 1 at C = 8, D = 2.
+  assert.equal(await page.textContent("#params"), "3,321 parameters");
+  assert.match(await page.textContent("#size-knobs"), /Fourier layers/);
+  await page.selectOption("#arch", "unet");
+  // U-Net (11·4^D − 8)C² + (7·2^D + 4)C + 1 at C = 8, D = 2.
+  assert.equal(await page.textContent("#params"), "11,009 parameters");
+  await page.fill("#depth", "5");
+  assert.match(await page.textContent("#depth-error"), /between 0 and 4 levels for the U-Net/);
+  assert.ok(await page.isDisabled("#run"));
+  await page.fill("#depth", "4");
+  assert.equal(await page.textContent("#depth-error"), "");
+  assert.match(await page.textContent("#cli-command"), /--architecture unet --channels 8 --depth 4/);
+  await page.close();
+  // The size study: one checkbox per architecture, each with its size grid.
+  const sizes = await open("?preset=sizes&archs=resnet,fno");
+  assert.ok(await sizes.page.isChecked("#archs-resnet"));
+  assert.ok(await sizes.page.isChecked("#archs-fno"));
+  assert.ok(!(await sizes.page.isChecked("#archs-unet")));
+  assert.ok(!(await sizes.page.isVisible("#arch")));
+  assert.match(await sizes.page.textContent("#preset-sizes"), /fno C = 24, D = 4 \(58,393 parameters\)/);
+  await sizes.page.check("#archs-unet");
+  assert.match(await sizes.page.textContent("#cli-command"), /--architectures resnet,unet,fno/);
+  assert.match(await sizes.page.textContent("#estimate"), /24 trainings/);
+  assert.deepEqual([...errors, ...sizes.errors], []);
+  await sizes.page.close();
+});
+
 test("the gradient-flow diagram follows the unroll settings", async () => {
   const { page, errors } = await open("?m=4&warmup=1");
   const flow = "#gradient-flow";

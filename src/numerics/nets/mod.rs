@@ -1,28 +1,35 @@
-//! The correction networks: the paper's periodic ResNet1D and a ring-graph network.
+//! The correction networks, all periodic like the data: the paper's ResNet1D, a ring-graph
+//! network, a dilated ResNet, a U-Net and a Fourier neural operator (all 1D: KS only).
 //!
-//! Both map a batch of states `u: [batch, N]` plus a per-sample constant channel
+//! Each maps a batch of states `u: [batch, N]` plus a per-sample constant channel
 //! `s = L/8: [batch, 1]` to `[batch, N]`. Weights are f32 and are drawn on the host from a portable
 //! SplitMix64 stream ([`InitRng`]), so the same seed gives bit-identical weights on every device
 //! and platform (native and wasm32 alike).
 
+pub mod dilated;
 pub mod export;
+pub mod fno;
 pub mod gcn;
 pub mod padding;
 pub mod resnet1d;
+pub mod unet;
 
 use burn::module::{Module, Param};
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 
+pub use dilated::{DilatedBlock, DilatedResNet, DILATIONS};
+pub use fno::{Fno, FourierLayer, Pointwise, SpectralConv, MODES};
 pub use gcn::{EdgeConv, Gcn, GcnBlock};
 pub use padding::{circular_pad, circular_shift};
 pub use resnet1d::{PeriodicConv1d, ResNet1d, ResidualBlock};
+pub use unet::{DoubleConv, UNet, UpLevel, MAX_LEVELS};
 
 /// PyTorch's default LeakyReLU slope.
 pub const LEAKY_SLOPE: f64 = 0.01;
 /// Accepted channel counts `C`.
 pub const CHANNELS_RANGE: std::ops::RangeInclusive<usize> = 1..=256;
-/// Accepted depths `D` (residual blocks).
+/// Accepted depths `D` (residual blocks; U-Net levels, at most [`MAX_LEVELS`]; FNO layers).
 pub const DEPTH_RANGE: std::ops::RangeInclusive<usize> = 0..=64;
 
 /// Which architecture.
@@ -33,12 +40,42 @@ pub enum Architecture {
     Resnet,
     /// Ring-graph network with directional edge convolutions.
     Gcn,
+    /// Dilated ResNet: blocks of seven convolutions dilated 1, 2, 4, 8, 4, 2, 1.
+    Dilated,
+    /// U-Net: `D` levels of halving (at most 4 on 48 points), skip connections.
+    Unet,
+    /// Fourier neural operator: `D` Fourier layers over the lowest 12 modes.
+    Fno,
 }
 
 crate::named_enum!(Architecture, "architecture", {
     Resnet => "resnet",
     Gcn => "gcn",
+    Dilated => "dilated",
+    Unet => "unet",
+    Fno => "fno",
 });
+
+impl Architecture {
+    /// What `C` and `D` mean for this architecture (form, help).
+    pub fn size_knobs(self) -> &'static str {
+        match self {
+            Architecture::Resnet => "C channels, D residual blocks",
+            Architecture::Gcn => "C node features, D residual blocks",
+            Architecture::Dilated => "C channels, D dilated blocks of 7 convolutions",
+            Architecture::Unet => "C channels at the top (doubling per level), D levels (≤ 4)",
+            Architecture::Fno => "C channels, D Fourier layers (12 modes)",
+        }
+    }
+
+    /// Largest accepted depth `D`.
+    pub fn max_depth(self) -> usize {
+        match self {
+            Architecture::Unet => MAX_LEVELS,
+            _ => *DEPTH_RANGE.end(),
+        }
+    }
+}
 
 /// Architecture and size of a correction network.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -75,8 +112,8 @@ pub enum NetError {
         /// The rejected value.
         got: usize,
     },
-    /// `depth` outside [`DEPTH_RANGE`].
-    #[error("depth must be between {min} and {max} residual blocks, got {got}")]
+    /// `depth` outside [`DEPTH_RANGE`] (or above [`Architecture::max_depth`]).
+    #[error("depth must be between {min} and {max}, got {got}")]
     BadDepth {
         /// Smallest accepted value.
         min: usize,
@@ -91,7 +128,7 @@ pub enum NetError {
 }
 
 impl NetConfig {
-    /// Checks `channels ∈ 1..=256` and `depth ∈ 0..=64`.
+    /// Checks `channels ∈ 1..=256` and `depth ∈ 0..=64` (U-Net: `0..=4`).
     pub fn validate(&self) -> Result<(), NetError> {
         if !CHANNELS_RANGE.contains(&self.channels) {
             return Err(NetError::BadChannels {
@@ -100,10 +137,11 @@ impl NetConfig {
                 got: self.channels,
             });
         }
-        if !DEPTH_RANGE.contains(&self.depth) {
+        let max_depth = self.architecture.max_depth();
+        if !(*DEPTH_RANGE.start()..=max_depth).contains(&self.depth) {
             return Err(NetError::BadDepth {
                 min: *DEPTH_RANGE.start(),
-                max: *DEPTH_RANGE.end(),
+                max: max_depth,
                 got: self.depth,
             });
         }
@@ -111,12 +149,17 @@ impl NetConfig {
     }
 
     /// Exact parameter count of the built network:
-    /// ResNet1D `6DC² + (2D + 10)C + 1`, GCN `4DC² + (4D + 8)C + 2`.
+    /// ResNet1D `6DC² + (2D + 10)C + 1`, GCN `4DC² + (4D + 8)C + 2`,
+    /// dilated ResNet `21DC² + (7D + 10)C + 1`, U-Net `(11·4^D − 8)C² + (7·2^D + 4)C + 1`,
+    /// FNO `(25D + 1)C² + (D + 5)C + 1`.
     pub fn parameter_count(&self) -> usize {
         let (c, d) = (self.channels, self.depth);
         match self.architecture {
             Architecture::Resnet => 6 * d * c * c + (2 * d + 10) * c + 1,
             Architecture::Gcn => 4 * d * c * c + (4 * d + 8) * c + 2,
+            Architecture::Dilated => 21 * d * c * c + (7 * d + 10) * c + 1,
+            Architecture::Unet => (11 * (1 << (2 * d)) - 8) * c * c + (7 * (1 << d) + 4) * c + 1,
+            Architecture::Fno => ((2 * MODES + 1) * d + 1) * c * c + (d + 5) * c + 1,
         }
     }
 
@@ -130,18 +173,30 @@ impl NetConfig {
                 Net::Resnet(ResNet1d::init(self.channels, self.depth, device, &mut rng))
             }
             Architecture::Gcn => Net::Gcn(Gcn::init(self.channels, self.depth, device, &mut rng)),
+            Architecture::Dilated => Net::Dilated(DilatedResNet::init(
+                self.channels,
+                self.depth,
+                device,
+                &mut rng,
+            )),
+            Architecture::Unet => {
+                Net::Unet(UNet::init(self.channels, self.depth, device, &mut rng))
+            }
+            Architecture::Fno => Net::Fno(Fno::init(self.channels, self.depth, device, &mut rng)),
         })
     }
 
     /// Forward floating-point operations for one sample of `resolution` points:
-    /// `2·MACs` of every conv / linear layer plus bias adds, activations, skip adds, and (GCN)
-    /// the edge-feature differences and the mean aggregation.
+    /// `2·MACs` of every conv / linear layer / DFT matmul plus bias adds, activations (one per
+    /// value), skip adds, pooling, and (GCN) the edge-feature differences and the mean
+    /// aggregation.
     pub fn flops_per_sample(&self, resolution: usize) -> f64 {
         let (c, d, n) = (self.channels as f64, self.depth as f64, resolution as f64);
+        // One 3-tap conv ci → co over `points`: 2·3·ci·co MAC flops + co bias adds per point.
+        let conv_at = |ci: f64, co: f64, points: f64| (6.0 * ci * co + co) * points;
         match self.architecture {
             Architecture::Resnet => {
-                // One 3-tap conv ci → co over N points: 2·3·ci·co·N MAC flops + co·N bias adds.
-                let conv = |ci: f64, co: f64| (6.0 * ci * co + co) * n;
+                let conv = |ci: f64, co: f64| conv_at(ci, co, n);
                 // Per block: two convs, inner LeakyReLU, skip add, outer LeakyReLU.
                 let block = 2.0 * conv(c, c) + 3.0 * c * n;
                 conv(2.0, c) + d * block + conv(c, 1.0)
@@ -155,6 +210,39 @@ impl NetConfig {
                 let block = 2.0 * edge(c, c) + 3.0 * c * n;
                 edge(2.0, c) + d * block + edge(c, 1.0)
             }
+            Architecture::Dilated => {
+                // Per block: seven convs, six activations, the skip add.
+                let block = 7.0 * conv_at(c, c, n) + 7.0 * c * n;
+                conv_at(2.0, c, n) + d * block + conv_at(c, 1.0, n)
+            }
+            Architecture::Unet => {
+                let double = |ci: f64, co: f64, points: f64| {
+                    conv_at(ci, co, points) + conv_at(co, co, points) + 2.0 * co * points
+                };
+                let mut total = double(2.0, c, n) + conv_at(c, 1.0, n);
+                for level in 1..=self.depth {
+                    let (width, points) = (c * (1u64 << level) as f64, n / (1u64 << level) as f64);
+                    // Pool (an add and a halving per output value), then the double conv.
+                    total += width * points + double(width / 2.0, width, points);
+                    // Decoder of level − 1: up-conv with activation, merge double conv.
+                    let (up_width, up_points) = (width / 2.0, 2.0 * points);
+                    total += conv_at(width, up_width, up_points)
+                        + up_width * up_points
+                        + double(2.0 * up_width, up_width, up_points);
+                }
+                total
+            }
+            Architecture::Fno => {
+                let k = MODES.min(resolution.div_ceil(2)) as f64;
+                let pointwise = |ci: f64, co: f64| (2.0 * ci * co + co) * n;
+                // Forward DFT (2 matmuls N → K), complex mixing (4 matmuls C → C per mode and 2
+                // adds), inverse DFT (2 matmuls K → N and an add).
+                let spectral =
+                    4.0 * n * k * c + (8.0 * c * c + 2.0 * c) * k + 4.0 * k * n * c + c * n;
+                // Per layer: spectral + pointwise + their sum + GELU.
+                let layer = spectral + pointwise(c, c) + 2.0 * c * n;
+                pointwise(2.0, c) + d * layer + pointwise(c, c) + c * n + pointwise(c, 1.0)
+            }
         }
     }
 }
@@ -166,6 +254,12 @@ pub enum Net {
     Resnet(ResNet1d),
     /// The ring-graph network.
     Gcn(Gcn),
+    /// The dilated ResNet.
+    Dilated(DilatedResNet),
+    /// The U-Net.
+    Unet(UNet),
+    /// The Fourier neural operator.
+    Fno(Fno),
 }
 
 impl Net {
@@ -175,6 +269,9 @@ impl Net {
         match self {
             Net::Resnet(net) => net.forward(u, scale),
             Net::Gcn(net) => net.forward(u, scale),
+            Net::Dilated(net) => net.forward(u, scale),
+            Net::Unet(net) => net.forward(u, scale),
+            Net::Fno(net) => net.forward(u, scale),
         }
     }
 
@@ -188,6 +285,9 @@ impl Net {
         match self {
             Net::Resnet(_) => Architecture::Resnet,
             Net::Gcn(_) => Architecture::Gcn,
+            Net::Dilated(_) => Architecture::Dilated,
+            Net::Unet(_) => Architecture::Unet,
+            Net::Fno(_) => Architecture::Fno,
         }
     }
 }
@@ -318,11 +418,13 @@ mod tests {
         let err = config(Architecture::Gcn, 8, 65)
             .validate()
             .expect_err("D = 65");
-        assert_eq!(
-            err.to_string(),
-            "depth must be between 0 and 64 residual blocks, got 65"
-        );
+        assert_eq!(err.to_string(), "depth must be between 0 and 64, got 65");
         assert!(config(Architecture::Resnet, 256, 0).validate().is_ok());
+        assert!(config(Architecture::Unet, 4, 4).validate().is_ok());
+        let err = config(Architecture::Unet, 4, 5)
+            .validate()
+            .expect_err("48 points halve only 4 times");
+        assert_eq!(err.to_string(), "depth must be between 0 and 4, got 5");
         assert!(config(Architecture::Resnet, 0, 1).init(&cpu(), 0).is_err());
     }
 
@@ -360,6 +462,43 @@ mod tests {
         }
     }
 
+    /// Parameter tensors of `architecture` at depth `d` (weights and biases counted apart).
+    fn tensor_count(architecture: Architecture, d: usize) -> usize {
+        match architecture {
+            Architecture::Resnet | Architecture::Gcn => 4 * d + 4,
+            // Encoder, seven convs per block, decoder.
+            Architecture::Dilated => 14 * d + 4,
+            // L + 1 double convs down, L × (up conv + double conv), output.
+            Architecture::Unet => 10 * d + 6,
+            // Lift, per layer real + imag + pointwise weight and bias, two projections.
+            Architecture::Fno => 4 * d + 6,
+        }
+    }
+
+    #[test]
+    fn new_architectures_parameter_counts_match_formula() {
+        let device = cpu();
+        let sizes = [(1, 0), (1, 1), (3, 1), (4, 2), (5, 3), (2, 4), (16, 4)];
+        for architecture in [Architecture::Dilated, Architecture::Unet, Architecture::Fno] {
+            for (c, d) in sizes {
+                let cfg = config(architecture, c, d);
+                let net = cfg.init(&device, 1).expect("init");
+                assert_eq!(
+                    net.parameter_count(),
+                    cfg.parameter_count(),
+                    "{architecture} C = {c}, D = {d}"
+                );
+                assert_eq!(net.architecture(), architecture);
+            }
+        }
+        // Hand-counted anchors: the formulas at C = 3, D = 1.
+        // Dilated: 7·3 + 7·(27 + 3) + 10 = 241; U-Net: (44 − 8)·9 + 18·3 + 1 = 379;
+        // FNO: 26·9 + 6·3 + 1 = 253.
+        assert_eq!(config(Architecture::Dilated, 3, 1).parameter_count(), 241);
+        assert_eq!(config(Architecture::Unet, 3, 1).parameter_count(), 379);
+        assert_eq!(config(Architecture::Fno, 3, 1).parameter_count(), 253);
+    }
+
     #[test]
     fn flops_grow_with_size() {
         let small = config(Architecture::Resnet, 16, 10).flops_per_sample(48);
@@ -370,6 +509,18 @@ mod tests {
         let gcn = config(Architecture::Gcn, 16, 10).flops_per_sample(48);
         assert!(gcn > 0.0 && gcn.is_finite());
         assert_eq!(config(Architecture::Gcn, 16, 10).flops_per_sample(0), 0.0);
+        for architecture in [Architecture::Dilated, Architecture::Unet, Architecture::Fno] {
+            let small = config(architecture, 4, 2).flops_per_sample(48);
+            let large = config(architecture, 16, 4).flops_per_sample(48);
+            assert!(
+                small > 0.0 && small.is_finite() && large > 4.0 * small,
+                "{architecture}"
+            );
+        }
+        // Dilated: 7 convs per block ⇒ ≈ 3.5 × the ResNet's FLOPs at the same C, D.
+        let ratio = config(Architecture::Dilated, 16, 10).flops_per_sample(48)
+            / config(Architecture::Resnet, 16, 10).flops_per_sample(48);
+        assert!((3.3..3.7).contains(&ratio), "{ratio}");
     }
 
     #[test]
@@ -413,7 +564,7 @@ mod tests {
             assert_eq!(weights(&a), weights(&b));
             assert_eq!(weights(&a), weights(&d));
             assert_ne!(weights(&a), weights(&c));
-            assert_eq!(weights(&a).len(), 12);
+            assert_eq!(weights(&a).len(), tensor_count(architecture, 2));
             let out = |net: &Net| values(net.forward(u.clone(), s.clone()));
             assert_eq!(out(&a), out(&b));
             assert_ne!(out(&a), out(&c));
@@ -445,7 +596,12 @@ mod tests {
         for architecture in Architecture::ALL {
             let net = config(architecture, 6, 2).init(&device, 11).expect("init");
             let (u, s) = inputs(2, 16, &device);
-            for shift in [1isize, 5, -3] {
+            // The U-Net pools twice: equivariant to shifts by multiples of 4 only.
+            let shifts: [isize; 3] = match architecture {
+                Architecture::Unet => [4, 12, -8],
+                _ => [1, 5, -3],
+            };
+            for shift in shifts {
                 let shifted_out = net.forward(circular_shift(u.clone(), shift, 1), s.clone());
                 let out_shifted = circular_shift(net.forward(u.clone(), s.clone()), shift, 1);
                 let (a, b) = (values(shifted_out), values(out_shifted));
@@ -454,7 +610,12 @@ mod tests {
                     .zip(&b)
                     .map(|(x, y)| (x - y).abs())
                     .fold(0.0, f32::max);
-                assert!(err < 1e-5, "{} shift {shift}: {err}", architecture.name());
+                let scale = b.iter().fold(1.0f32, |m, v| m.max(v.abs()));
+                assert!(
+                    err < 1e-5 * scale,
+                    "{} shift {shift}: {err}",
+                    architecture.name()
+                );
             }
         }
     }
@@ -494,7 +655,7 @@ mod tests {
         let device = cpu_autodiff();
         for architecture in Architecture::ALL {
             let net = config(architecture, 4, 2).init(&device, 2).expect("init");
-            let (u, s) = inputs(2, 10, &device);
+            let (u, s) = inputs(2, 12, &device);
             let loss = net.forward(u, s).powf_scalar(2.0).mean();
             let grads = loss.backward();
             let mut check = GradCheck {
@@ -503,9 +664,9 @@ mod tests {
                 nonzero: 0,
             };
             net.visit(&mut check);
-            // Input layer + 2 blocks × 2 layers + output layer, weight and bias each.
-            assert_eq!(check.checked, 12, "{}", architecture.name());
-            assert_eq!(check.nonzero, 12, "{}", architecture.name());
+            let tensors = tensor_count(architecture, 2);
+            assert_eq!(check.checked, tensors, "{}", architecture.name());
+            assert_eq!(check.nonzero, tensors, "{}", architecture.name());
         }
     }
 

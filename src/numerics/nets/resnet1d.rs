@@ -41,11 +41,17 @@ impl PeriodicConv1d {
     /// `[C_out, 3·C_in]`. The same function as `conv1d` on the circularly padded input, in fewer
     /// and larger kernels: on the CPU backend this trains faster (see README "Training speed").
     pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+        self.forward_dilated(x, 1)
+    }
+
+    /// The same convolution with its taps `dilation` points apart (tap `t` reads offset
+    /// `(t − 1)·dilation`, periodically): `[batch, C_in, N] → [batch, C_out, N]`.
+    pub fn forward_dilated(&self, x: Tensor<3>, dilation: usize) -> Tensor<3> {
         let [_, channels_in, n] = x.dims();
         let [channels_out, _, _] = self.weight.dims();
-        let padded = circular_pad(x, KERNEL / 2);
+        let padded = circular_pad(x, dilation * (KERNEL / 2));
         let taps = (0..KERNEL)
-            .map(|tap| padded.clone().narrow(2, tap, n))
+            .map(|tap| padded.clone().narrow(2, tap * dilation, n))
             .collect();
         let weight =
             self.weight

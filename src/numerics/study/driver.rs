@@ -209,6 +209,13 @@ impl Driver {
 /// them, and the seed.
 pub fn series_name(config: &StudyConfig, id: &VariantId, seed: u64) -> String {
     let mut name = id.label();
+    if config
+        .sizes
+        .iter()
+        .any(|s| s.architecture != config.sizes[0].architecture)
+    {
+        name.push_str(&format!(" {}", id.architecture));
+    }
     if config.sizes.len() > 1 {
         name.push_str(&format!(" {}×{}", id.channels, id.depth));
     }

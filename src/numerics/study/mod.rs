@@ -6,6 +6,7 @@
 pub mod aggregate;
 pub mod batch;
 pub mod cell;
+pub mod convergence;
 pub mod driver;
 pub mod evaluate;
 mod jobs;
@@ -26,17 +27,41 @@ pub use preset::Preset;
 pub use runner::{Phase, Study, StudyProgress};
 pub use stage::StudyError;
 
-use crate::numerics::nets::NetConfig;
+use crate::numerics::nets::{Architecture, NetConfig};
 use crate::numerics::system::System;
 use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
 
-/// A network size of the grid.
+/// A network of the grid: its size, and its architecture where the grid varies it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NetSize {
+    /// The architecture; `None` = the base config's (files written before the grid could
+    /// vary it have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub architecture: Option<Architecture>,
     /// Channels C.
     pub channels: usize,
-    /// Residual blocks D.
+    /// Depth D (residual blocks, U-Net levels, FNO layers).
     pub depth: usize,
+}
+
+impl NetSize {
+    /// `C × D` of the base config's architecture.
+    pub fn new(channels: usize, depth: usize) -> Self {
+        Self {
+            architecture: None,
+            channels,
+            depth,
+        }
+    }
+
+    /// `C × D` of `architecture`.
+    pub fn of(architecture: Architecture, channels: usize, depth: usize) -> Self {
+        Self {
+            architecture: Some(architecture),
+            channels,
+            depth,
+        }
+    }
 }
 
 /// The grid of a study.
@@ -69,8 +94,8 @@ pub struct StudyConfig {
 pub const MAX_TRAININGS: usize = 512;
 
 impl StudyConfig {
-    /// The training configuration of every variant (seed 0), size-major, then horizon, mode,
-    /// modality.
+    /// The training configuration of every variant (seed 0), network-major (architecture and
+    /// size), then horizon, mode, modality.
     pub fn variants(&self) -> Vec<TrainConfig> {
         let mut out = Vec::new();
         for size in &self.sizes {
@@ -79,9 +104,9 @@ impl StudyConfig {
                     for &modality in &self.modalities {
                         let mut config = self.base.clone();
                         config.net = NetConfig {
+                            architecture: size.architecture.unwrap_or(config.net.architecture),
                             channels: size.channels,
                             depth: size.depth,
-                            ..config.net
                         };
                         config.unroll.horizon = horizon;
                         config.mode = mode;
@@ -102,6 +127,7 @@ impl StudyConfig {
             modes: vec![training.mode],
             modalities: vec![training.modality],
             sizes: vec![NetSize {
+                architecture: Some(training.net.architecture),
                 channels: training.net.channels,
                 depth: training.net.depth,
             }],
@@ -173,10 +199,7 @@ pub(crate) fn tiny_config() -> StudyConfig {
     let mut config = Preset::Quick.config(1);
     config.modes = vec![Mode::Predict];
     config.modalities = vec![Modality::Nog];
-    config.sizes = vec![NetSize {
-        channels: 2,
-        depth: 0,
-    }];
+    config.sizes = vec![NetSize::new(2, 0)];
     config.base.iterations = 5;
     config.base.data.scales = vec![1.0];
     config.base.data.frames = 12;

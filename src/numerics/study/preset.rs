@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{EvalConfig, NetSize, StudyConfig};
+use crate::numerics::nets::Architecture;
 use crate::numerics::system::System;
 use crate::numerics::train::preset::{deviations, paper, quick};
 use crate::numerics::train::{Modality, Mode, TrainConfig};
@@ -17,7 +18,8 @@ pub enum Preset {
     Quick,
     /// The same grid with the study's training settings.
     Paper,
-    /// Network-size convergence: 4 sizes (≈ 250 … 50k parameters), P and C, WIG.
+    /// Network-size convergence: 4 sizes per architecture (≈ 200 … 60k parameters), P and C,
+    /// WIG.
     Sizes,
     /// Unroll length: m ∈ {1, 2, 4, 8}, correction, NOG and WIG.
     Horizons,
@@ -76,9 +78,26 @@ impl Preset {
         }
     }
 
-    /// The network sizes of the grid when the preset fixes them (`sizes`), else `None`.
+    /// The network sizes of the grid when the preset fixes them (`sizes`: the base
+    /// architecture's), else `None`.
     pub fn sizes(self) -> Option<Vec<NetSize>> {
         (self == Preset::Sizes).then(|| self.config(1).sizes)
+    }
+
+    /// The `sizes` grid of `architecture`: four `C × D`, each 4–8× the parameters of the one
+    /// before, from ≈ 200–250 to ≈ 35k–60k (ResNet1D and GCN 4×2 … 32×8; dilated ResNet and
+    /// FNO 3×1 … 24×4; U-Net 1 … 16 top channels at 2 levels: at 4 levels, as far as 48 points
+    /// halve, 50k parameters leave only 4 channels at full resolution).
+    pub fn size_grid(architecture: Architecture) -> Vec<NetSize> {
+        let sizes: [(usize, usize); 4] = match architecture {
+            Architecture::Resnet | Architecture::Gcn => [(4, 2), (8, 4), (16, 6), (32, 8)],
+            Architecture::Dilated | Architecture::Fno => [(3, 1), (6, 2), (12, 3), (24, 4)],
+            Architecture::Unet => [(1, 2), (3, 2), (8, 2), (16, 2)],
+        };
+        sizes
+            .into_iter()
+            .map(|(c, d)| NetSize::of(architecture, c, d))
+            .collect()
     }
 
     /// The unroll horizons of the grid when the preset fixes them (`horizons`), else `None`.
@@ -89,10 +108,7 @@ impl Preset {
     /// The grid of this preset with `seeds` seeds (0, 1, …).
     pub fn config(self, seeds: usize) -> StudyConfig {
         let base = self.training(Mode::Correct, Modality::Wig);
-        let default_size = NetSize {
-            channels: base.net.channels,
-            depth: base.net.depth,
-        };
+        let default_size = NetSize::new(base.net.channels, base.net.depth);
         let both_modes = vec![Mode::Predict, Mode::Correct];
         let (modes, modalities, sizes, horizons) = match self {
             Preset::Quick | Preset::Paper => (
@@ -104,10 +120,7 @@ impl Preset {
             Preset::Sizes => (
                 both_modes,
                 vec![Modality::Wig],
-                [(4, 2), (8, 4), (16, 6), (32, 8)]
-                    .into_iter()
-                    .map(|(channels, depth)| NetSize { channels, depth })
-                    .collect(),
+                Self::size_grid(base.net.architecture),
                 vec![base.unroll.horizon],
             ),
             Preset::Horizons => (
@@ -144,6 +157,27 @@ mod tests {
             Preset::Quick.training(Mode::Predict, Modality::One)
         );
         assert_eq!("horizons".parse::<Preset>(), Ok(Preset::Horizons));
+        // Every architecture's grid spans ≥ 2 decades of parameters, each step ≥ 3×.
+        for architecture in Architecture::ALL {
+            let params: Vec<usize> = Preset::size_grid(architecture)
+                .into_iter()
+                .map(|size| {
+                    assert_eq!(size.architecture, Some(architecture));
+                    let net = crate::numerics::nets::NetConfig {
+                        architecture,
+                        channels: size.channels,
+                        depth: size.depth,
+                    };
+                    net.validate().expect("valid size");
+                    net.parameter_count()
+                })
+                .collect();
+            assert!(
+                params.windows(2).all(|w| w[1] >= 3 * w[0]),
+                "{architecture}: {params:?}"
+            );
+            assert!(params[3] >= 100 * params[0], "{architecture}: {params:?}");
+        }
         assert!("huge"
             .parse::<Preset>()
             .expect_err("unknown")

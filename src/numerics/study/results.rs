@@ -164,10 +164,15 @@ impl VariantId {
         format!("{}-{}", self.mode.letter(), self.modality.label())
     }
 
-    /// The tag with size and horizon: `P-ONE 16×10 m=3` (tables).
+    /// The tag with size and horizon, and the architecture unless it is the paper's ResNet1D:
+    /// `P-ONE 16×10 m=3`, `C-WIG fno 24×4 m=3` (tables).
     pub fn long_label(&self) -> String {
+        let architecture = match self.architecture {
+            Architecture::Resnet => String::new(),
+            other => format!(" {other}"),
+        };
         format!(
-            "{} {}×{} m={}",
+            "{}{architecture} {}×{} m={}",
             self.label(),
             self.channels,
             self.depth,

@@ -377,16 +377,7 @@ mod tests {
     #[test]
     fn tiny_study_produces_every_field() {
         let mut config = Preset::Quick.config(1);
-        config.sizes = vec![
-            NetSize {
-                channels: 4,
-                depth: 1,
-            },
-            NetSize {
-                channels: 6,
-                depth: 2,
-            },
-        ];
+        config.sizes = vec![NetSize::new(4, 1), NetSize::new(6, 2)];
         config.base.iterations = 6;
         config.base.data.scales = vec![1.0];
         config.base.data.frames = 40;

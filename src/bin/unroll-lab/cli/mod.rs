@@ -5,6 +5,7 @@ mod bench_train;
 mod cells;
 mod knobs;
 mod simulate;
+mod slopes;
 mod slurm;
 mod study;
 mod train;
@@ -40,6 +41,8 @@ enum Command {
     /// Train and evaluate a grid of variants × seeds; print the paper's table. Its subcommands
     /// run a study as independent cells (plan, run-cell, merge, status, slurm).
     Study(Box<study::StudyCommand>),
+    /// Network-size convergence slopes of a results file, per architecture and mode.
+    Slopes(slopes::SlopesArgs),
     /// Benchmarks.
     Bench {
         #[command(subcommand)]
@@ -96,6 +99,7 @@ pub fn main() -> ExitCode {
         Command::Simulate(args) => simulate::simulate(&args),
         Command::Train(args) => train::train(&args),
         Command::Study(args) => study::dispatch(&args),
+        Command::Slopes(args) => slopes::slopes(&args),
         Command::Bench {
             target: BenchTarget::Solver(args),
         } => bench_solver::bench_solver(&args),

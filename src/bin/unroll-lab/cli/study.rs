@@ -15,12 +15,10 @@ use super::{cells, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Target};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::cost::{calibrate, cost};
-use unroll_lab::numerics::metrics::log_log_slope;
 use unroll_lab::numerics::study::driver::{
     Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK,
 };
 use unroll_lab::numerics::study::Preset;
-use unroll_lab::numerics::train::Mode;
 use unroll_lab::report::results::{ResultsText, StudyResults};
 use unroll_lab::report::units::cost_summary;
 
@@ -78,10 +76,6 @@ pub struct StudyArgs {
     #[arg(long)]
     quiet: bool,
 }
-
-/// Measured temporal orders of the KS core's order test (`cargo test measured_order`), quoted
-/// beside the network convergence slopes.
-const SCHEME_ORDERS: [(&str, f64); 2] = [("ETD1", 1.005), ("ETRK2", 1.915)];
 
 /// The experiment of `preset` with the knobs given on the command line (a bad knob is a usage
 /// error naming its flag).
@@ -174,37 +168,11 @@ pub fn write_results(
     }
     println!("{}", results.table());
     if results.preset == Preset::Sizes.to_string() {
-        print_slopes(results);
+        super::slopes::print_slopes(results);
     }
     Ok(())
 }
 
 fn write(path: &Path, text: &str) -> Result<(), CliError> {
     std::fs::write(path, text).map_err(|err| CliError::Output(format!("{}: {err}", path.display())))
-}
-
-/// Least-squares log–log slopes of relative error vs parameters, per mode.
-fn print_slopes(results: &StudyResults) {
-    for mode in [Mode::Predict, Mode::Correct] {
-        let points: Vec<(f64, f64)> = results
-            .variants
-            .iter()
-            .filter(|v| v.id.mode == mode)
-            .map(|v| (v.params as f64, v.metrics.relative_error.mean))
-            .collect();
-        match log_log_slope(&points) {
-            Some(slope) => {
-                println!("{mode}: error ∝ P^{slope:.3} (study: correction −1/3, prediction −1/4)")
-            }
-            None => println!("{mode}: not enough finite points for a slope"),
-        }
-    }
-    let orders: Vec<String> = SCHEME_ORDERS
-        .iter()
-        .map(|(name, order)| format!("{name} error ∝ N^−{order:.2} (Δt^{order:.2})"))
-        .collect();
-    println!(
-        "numerical schemes (measured order, KS core): {}",
-        orders.join(", ")
-    );
 }

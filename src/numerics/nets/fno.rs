@@ -1,0 +1,265 @@
+//! A 1D Fourier neural operator (Li et al. 2021): lifting (pointwise 2 → C), `D` Fourier layers
+//! `x ↦ GELU(K(x) + Wx + b)` (no GELU after the last), projection (pointwise C → C, GELU,
+//! pointwise C → 1). `K` is the spectral convolution over the lowest [`MODES`] modes: a real
+//! DFT, a complex `C × C` matrix per mode, and the inverse DFT — three matmuls with real
+//! DFT matrices built for the grid as burn tensors, so it runs on every device and burn
+//! differentiates it. Parameters `(2·MODES + 1)·D·C² + C² + (D + 5)C + 1`
+//! (= `(25D + 1)C² + (D + 5)C + 1`).
+
+use std::f64::consts::PI;
+
+use burn::module::{Module, Param};
+use burn::tensor::activation::gelu;
+use burn::tensor::{Device, Tensor, TensorData};
+
+use super::{init_bound, stack_inputs, uniform_param, InitRng};
+
+/// Fourier modes kept by every spectral convolution (the grid's 48 points have 24 below
+/// Nyquist).
+pub const MODES: usize = 12;
+
+/// A per-point linear map `[batch, C_in, N] → [batch, C_out, N]` (a width-1 convolution).
+#[derive(Module, Debug)]
+pub struct Pointwise {
+    /// `[C_out, C_in]`.
+    pub weight: Param<Tensor<2>>,
+    /// `[C_out]`.
+    pub bias: Param<Tensor<1>>,
+}
+
+impl Pointwise {
+    /// PyTorch's default init: weight then bias from `U(−1/√C_in, 1/√C_in)`.
+    pub fn init(
+        channels_in: usize,
+        channels_out: usize,
+        device: &Device,
+        rng: &mut InitRng,
+    ) -> Self {
+        let bound = init_bound(channels_in);
+        Self {
+            weight: uniform_param([channels_out, channels_in], bound, device, rng),
+            bias: uniform_param([channels_out], bound, device, rng),
+        }
+    }
+
+    /// `[batch, C_in, N] → [batch, C_out, N]`.
+    pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+        let [channels_out, channels_in] = self.weight.dims();
+        self.weight
+            .val()
+            .reshape([1, channels_out, channels_in])
+            .matmul(x)
+            + self.bias.val().reshape([1, channels_out, 1])
+    }
+}
+
+/// The real DFT matrices of `n` points for the lowest `modes` modes (all below Nyquist):
+/// forward `[N, K]` (real part `cos`, imaginary part `−sin`) and inverse `[K, N]` (weights
+/// `1/N` for mode 0, `2/N` above), so that `x ↦ x·F` is the truncated DFT and
+/// `(X_re, X_im) ↦ X_re·G_re + X_im·G_im` the real inverse of a spectrum zero above `K`.
+/// Returns `(F_re, F_im, G_re, G_im)` as row-major host data.
+pub fn dft_matrices(n: usize, modes: usize) -> [TensorData; 4] {
+    let angle = |k: usize, j: usize| 2.0 * PI * ((k * j) % n) as f64 / n as f64;
+    let forward = |f: &dyn Fn(f64) -> f64| {
+        let values: Vec<f32> = (0..n)
+            .flat_map(|j| (0..modes).map(move |k| (j, k)))
+            .map(|(j, k)| f(angle(k, j)) as f32)
+            .collect();
+        TensorData::new(values, [n, modes])
+    };
+    let inverse = |f: &dyn Fn(f64) -> f64| {
+        let values: Vec<f32> = (0..modes)
+            .flat_map(|k| (0..n).map(move |j| (k, j)))
+            .map(|(k, j)| {
+                let weight = if k == 0 { 1.0 } else { 2.0 } / n as f64;
+                (weight * f(angle(k, j))) as f32
+            })
+            .collect();
+        TensorData::new(values, [modes, n])
+    };
+    [
+        forward(&f64::cos),
+        forward(&|a: f64| -a.sin()),
+        inverse(&f64::cos),
+        inverse(&|a: f64| -a.sin()),
+    ]
+}
+
+/// Spectral convolution over the lowest [`MODES`] modes (fewer on a grid with fewer below
+/// Nyquist): `[batch, C, N] → [batch, C, N]`.
+#[derive(Module, Debug)]
+pub struct SpectralConv {
+    /// Real parts `[MODES, C_in, C_out]`.
+    pub real: Param<Tensor<3>>,
+    /// Imaginary parts `[MODES, C_in, C_out]`.
+    pub imag: Param<Tensor<3>>,
+}
+
+impl SpectralConv {
+    /// Real then imaginary parts from `U(−1/C, 1/C)`.
+    pub fn init(channels: usize, device: &Device, rng: &mut InitRng) -> Self {
+        let bound = 1.0 / channels as f32;
+        let shape = [MODES, channels, channels];
+        Self {
+            real: uniform_param(shape, bound, device, rng),
+            imag: uniform_param(shape, bound, device, rng),
+        }
+    }
+
+    /// `[batch, C, N] → [batch, C, N]`: `x·F` per channel, `[X_re, X_im]` times the complex
+    /// weights mode by mode (one batched matmul over modes), the inverse DFT.
+    pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+        let [batch, channels, n] = x.dims();
+        let modes = MODES.min(n.div_ceil(2));
+        let device = x.device();
+        let [f_re, f_im, g_re, g_im] =
+            dft_matrices(n, modes).map(|data| Tensor::<2>::from_data(data, &device));
+        let rows = x.reshape([batch * channels, n]);
+        // [batch·C, K] → [K, batch, C].
+        let spectrum = |f: Tensor<2>| {
+            rows.clone()
+                .matmul(f)
+                .reshape([batch, channels, modes])
+                .permute([2, 0, 1])
+        };
+        let (x_re, x_im) = (spectrum(f_re), spectrum(f_im));
+        let w_re = self.real.val().narrow(0, 0, modes);
+        let w_im = self.imag.val().narrow(0, 0, modes);
+        let out_re = x_re.clone().matmul(w_re.clone()) - x_im.clone().matmul(w_im.clone());
+        let out_im = x_re.matmul(w_im) + x_im.matmul(w_re);
+        // [K, batch, C] → [batch·C, K].
+        let back = |t: Tensor<3>| t.permute([1, 2, 0]).reshape([batch * channels, modes]);
+        (back(out_re).matmul(g_re) + back(out_im).matmul(g_im)).reshape([batch, channels, n])
+    }
+}
+
+/// `x ↦ K(x) + Wx + b` (the activation is applied by the caller).
+#[derive(Module, Debug)]
+pub struct FourierLayer {
+    /// The spectral path.
+    pub spectral: SpectralConv,
+    /// The pointwise path.
+    pub pointwise: Pointwise,
+}
+
+/// The Fourier neural operator.
+#[derive(Module, Debug)]
+pub struct Fno {
+    /// Lifting 2 → C (channels u, s).
+    pub lift: Pointwise,
+    /// `D` Fourier layers.
+    pub layers: Vec<FourierLayer>,
+    /// Projection C → C (then GELU).
+    pub project: Pointwise,
+    /// Projection C → 1.
+    pub output: Pointwise,
+}
+
+impl Fno {
+    /// Draws the layers in forward order (lift, layers with spectral before pointwise,
+    /// projection), weight before bias.
+    pub fn init(channels: usize, depth: usize, device: &Device, rng: &mut InitRng) -> Self {
+        let lift = Pointwise::init(2, channels, device, rng);
+        let layers = (0..depth)
+            .map(|_| FourierLayer {
+                spectral: SpectralConv::init(channels, device, rng),
+                pointwise: Pointwise::init(channels, channels, device, rng),
+            })
+            .collect();
+        let project = Pointwise::init(channels, channels, device, rng);
+        let output = Pointwise::init(channels, 1, device, rng);
+        Self {
+            lift,
+            layers,
+            project,
+            output,
+        }
+    }
+
+    /// `u: [batch, N]`, `scale: [batch, 1]` → `[batch, N]`.
+    pub fn forward(&self, u: Tensor<2>, scale: Tensor<2>) -> Tensor<2> {
+        let [batch, n] = u.dims();
+        let mut x = self.lift.forward(stack_inputs(u, scale));
+        for (i, layer) in self.layers.iter().enumerate() {
+            x = layer.spectral.forward(x.clone()) + layer.pointwise.forward(x);
+            if i + 1 < self.layers.len() {
+                x = gelu(x);
+            }
+        }
+        let x = gelu(self.project.forward(x));
+        self.output.forward(x).reshape([batch, n])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::backend::cpu;
+
+    fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+        t.into_data()
+            .convert::<f32>()
+            .try_to_vec::<f32>()
+            .expect("f32 data")
+    }
+
+    /// A spectral conv whose weights are `w` (complex, one per mode) on the diagonal.
+    fn diagonal(channels: usize, w: &[(f32, f32)], device: &Device) -> SpectralConv {
+        let mut re = vec![0.0f32; MODES * channels * channels];
+        let mut im = re.clone();
+        for (k, (a, b)) in w.iter().enumerate() {
+            for c in 0..channels {
+                re[(k * channels + c) * channels + c] = *a;
+                im[(k * channels + c) * channels + c] = *b;
+            }
+        }
+        let param = |v: Vec<f32>| {
+            Param::from_tensor(Tensor::<3>::from_data(
+                TensorData::new(v, [MODES, channels, channels]),
+                device,
+            ))
+        };
+        SpectralConv {
+            real: param(re),
+            imag: param(im),
+        }
+    }
+
+    #[test]
+    fn identity_weights_low_pass_and_derivative() {
+        let device = cpu();
+        let n = 48;
+        let x: Vec<f32> = (0..n)
+            .map(|j| {
+                let a = 2.0 * std::f32::consts::PI * j as f32 / n as f32;
+                0.5 + (3.0 * a).cos() - 0.25 * (5.0 * a).sin() + 0.7 * (20.0 * a).cos()
+            })
+            .collect();
+        let input = Tensor::<3>::from_data(TensorData::new(x.clone(), [1, 1, n]), &device);
+        // Weight 1 on every kept mode: the low-pass filter (mode 20 ≥ MODES is dropped).
+        let low = values(diagonal(1, &[(1.0, 0.0); MODES], &device).forward(input.clone()));
+        for (j, v) in low.iter().enumerate() {
+            let want = x[j] - 0.7 * (2.0 * std::f32::consts::PI * 20.0 * j as f32 / n as f32).cos();
+            assert!((v - want).abs() < 1e-4, "point {j}: {v} vs {want}");
+        }
+        // Weight i·k (in units of 2π/N): the derivative of the kept part.
+        let ik: Vec<(f32, f32)> = (0..MODES).map(|k| (0.0, k as f32)).collect();
+        let derivative = values(diagonal(1, &ik, &device).forward(input));
+        for (j, v) in derivative.iter().enumerate() {
+            let a = 2.0 * std::f32::consts::PI * j as f32 / n as f32;
+            let want = -3.0 * (3.0 * a).sin() - 1.25 * (5.0 * a).cos();
+            assert!((v - want).abs() < 1e-4, "point {j}: {v} vs {want}");
+        }
+    }
+
+    #[test]
+    fn fewer_modes_on_a_small_grid() {
+        let device = cpu();
+        let net = Fno::init(3, 2, &device, &mut InitRng::new(2));
+        let u = Tensor::<2>::ones([2, 8], &device);
+        let s = Tensor::<2>::ones([2, 1], &device);
+        let out = values(net.forward(u, s));
+        assert_eq!(out.len(), 16);
+        assert!(out.iter().all(|v| v.is_finite()));
+    }
+}

@@ -1,0 +1,190 @@
+//! A periodic 1D U-Net with `L` levels and base width `C` (level `l` has `c_l = 2^l·C`
+//! channels). Encoder: a double conv (2 → C) at full resolution, then per level an average pool
+//! by 2 and a double conv `c_{l−1} → c_l`. Decoder, from the bottom up: nearest-neighbour
+//! up-sampling by 2, a conv `c_{l+1} → c_l` and LeakyReLU, the encoder's skip of that level concatenated
+//! (`2c_l` channels) and a double conv `2c_l → c_l`; finally a conv C → 1. A double conv is two
+//! periodic 3-tap convolutions, each followed by a LeakyReLU. `N` must be divisible by `2^L`:
+//! on the study's 48 points ([`MAX_LEVELS`] = 4) the bottom level has 3.
+//! Parameters `(11·4^L − 8)C² + (7·2^L + 4)C + 1`.
+
+use burn::module::Module;
+use burn::tensor::activation::leaky_relu;
+use burn::tensor::{Device, Tensor};
+
+use super::resnet1d::PeriodicConv1d;
+use super::{stack_inputs, InitRng, LEAKY_SLOPE};
+
+/// Most levels on the study's grid: 48 = 2⁴·3 halves four times.
+pub const MAX_LEVELS: usize = 4;
+
+/// Two periodic convolutions `C_in → C_out → C_out`, each followed by a LeakyReLU.
+#[derive(Module, Debug)]
+pub struct DoubleConv {
+    /// conv C_in → C_out.
+    pub first: PeriodicConv1d,
+    /// conv C_out → C_out.
+    pub second: PeriodicConv1d,
+}
+
+impl DoubleConv {
+    /// Draws `first` then `second`.
+    pub fn init(
+        channels_in: usize,
+        channels_out: usize,
+        device: &Device,
+        rng: &mut InitRng,
+    ) -> Self {
+        Self {
+            first: PeriodicConv1d::init(channels_in, channels_out, device, rng),
+            second: PeriodicConv1d::init(channels_out, channels_out, device, rng),
+        }
+    }
+
+    /// `[batch, C_in, N] → [batch, C_out, N]`.
+    pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+        let h = leaky_relu(self.first.forward(x), LEAKY_SLOPE);
+        leaky_relu(self.second.forward(h), LEAKY_SLOPE)
+    }
+}
+
+/// One decoder level: up-sample, conv `2c → c`, concatenate the skip, double conv `2c → c`.
+#[derive(Module, Debug)]
+pub struct UpLevel {
+    /// conv `c_{l+1} → c_l` after the up-sampling.
+    pub up: PeriodicConv1d,
+    /// double conv `2c_l → c_l` on `[up, skip]`.
+    pub merge: DoubleConv,
+}
+
+/// The U-Net.
+#[derive(Module, Debug)]
+pub struct UNet {
+    /// `L + 1` encoder double convs: level 0 (2 → C), then `c_{l−1} → c_l` after each pool.
+    pub down: Vec<DoubleConv>,
+    /// `L` decoder levels, bottom first (level `L − 1` … 0).
+    pub up: Vec<UpLevel>,
+    /// conv C → 1.
+    pub output: PeriodicConv1d,
+}
+
+/// Average of neighbouring pairs: `[batch, C, N] → [batch, C, N/2]`.
+fn pool(x: Tensor<3>) -> Tensor<3> {
+    let [batch, channels, n] = x.dims();
+    x.reshape([batch, channels, n / 2, 2])
+        .mean_dim(3)
+        .reshape([batch, channels, n / 2])
+}
+
+/// Each value twice: `[batch, C, M] → [batch, C, 2M]`.
+fn upsample(x: Tensor<3>) -> Tensor<3> {
+    let [batch, channels, m] = x.dims();
+    x.reshape([batch, channels, m, 1])
+        .expand([batch, channels, m, 2])
+        .reshape([batch, channels, 2 * m])
+}
+
+impl UNet {
+    /// Draws the layers in forward order (encoder top-down, decoder bottom-up, output), weight
+    /// before bias.
+    pub fn init(channels: usize, levels: usize, device: &Device, rng: &mut InitRng) -> Self {
+        let width = |level: usize| channels << level;
+        let mut down = vec![DoubleConv::init(2, channels, device, rng)];
+        for level in 1..=levels {
+            down.push(DoubleConv::init(
+                width(level - 1),
+                width(level),
+                device,
+                rng,
+            ));
+        }
+        let up = (0..levels)
+            .rev()
+            .map(|level| UpLevel {
+                up: PeriodicConv1d::init(width(level + 1), width(level), device, rng),
+                merge: DoubleConv::init(2 * width(level), width(level), device, rng),
+            })
+            .collect();
+        let output = PeriodicConv1d::init(channels, 1, device, rng);
+        Self { down, up, output }
+    }
+
+    /// Levels `L`.
+    pub fn levels(&self) -> usize {
+        self.up.len()
+    }
+
+    /// `u: [batch, N]`, `scale: [batch, 1]` → `[batch, N]`. Panics unless `2^L` divides `N`.
+    pub fn forward(&self, u: Tensor<2>, scale: Tensor<2>) -> Tensor<2> {
+        let [batch, n] = u.dims();
+        assert!(
+            n.is_multiple_of(1 << self.levels()),
+            "a U-Net of {} levels needs N divisible by {}, got {n}",
+            self.levels(),
+            1 << self.levels()
+        );
+        let mut skips = Vec::with_capacity(self.levels());
+        let mut x = self.down[0].forward(stack_inputs(u, scale));
+        for conv in &self.down[1..] {
+            skips.push(x.clone());
+            x = conv.forward(pool(x));
+        }
+        for level in &self.up {
+            let skip = skips.pop().expect("one skip per level");
+            let up = leaky_relu(level.up.forward(upsample(x)), LEAKY_SLOPE);
+            x = level.merge.forward(Tensor::cat(vec![up, skip], 1));
+        }
+        self.output.forward(x).reshape([batch, n])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::backend::cpu;
+    use burn::tensor::TensorData;
+
+    fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+        t.into_data()
+            .convert::<f32>()
+            .try_to_vec::<f32>()
+            .expect("f32 data")
+    }
+
+    #[test]
+    fn pool_and_upsample_by_hand() {
+        let device = cpu();
+        let x = Tensor::<3>::from_data(
+            TensorData::new(vec![1.0f32, 3.0, 5.0, 9.0, -2.0, 2.0], [1, 1, 6]),
+            &device,
+        );
+        assert_eq!(values(pool(x.clone())), vec![2.0, 7.0, 0.0]);
+        assert_eq!(
+            values(upsample(pool(x))),
+            vec![2.0, 2.0, 7.0, 7.0, 0.0, 0.0]
+        );
+    }
+
+    #[test]
+    fn levels_reach_three_points_on_48() {
+        let device = cpu();
+        let net = UNet::init(2, MAX_LEVELS, &device, &mut InitRng::new(1));
+        assert_eq!(net.levels(), 4);
+        assert_eq!(48 >> MAX_LEVELS, 3);
+        let u = Tensor::<2>::ones([2, 48], &device);
+        let s = Tensor::<2>::ones([2, 1], &device);
+        assert_eq!(net.forward(u, s).dims(), [2, 48]);
+        // The bottom level has C·2^L channels.
+        assert_eq!(net.down[4].second.weight.dims(), [32, 32, 3]);
+    }
+
+    #[test]
+    #[should_panic(expected = "needs N divisible by 16")]
+    fn refuses_a_grid_it_cannot_halve() {
+        let device = cpu();
+        let net = UNet::init(2, 4, &device, &mut InitRng::new(1));
+        let _ = net.forward(
+            Tensor::<2>::ones([1, 40], &device),
+            Tensor::<2>::ones([1, 1], &device),
+        );
+    }
+}
