@@ -96,7 +96,7 @@ test("pause holds every worker, resume goes on; cancel stops them and a new run 
   await page.click("#run");
   await page.waitForFunction(() => document.querySelector("#progress").value > 0.05, null, { timeout: 300_000 });
   await page.click("#pause");
-  assert.equal((await page.textContent("#pause")).trim(), "Resume");
+  await page.waitForFunction(() => document.querySelector("#pause").textContent.trim() === "Resume", null, { timeout: 5000 });
   await page.waitForTimeout(2000); // the tick under way when the message arrived ends first
   const held = await page.$eval("#progress", (p) => p.value);
   await page.waitForTimeout(1500);
