@@ -34,14 +34,7 @@ impl CellState {
     ) -> Self {
         if let Some(text) = result {
             return match serde_json::from_str::<CellResult>(text) {
-                Ok(r) if r.schema != CELL_SCHEMA => {
-                    Self::Malformed(format!("unsupported schema '{}'", r.schema))
-                }
-                Ok(r) if r.plan_hash != plan.hash => Self::Foreign(r.plan_hash),
-                Ok(r) if r.cell != index => {
-                    Self::Malformed(format!("holds cell {}, not {index}", r.cell))
-                }
-                Ok(r) => Self::Done(Box::new(r)),
+                Ok(r) => Self::of_result(plan, index, r),
                 Err(err) => Self::Malformed(err.to_string()),
             };
         }
@@ -50,6 +43,20 @@ impl CellState {
             Some(Ok(f)) if f.plan_hash != plan.hash => Self::Foreign(f.plan_hash),
             Some(Ok(f)) => Self::Failed(f.error),
             Some(Err(err)) => Self::Failed(format!("unreadable failure record: {err}")),
+        }
+    }
+
+    /// The state of cell `index` of `plan` given a result: done when it is this plan's and
+    /// this cell's.
+    pub fn of_result(plan: &StudyPlan, index: usize, r: CellResult) -> Self {
+        if r.schema != CELL_SCHEMA {
+            Self::Malformed(format!("unsupported schema '{}'", r.schema))
+        } else if r.plan_hash != plan.hash {
+            Self::Foreign(r.plan_hash)
+        } else if r.cell != index {
+            Self::Malformed(format!("holds cell {}, not {index}", r.cell))
+        } else {
+            Self::Done(Box::new(r))
         }
     }
 

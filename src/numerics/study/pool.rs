@@ -177,13 +177,7 @@ impl Assembly {
     ) -> Option<VariantResult> {
         let index = result.cell;
         let variant = self.plan.cells.get(index)?.variant;
-        let state = CellState::read(
-            &self.plan,
-            index,
-            serde_json::to_string(&result).ok().as_deref(),
-            None,
-        );
-        self.states[index] = state;
+        self.states[index] = CellState::of_result(&self.plan, index, result);
         self.weights.extend(weights);
         let seeds_done = self
             .plan
