@@ -148,7 +148,7 @@ pub fn draw_sizes<DB: DrawingBackend>(
         let points: Vec<(f64, f64)> = g.points.iter().filter(positive).copied().collect();
         chart.draw_series(LineSeries::new(points.clone(), g.color.stroke_width(2)))?;
         // One marker shape per architecture: ResNet1D circle, GCN triangle, dilated ResNet
-        // square, U-Net diamond, FNO cross.
+        // square, U-Net diamond, FNO cross, 2-D ResNet ring.
         let style = g.color.filled();
         let points = points.into_iter();
         match g.architecture {
@@ -171,6 +171,9 @@ pub fn draw_sizes<DB: DrawingBackend>(
             }
             Architecture::Fno => {
                 chart.draw_series(points.map(|p| Cross::new(p, 4, g.color.stroke_width(2))))?;
+            }
+            Architecture::Resnet2d => {
+                chart.draw_series(points.map(|p| Circle::new(p, 4, g.color.stroke_width(2))))?;
             }
         }
     }

@@ -281,6 +281,7 @@ impl Knob {
     pub fn applies(self, experiment: &Experiment) -> bool {
         match self {
             Knob::Alpha => experiment.modes.contains(&Mode::Transition),
+            Knob::Channels | Knob::Depth if experiment.preset_fixes_sizes() => false,
             _ => self.applies_to_preset(experiment.preset),
         }
     }

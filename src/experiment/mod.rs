@@ -119,7 +119,12 @@ impl Experiment {
 
     /// The defaults of `preset` at `target` (natively: 3 seeds and the preset's iterations).
     pub fn defaults(preset: Preset, target: Target) -> Self {
-        let config = preset.config(1);
+        Self::defaults_for(System::Ks, preset, target)
+    }
+
+    /// The defaults of `preset` for `system` at `target`.
+    pub fn defaults_for(system: System, preset: Preset, target: Target) -> Self {
+        let config = preset.config_for(system, 1);
         let base = &config.base;
         let (seeds, iterations) = match target {
             Target::Browser => (limits::DEFAULT_SEEDS.0, limits::BROWSER_ITERATIONS),
@@ -142,14 +147,17 @@ impl Experiment {
             learning_rate: base.optimizer.learning_rate,
             seeds,
             iterations,
-            rollout: limits::DEFAULT_ROLLOUT,
+            rollout: match system {
+                System::Ks => limits::DEFAULT_ROLLOUT,
+                System::Kolmogorov => config.eval.rollout_steps,
+            },
             scales: base.data.scales.clone(),
         }
     }
 
     /// The defaults of this experiment's preset and target.
     pub fn preset_defaults(&self) -> Self {
-        Self::defaults(self.preset, self.target)
+        Self::defaults_for(self.system, self.preset, self.target)
     }
 
     /// Switches the preset: its grid's modes and modalities replace the current ones, every
@@ -225,6 +233,13 @@ impl Experiment {
         Knob::Channels.applies(self)
     }
 
+    /// True when the preset fixes the network sizes: `sizes`, and Kolmogorov's `paper` (the
+    /// paper's four 2-D ResNets).
+    pub fn preset_fixes_sizes(&self) -> bool {
+        self.preset == Preset::Sizes
+            || (self.system == System::Kolmogorov && self.preset == Preset::Paper)
+    }
+
     /// True when the m knob is used (every preset but `horizons`).
     pub fn uses_horizon(&self) -> bool {
         Knob::Horizon.applies(self)
@@ -254,7 +269,7 @@ impl Experiment {
     /// The preset's networks with their parameter counts: every selected architecture's size
     /// grid (`sizes` preset; empty otherwise).
     pub fn preset_sizes(&self) -> Vec<(NetSize, usize)> {
-        if self.preset != Preset::Sizes {
+        if !self.preset_fixes_sizes() {
             return Vec::new();
         }
         self.architectures
@@ -279,8 +294,7 @@ impl Experiment {
     pub fn study_config(&self) -> StudyConfig {
         let mut config = self
             .preset
-            .config(self.seeds.min(limits::max_seeds(self.target)));
-        config.system = self.system;
+            .config_for(self.system, self.seeds.min(limits::max_seeds(self.target)));
         config.modes = self.modes.clone();
         config.modalities = self.modalities.clone();
         for knob in KNOBS {
@@ -297,6 +311,7 @@ impl Experiment {
             config.horizons = vec![self.horizon];
         }
         config.eval.rollout_steps = self.rollout;
+        sync_curriculum(&mut config.base);
         config
     }
 }
@@ -308,4 +323,18 @@ fn toggled<T: Copy + PartialEq>(items: &[T], item: T, all: &[T]) -> Vec<T> {
         .copied()
         .filter(|&x| if x == item { on } else { items.contains(&x) })
         .collect()
+}
+
+/// Keeps a curriculum consistent with knobs written into `base`: its stages share the
+/// iterations (`iterations` rounded up to a multiple of the stages) and, when the learning rate
+/// was changed, every stage starts from it.
+fn sync_curriculum(base: &mut crate::numerics::train::TrainConfig) {
+    let learning_rate = base.optimizer.learning_rate;
+    let iterations = base.iterations;
+    let stages = base.stage_horizons().len();
+    if let Some(curriculum) = &mut base.curriculum {
+        curriculum.stage_iterations = iterations.div_ceil(stages.max(1)).max(1);
+        curriculum.learning_rates = vec![learning_rate; curriculum.horizons.len()];
+    }
+    base.iterations = base.total_iterations();
 }

@@ -5,7 +5,7 @@
 
 use burn::tensor::Device;
 
-use crate::numerics::nets::{Architecture, NetConfig, MODES};
+use crate::numerics::nets::{resnet2d, Architecture, NetConfig, MODES};
 use crate::numerics::study::{EvalConfig, Preset, StudyConfig, StudyError};
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::mode::mode_solver;
@@ -81,7 +81,8 @@ fn state_values(config: &StudyConfig) -> usize {
 /// block the skip sum), U-Net `(21D + 8)·C·N + 3N` (every level holds `C·N` values per tensor:
 /// six per encoder double conv, fifteen per decoder level with the up-sampling and the
 /// concatenation), FNO `(6D + 4)·C·N + 6·D·K·C + 3N` (per layer the inverse DFT's two parts,
-/// the pointwise path, the sum and the GELU, and the spectra).
+/// the pointwise path, the sum and the GELU, and the spectra), 2-D ResNet see
+/// [`resnet2d::activation_floats_per_sample`] (`resolution` is then the 2·N² state values).
 pub fn activation_floats_per_sample(net: &NetConfig, resolution: usize) -> f64 {
     let (c, d, n) = (net.channels as f64, net.depth as f64, resolution as f64);
     match net.architecture {
@@ -93,12 +94,15 @@ pub fn activation_floats_per_sample(net: &NetConfig, resolution: usize) -> f64 {
             let k = MODES.min(resolution.div_ceil(2)) as f64;
             (6.0 * d + 4.0) * c * n + 6.0 * d * k * c + 3.0 * n
         }
+        Architecture::Resnet2d => resnet2d::features(net.channels, net.depth).map_or(0.0, |f| {
+            resnet2d::activation_floats_per_sample(f, resolution / 2)
+        }),
     }
 }
 
 /// Counted FLOPs of one learned solver step of `mode` for `batch` rows (0 without a solver).
-fn solver_flops_per_step(mode: Mode, alpha: f64, batch: usize, resolution: usize) -> f64 {
-    mode_solver(mode, alpha, 1.0, resolution).map_or(0.0, |ks| ks.flops_per_step(batch))
+fn solver_flops_per_step(variant: &TrainConfig, batch: usize, resolution: usize) -> f64 {
+    crate::numerics::train::flops::solver_flops_per_step(variant, batch, resolution)
 }
 
 /// Counted FLOPs of evaluating one trained `variant`: every test size's rollout of
@@ -106,7 +110,7 @@ fn solver_flops_per_step(mode: Mode, alpha: f64, batch: usize, resolution: usize
 fn evaluation_flops(variant: &TrainConfig, eval: &EvalConfig, resolution: usize) -> f64 {
     let tests = eval.tests_per_size;
     let net = variant.net.flops_per_sample(resolution) * tests as f64;
-    let solver = solver_flops_per_step(variant.mode, variant.alpha, tests, resolution);
+    let solver = solver_flops_per_step(variant, tests, resolution);
     (eval.scales.len() * eval.rollout_steps) as f64 * (net + solver)
 }
 
@@ -133,7 +137,8 @@ fn evaluation_flops(variant: &TrainConfig, eval: &EvalConfig, resolution: usize)
 pub fn memory_bytes(config: &StudyConfig) -> f64 {
     let resolution = state_values(config);
     let n = resolution as f64;
-    let data = config.base.data.scales.len() as f64 * 6.0 * config.base.data.frames as f64 * n;
+    let trajectories = config.system.physics().training_trajectories(&config.base.data);
+    let data = trajectories as f64 * config.base.data.frames as f64 * n;
     let eval = &config.eval;
     let rollout_values = eval.tests_per_size as f64 * (eval.rollout_steps + 1) as f64 * n;
     let shared =

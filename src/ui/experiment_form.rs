@@ -50,6 +50,7 @@ fn architecture_title(architecture: Architecture) -> &'static str {
         Architecture::Dilated => "dilated ResNet (dilations 1, 2, 4, 8, 4, 2, 1)",
         Architecture::Unet => "U-Net (periodic, halving up to 4 times)",
         Architecture::Fno => "Fourier neural operator (12 modes)",
+        Architecture::Resnet2d => "2-D ResNet (Kolmogorov flow; the paper's four sizes)",
     }
 }
 

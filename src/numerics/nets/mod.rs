@@ -1,5 +1,6 @@
 //! The correction networks, all periodic like the data: the paper's ResNet1D, a ring-graph
-//! network, a dilated ResNet, a U-Net and a Fourier neural operator (all 1D: KS only).
+//! network, a dilated ResNet, a U-Net and a Fourier neural operator (1-D: KS), and the 2-D
+//! ResNet of the Kolmogorov-flow study.
 //!
 //! Each maps a batch of states `u: [batch, N]` plus a per-sample constant channel
 //! `s = L/8: [batch, 1]` to `[batch, N]`. Weights are f32 and are drawn on the host from a portable
@@ -12,6 +13,7 @@ pub mod fno;
 pub mod gcn;
 pub mod padding;
 pub mod resnet1d;
+pub mod resnet2d;
 pub mod unet;
 
 use burn::module::{Module, Param};
@@ -23,6 +25,7 @@ pub use fno::{Fno, FourierLayer, Pointwise, SpectralConv, MODES};
 pub use gcn::{EdgeConv, Gcn, GcnBlock};
 pub use padding::{circular_pad, circular_shift};
 pub use resnet1d::{PeriodicConv1d, ResNet1d, ResidualBlock};
+pub use resnet2d::{Block2d, PeriodicConv2d, ResNet2d};
 pub use unet::{DoubleConv, UNet, UpLevel, MAX_LEVELS};
 
 /// PyTorch's default LeakyReLU slope.
@@ -46,6 +49,9 @@ pub enum Architecture {
     Unet,
     /// Fourier neural operator: `D` Fourier layers over the lowest 12 modes.
     Fno,
+    /// The Kolmogorov study's 2-D periodic ResNet in its four sizes (`C × D` = 8×5, 8×7, 16×7,
+    /// 16×9; see [`resnet2d::PAPER_SIZES`]).
+    Resnet2d,
 }
 
 crate::named_enum!(Architecture, "architecture", {
@@ -54,6 +60,7 @@ crate::named_enum!(Architecture, "architecture", {
     Dilated => "dilated",
     Unet => "unet",
     Fno => "fno",
+    Resnet2d => "resnet2d",
 });
 
 impl Architecture {
@@ -65,6 +72,7 @@ impl Architecture {
             Architecture::Dilated => "C channels, D dilated blocks of 7 convolutions",
             Architecture::Unet => "C channels at the top (doubling per level), D levels (≤ 4)",
             Architecture::Fno => "C channels, D Fourier layers (12 modes)",
+            Architecture::Resnet2d => "the paper's sizes C × D: 8×5, 8×7, 16×7, 16×9",
         }
     }
 
@@ -125,6 +133,14 @@ pub enum NetError {
     /// The weights could not be read back, packed or loaded.
     #[error("weights export failed: {0}")]
     Export(String),
+    /// A 2-D ResNet size that is not one of the paper's four.
+    #[error("the 2-D ResNet comes in the paper's four sizes C × D = 8×5, 8×7, 16×7, 16×9, got {channels}×{depth}")]
+    NotAPaperSize {
+        /// The rejected `C`.
+        channels: usize,
+        /// The rejected `D`.
+        depth: usize,
+    },
 }
 
 impl NetConfig {
@@ -145,7 +161,20 @@ impl NetConfig {
                 got: self.depth,
             });
         }
+        if self.architecture == Architecture::Resnet2d
+            && resnet2d::features(self.channels, self.depth).is_none()
+        {
+            return Err(NetError::NotAPaperSize {
+                channels: self.channels,
+                depth: self.depth,
+            });
+        }
         Ok(())
+    }
+
+    /// Whether the network works on 2-D states (Kolmogorov flow) rather than 1-D (KS).
+    pub fn is_2d(&self) -> bool {
+        self.architecture == Architecture::Resnet2d
     }
 
     /// Exact parameter count of the built network:
@@ -160,6 +189,9 @@ impl NetConfig {
             Architecture::Dilated => 21 * d * c * c + (7 * d + 10) * c + 1,
             Architecture::Unet => (11 * (1 << (2 * d)) - 8) * c * c + (7 * (1 << d) + 4) * c + 1,
             Architecture::Fno => ((2 * MODES + 1) * d + 1) * c * c + (d + 5) * c + 1,
+            Architecture::Resnet2d => {
+                resnet2d::features(c, d).map_or(0, resnet2d::parameter_count)
+            }
         }
     }
 
@@ -183,10 +215,15 @@ impl NetConfig {
                 Net::Unet(UNet::init(self.channels, self.depth, device, &mut rng))
             }
             Architecture::Fno => Net::Fno(Fno::init(self.channels, self.depth, device, &mut rng)),
+            Architecture::Resnet2d => {
+                let features = resnet2d::features(self.channels, self.depth).unwrap_or(&[]);
+                Net::Resnet2d(ResNet2d::init(features, device, &mut rng))
+            }
         })
     }
 
-    /// Forward floating-point operations for one sample of `resolution` points:
+    /// Forward floating-point operations for one sample of `resolution` points (the 2-D
+    /// ResNet: `resolution` = the values of its 2-channel state, 2·N²):
     /// `2·MACs` of every conv / linear layer / DFT matmul plus bias adds, activations (one per
     /// value), skip adds, pooling, and (GCN) the edge-feature differences and the mean
     /// aggregation.
@@ -195,6 +232,8 @@ impl NetConfig {
         // One 3-tap conv ci → co over `points`: 2·3·ci·co MAC flops + co bias adds per point.
         let conv_at = |ci: f64, co: f64, points: f64| (6.0 * ci * co + co) * points;
         match self.architecture {
+            Architecture::Resnet2d => resnet2d::features(self.channels, self.depth)
+                .map_or(0.0, |f| resnet2d::flops_per_sample(f, resolution / 2)),
             Architecture::Resnet => {
                 let conv = |ci: f64, co: f64| conv_at(ci, co, n);
                 // Per block: two convs, inner LeakyReLU, skip add, outer LeakyReLU.
@@ -260,11 +299,14 @@ pub enum Net {
     Unet(UNet),
     /// The Fourier neural operator.
     Fno(Fno),
+    /// The 2-D ResNet (Kolmogorov flow).
+    Resnet2d(ResNet2d),
 }
 
 impl Net {
     /// `u: [batch, N]` states, `scale: [batch, 1]` the constant channel `s = L/8` per sample
-    /// → `[batch, N]`. Inputs must be f32 on the network's device.
+    /// → `[batch, N]` (the 2-D ResNet: `[batch, 3·N²]` velocity and pressure, `Re/1000`
+    /// → the velocity correction `[batch, 2·N²]`). Inputs must be f32 on the network's device.
     pub fn forward(&self, u: Tensor<2>, scale: Tensor<2>) -> Tensor<2> {
         match self {
             Net::Resnet(net) => net.forward(u, scale),
@@ -272,6 +314,7 @@ impl Net {
             Net::Dilated(net) => net.forward(u, scale),
             Net::Unet(net) => net.forward(u, scale),
             Net::Fno(net) => net.forward(u, scale),
+            Net::Resnet2d(net) => net.forward(u, scale),
         }
     }
 
@@ -288,6 +331,7 @@ impl Net {
             Net::Dilated(_) => Architecture::Dilated,
             Net::Unet(_) => Architecture::Unet,
             Net::Fno(_) => Architecture::Fno,
+            Net::Resnet2d(_) => Architecture::Resnet2d,
         }
     }
 }

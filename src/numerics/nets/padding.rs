@@ -8,21 +8,27 @@ use burn::tensor::Tensor;
 ///
 /// `pad > N` wraps around repeatedly (as a periodic extension). Panics if `N = 0` and `pad > 0`.
 pub fn circular_pad(x: Tensor<3>, pad: usize) -> Tensor<3> {
+    circular_pad_axis(x, pad, 2)
+}
+
+/// Pads axis `dim` of `x` periodically by `pad` on each side (`N → N + 2·pad` along `dim`);
+/// `pad > N` wraps around repeatedly. Panics if that axis is empty and `pad > 0`.
+pub fn circular_pad_axis<const D: usize>(x: Tensor<D>, pad: usize, dim: usize) -> Tensor<D> {
     if pad == 0 {
         return x;
     }
-    let n = x.dims()[2];
+    let n = x.dims()[dim];
     assert!(n > 0, "circular_pad: cannot pad an empty axis");
     let (full, rest) = (pad / n, pad % n);
     let mut parts = Vec::with_capacity(2 * full + 3);
     if rest > 0 {
-        parts.push(x.clone().narrow(2, n - rest, rest));
+        parts.push(x.clone().narrow(dim, n - rest, rest));
     }
     parts.extend(std::iter::repeat_n(x.clone(), 2 * full + 1));
     if rest > 0 {
-        parts.push(x.narrow(2, 0, rest));
+        parts.push(x.narrow(dim, 0, rest));
     }
-    Tensor::cat(parts, 2)
+    Tensor::cat(parts, dim)
 }
 
 /// Rolls `x` periodically along `dim`: `out[.., i, ..] = x[.., (i − shift) mod N, ..]`

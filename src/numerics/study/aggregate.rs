@@ -35,11 +35,30 @@ fn mean(values: impl Iterator<Item = f64>) -> f64 {
 
 /// Metrics over seeds: each seed's value is the mean over its tests.
 pub fn metrics(per_seed_tests: &[&[TestMetrics]]) -> Metrics {
+    metrics_without_diverged(per_seed_tests, None)
+}
+
+/// [`metrics`], leaving out (and counting) the seeds whose mean error is NaN or above
+/// `diverged_above` (`None`: keep every seed).
+pub fn metrics_without_diverged(
+    per_seed_tests: &[&[TestMetrics]],
+    diverged_above: Option<f64>,
+) -> Metrics {
+    let diverged = |tests: &[TestMetrics]| {
+        diverged_above.is_some_and(|bound| {
+            let error = mean(tests.iter().map(|t| t.relative_error));
+            error.is_nan() || error > bound
+        })
+    };
     let evaluated: Vec<&[TestMetrics]> = per_seed_tests
         .iter()
         .copied()
-        .filter(|t| !t.is_empty())
+        .filter(|t| !t.is_empty() && !diverged(t))
         .collect();
+    let diverged_models = per_seed_tests
+        .iter()
+        .filter(|t| !t.is_empty() && diverged(t))
+        .count();
     let stat = |f: &dyn Fn(&TestMetrics) -> f64| {
         SeedStat::from_values(
             evaluated
@@ -64,6 +83,7 @@ pub fn metrics(per_seed_tests: &[&[TestMetrics]]) -> Metrics {
         divergence_time: stat(&|t| t.divergence_time as f64),
         stability,
         error_curve: error_curve(&evaluated),
+        diverged_models,
     }
 }
 
@@ -88,13 +108,15 @@ pub fn variant_result(
     outcomes: &[SeedOutcome],
 ) -> VariantResult {
     let tests: Vec<&[TestMetrics]> = outcomes.iter().map(|o| o.tests.as_slice()).collect();
+    let metrics = metrics_without_diverged(&tests, config.system.physics().diverged_error());
     VariantResult {
         id: config.variant_id(),
         params: config.net.parameter_count(),
         seeds: seeds.to_vec(),
-        metrics: metrics(&tests),
         relative_to_one: None,
-        diverged: outcomes.iter().any(|o| o.training.diverged_at.is_some()),
+        diverged: outcomes.iter().any(|o| o.training.diverged_at.is_some())
+            || metrics.diverged_models > 0,
+        metrics,
         training: outcomes.iter().map(|o| o.training.clone()).collect(),
         samples: outcomes
             .first()

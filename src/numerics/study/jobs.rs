@@ -41,10 +41,13 @@ impl Study {
     /// Up to `budget` training iterations of `job`, then one loss readback.
     pub(super) async fn train(&mut self, mut job: Box<Job>, budget: usize) -> Step {
         let before = job.log.history.len();
-        let steps = budget.min(job.trainer.config().iterations - job.trainer.iteration());
+        let remaining = job.trainer.config().total_iterations() - job.trainer.iteration();
+        let steps = budget.min(remaining);
         let start = (self.clock)();
         for _ in 0..steps {
-            job.log.push(job.trainer.step()?);
+            if let Some(loss) = job.trainer.advance().await? {
+                job.log.push(loss);
+            }
         }
         job.log.flush().await?;
         job.training_secs += (self.clock)() - start;
@@ -154,6 +157,7 @@ impl Study {
                 iterations_per_sec: job.trainer.iteration() as f64 / job.training_secs.max(1e-9),
                 diverged_at,
                 loss_curve: downsample(&job.log.history, 200),
+                gradient_skips: job.trainer.skipped_updates(),
             },
             tests: if diverged { Vec::new() } else { job.tests },
             samples: if diverged { Vec::new() } else { job.samples },

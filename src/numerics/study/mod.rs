@@ -112,6 +112,10 @@ impl StudyConfig {
                         config.mode = mode;
                         config.modality = modality;
                         config.black_box_solver = false;
+                        if config.curriculum.is_some() {
+                            // ONE trains the first stage only.
+                            config.iterations = config.total_iterations();
+                        }
                         out.push(config);
                     }
                 }

@@ -87,12 +87,14 @@ impl Preset {
     /// The `sizes` grid of `architecture`: four `C × D`, each 4–8× the parameters of the one
     /// before, from ≈ 200–250 to ≈ 35k–60k (ResNet1D and GCN 4×2 … 32×8; dilated ResNet and
     /// FNO 3×1 … 24×4; U-Net 1 … 16 top channels at 2 levels: at 4 levels, as far as 48 points
-    /// halve, 50k parameters leave only 4 channels at full resolution).
+    /// halve, 50k parameters leave only 4 channels at full resolution; the 2-D ResNet: the paper's
+    /// four Kolmogorov sizes, 32k … 1M).
     pub fn size_grid(architecture: Architecture) -> Vec<NetSize> {
         let sizes: [(usize, usize); 4] = match architecture {
             Architecture::Resnet | Architecture::Gcn => [(4, 2), (8, 4), (16, 6), (32, 8)],
             Architecture::Dilated | Architecture::Fno => [(3, 1), (6, 2), (12, 3), (24, 4)],
             Architecture::Unet => [(1, 2), (3, 2), (8, 2), (16, 2)],
+            Architecture::Resnet2d => [(8, 5), (8, 7), (16, 7), (16, 9)],
         };
         sizes
             .into_iter()
@@ -105,7 +107,23 @@ impl Preset {
         (self == Preset::Horizons).then(|| self.config(1).horizons)
     }
 
-    /// The grid of this preset with `seeds` seeds (0, 1, …).
+    /// The grid of this preset for `system` with `seeds` seeds.
+    pub fn config_for(self, system: System, seeds: usize) -> StudyConfig {
+        match system {
+            System::Ks => self.config(seeds),
+            System::Kolmogorov => crate::numerics::kolmogorov::preset::config(self, seeds),
+        }
+    }
+
+    /// What the training budget of `system` changes from the paper, one line per field.
+    pub fn deviations_for(self, system: System) -> Vec<String> {
+        match system {
+            System::Ks => self.deviations(),
+            System::Kolmogorov => crate::numerics::kolmogorov::preset::preset_deviations(self),
+        }
+    }
+
+    /// The grid of this preset (KS) with `seeds` seeds (0, 1, …).
     pub fn config(self, seeds: usize) -> StudyConfig {
         let base = self.training(Mode::Correct, Modality::Wig);
         let default_size = NetSize::new(base.net.channels, base.net.depth);

@@ -71,6 +71,10 @@ pub struct Metrics {
     /// at most 200 points. Empty in files written before it existed.
     #[serde(default)]
     pub error_curve: Vec<(usize, f64)>,
+    /// Seeds whose model diverged (mean error NaN or above the system's bound, Kolmogorov:
+    /// velocity MSE > 100): left out of every mean above and counted here (absent when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub diverged_models: usize,
 }
 
 /// Largest value of [`Metrics::error_curve`] (a frame that is not finite scores this).
@@ -137,6 +141,13 @@ pub struct SeedTraining {
     /// is `null` in the file).
     #[serde(deserialize_with = "nullable::f32_points")]
     pub loss_curve: Vec<(usize, f32)>,
+    /// Updates the gradient guard skipped (Kolmogorov training; absent when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gradient_skips: usize,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// Which variant: mode, modality, architecture, size and horizon. Flattened into

@@ -28,18 +28,21 @@ pub enum System {
     /// The 1-D Kuramoto–Sivashinsky equation of the study.
     #[default]
     Ks,
+    /// 2-D Kolmogorov flow (incompressible Navier–Stokes with sinusoidal forcing).
+    Kolmogorov,
 }
 
-crate::named_enum!(System, "system", { Ks => "ks" });
+crate::named_enum!(System, "system", { Ks => "ks", Kolmogorov => "kolmogorov" });
 
 /// Systems listed in menus but not available yet: `(name, menu title)`.
-pub const COMING_SYSTEMS: [(&str, &str); 1] = [("kolmogorov", "Kolmogorov flow (coming)")];
+pub const COMING_SYSTEMS: [(&str, &str); 0] = [];
 
 impl System {
     /// The implementation.
     pub fn physics(self) -> &'static dyn PhysicalSystem {
         match self {
             System::Ks => &crate::numerics::ks::system::Ks,
+            System::Kolmogorov => &crate::numerics::kolmogorov::system::Kolmogorov,
         }
     }
 
@@ -161,6 +164,12 @@ pub trait PhysicalSystem: Sync {
         data: &[Trajectory],
         device: &Device,
     ) -> Result<Trainer, TrainError>;
+
+    /// The error above which (or NaN) a trained model counts as diverged: excluded from the
+    /// mean over seeds and flagged (`None`: every model counts).
+    fn diverged_error(&self) -> Option<f64> {
+        None
+    }
 
     /// The hybrid stepper of `mode` for evaluation on every test size of `eval`.
     fn evaluation_stepper(

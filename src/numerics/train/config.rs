@@ -3,10 +3,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::TrainError;
-use crate::numerics::ks::config::SCALE_RANGE;
 use crate::numerics::ks::data::{KEPT_FRAMES, TRAIN_SCALES, WARMUP_STEPS};
 use crate::numerics::nets::NetConfig;
 use crate::numerics::study::results::VariantId;
+use crate::numerics::system::System;
 
 /// How the network enters the time step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -138,6 +138,34 @@ impl Default for TrainDataConfig {
     }
 }
 
+/// An unroll curriculum (the Kolmogorov study: 1 → 2 → 4): stage `i` trains
+/// `stage_iterations` iterations at horizon `horizons[i]` and learning rate `learning_rates[i]`,
+/// starting from the previous stage's weights. ONE trains the first stage only.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Curriculum {
+    /// Horizon of each stage (increasing; the last is the variant's horizon).
+    pub horizons: Vec<usize>,
+    /// Iterations per stage.
+    pub stage_iterations: usize,
+    /// Initial learning rate of each stage (decayed within the stage by the optimiser's
+    /// schedule).
+    pub learning_rates: Vec<f64>,
+    /// Stages after the first ramp their learning rate up linearly over their first
+    /// `64 · horizon` iterations (as the paper's Kolmogorov code does in its first epoch).
+    pub ramp: bool,
+}
+
+/// One stage of a run: its horizon and where it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StageAt {
+    /// Stage index.
+    pub stage: usize,
+    /// Iteration of the run at which it starts.
+    pub start: usize,
+    /// Its horizon.
+    pub horizon: usize,
+}
+
 /// Everything one training run needs; the same seed gives the same run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrainConfig {
@@ -165,6 +193,21 @@ pub struct TrainConfig {
     /// outside autodiff, with a synchronous readback per step: CPU backend only).
     #[serde(default)]
     pub black_box_solver: bool,
+    /// The system the network learns (files written before there was a choice: KS).
+    #[serde(default, skip_serializing_if = "is_ks")]
+    pub system: System,
+    /// The unroll curriculum (`None`: one stage at `unroll.horizon` for `iterations`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curriculum: Option<Curriculum>,
+    /// Skip an update whose gradient has a NaN or whose norm (per parameter tensor) exceeds
+    /// its running bound (10 × an exponential average of 10 × the accepted norms, as in the
+    /// paper's Kolmogorov code); skipped updates are counted.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gradient_guard: bool,
+}
+
+fn is_ks(system: &System) -> bool {
+    *system == System::Ks
 }
 
 /// Largest accepted horizon + warm-up (memory of the unrolled graph).
@@ -173,11 +216,73 @@ pub const MAX_UNROLL: usize = 64;
 pub const MAX_BATCH: usize = 1024;
 
 impl TrainConfig {
-    /// Windows per minibatch actually used: `batch · horizon` for ONE, `batch` otherwise.
+    /// Windows per minibatch actually used: `batch · horizon` for ONE, `batch` otherwise (a
+    /// curriculum's ONE is its first stage, at `batch`).
     pub fn effective_batch(&self) -> usize {
         match self.modality {
-            Modality::One => self.batch * self.unroll.horizon,
+            Modality::One if self.curriculum.is_none() => self.batch * self.unroll.horizon,
             _ => self.batch,
+        }
+    }
+
+    /// The horizons trained in order: the curriculum's (ONE: its first stage only), else the
+    /// effective unroll's one.
+    pub fn stage_horizons(&self) -> Vec<usize> {
+        match (&self.curriculum, self.modality) {
+            (Some(c), Modality::One) => c.horizons.iter().take(1).copied().collect(),
+            (Some(c), _) => c.horizons.clone(),
+            (None, _) => vec![self.effective_unroll().horizon],
+        }
+    }
+
+    /// Total optimiser iterations: stages × stage iterations with a curriculum, else
+    /// `iterations`.
+    pub fn total_iterations(&self) -> usize {
+        match &self.curriculum {
+            Some(c) => c.stage_iterations * self.stage_horizons().len(),
+            None => self.iterations,
+        }
+    }
+
+    /// The stage that 0-based `iteration` belongs to.
+    pub fn stage_at(&self, iteration: usize) -> StageAt {
+        let horizons = self.stage_horizons();
+        match &self.curriculum {
+            Some(c) => {
+                let stage = (iteration / c.stage_iterations.max(1)).min(horizons.len() - 1);
+                StageAt {
+                    stage,
+                    start: stage * c.stage_iterations,
+                    horizon: horizons[stage],
+                }
+            }
+            None => StageAt {
+                stage: 0,
+                start: 0,
+                horizon: horizons[0],
+            },
+        }
+    }
+
+    /// The learning rate at 0-based `iteration`: the optimiser's decay within the stage, from
+    /// the stage's own rate, ramped up at the start of later stages when the curriculum says so.
+    pub fn learning_rate_at(&self, iteration: usize) -> f64 {
+        let Some(curriculum) = &self.curriculum else {
+            return self.optimizer.learning_rate_at(iteration);
+        };
+        let at = self.stage_at(iteration);
+        let within = iteration - at.start;
+        let base = curriculum.learning_rates[at.stage];
+        let decayed = OptimizerConfig {
+            learning_rate: base,
+            ..self.optimizer
+        }
+        .learning_rate_at(within);
+        let ramp_length = 64 * at.horizon;
+        if curriculum.ramp && at.stage > 0 && within < ramp_length {
+            decayed * within as f64 / ramp_length as f64
+        } else {
+            decayed
         }
     }
 
@@ -190,6 +295,18 @@ impl TrainConfig {
                 detach_interval: 0,
             },
             _ => self.unroll,
+        }
+    }
+
+    /// The unroll at 0-based `iteration` (the curriculum's stage horizon, else the effective
+    /// unroll).
+    pub fn unroll_at(&self, iteration: usize) -> UnrollConfig {
+        match &self.curriculum {
+            Some(_) => UnrollConfig {
+                horizon: self.stage_at(iteration).horizon,
+                ..self.effective_unroll()
+            },
+            None => self.effective_unroll(),
         }
     }
 
@@ -215,6 +332,29 @@ impl TrainConfig {
     /// Checks every field; the first problem found, naming its field.
     pub fn validate(&self) -> Result<(), TrainError> {
         self.net.validate()?;
+        if self.net.is_2d() != (self.system == System::Kolmogorov) {
+            return Err(TrainError::invalid(
+                "architecture",
+                format!(
+                    "{} does not fit {}: Kolmogorov flow needs the 2-D ResNet, KS a 1-D network",
+                    self.net.architecture,
+                    self.system.title()
+                ),
+            ));
+        }
+        self.validate_curriculum()?;
+        if self.system == System::Kolmogorov && self.mode != Mode::Correct {
+            return Err(TrainError::invalid(
+                "mode",
+                "Kolmogorov flow is studied in correction mode only (as in the paper)",
+            ));
+        }
+        if self.system == System::Kolmogorov && self.black_box_solver {
+            return Err(TrainError::invalid(
+                "black_box_solver",
+                "Kolmogorov NOG runs the tensor solver detached; there is no black-box variant",
+            ));
+        }
         let unroll = self.unroll;
         if unroll.horizon == 0 {
             return Err(TrainError::invalid("horizon", "must be at least 1"));
@@ -259,22 +399,24 @@ impl TrainConfig {
                 "need at least one domain size",
             ));
         }
+        let parameter = self.system.physics().parameter();
+        let (low, high) = parameter.native;
         if let Some(bad) = self
             .data
             .scales
             .iter()
-            .find(|s| !(s.is_finite() && SCALE_RANGE.contains(*s)))
+            .find(|s| !(s.is_finite() && (low..=high).contains(*s)))
         {
             return Err(TrainError::invalid(
                 "scales",
                 format!(
-                    "domain scale {bad} is outside {}..={}",
-                    SCALE_RANGE.start(),
-                    SCALE_RANGE.end()
+                    "{} {} {bad} is outside {low}..={high}",
+                    parameter.name, parameter.symbol
                 ),
             ));
         }
-        let needed = unroll.horizon + unroll.warmup + 1;
+        let longest = self.stage_horizons().into_iter().max().unwrap_or(1);
+        let needed = longest.max(unroll.horizon) + unroll.warmup + 1;
         if self.data.frames < needed {
             return Err(TrainError::invalid(
                 "frames",
@@ -286,6 +428,48 @@ impl TrainConfig {
             return Err(TrainError::invalid(
                 "black_box_solver",
                 "a black-box solver only works for NOG correction (no gradient through the solver)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A curriculum needs increasing horizons ending at the variant's, one positive learning
+    /// rate per stage and at least one iteration per stage.
+    fn validate_curriculum(&self) -> Result<(), TrainError> {
+        let Some(c) = &self.curriculum else {
+            return Ok(());
+        };
+        let increasing = c.horizons.windows(2).all(|w| w[0] < w[1]);
+        if c.horizons.is_empty() || c.horizons[0] == 0 || !increasing {
+            return Err(TrainError::invalid(
+                "curriculum",
+                "stage horizons must be increasing and at least 1",
+            ));
+        }
+        if c.horizons.last() != Some(&self.unroll.horizon) {
+            return Err(TrainError::invalid(
+                "curriculum",
+                format!(
+                    "the last stage's horizon must be the variant's horizon {}",
+                    self.unroll.horizon
+                ),
+            ));
+        }
+        if c.learning_rates.len() != c.horizons.len()
+            || !c.learning_rates.iter().all(|lr| lr.is_finite() && *lr > 0.0)
+        {
+            return Err(TrainError::invalid(
+                "curriculum",
+                "one positive learning rate per stage",
+            ));
+        }
+        if c.stage_iterations == 0 || self.iterations != self.total_iterations() {
+            return Err(TrainError::invalid(
+                "iterations",
+                format!(
+                    "with a curriculum, iterations = stages × stage iterations = {}",
+                    self.total_iterations()
+                ),
             ));
         }
         Ok(())

@@ -8,6 +8,7 @@
 
 use super::config::{Modality, TrainConfig};
 use super::mode::mode_solver;
+use crate::numerics::system::System;
 
 /// Counted FLOPs of one iteration of `config` on a grid of `resolution` points.
 pub fn flops_per_iteration(config: &TrainConfig, resolution: usize) -> f64 {
@@ -16,8 +17,7 @@ pub fn flops_per_iteration(config: &TrainConfig, resolution: usize) -> f64 {
     let steps = (unroll.warmup + unroll.horizon) as f64;
     let loss_steps = unroll.horizon as f64;
     let net_forward = config.net.flops_per_sample(resolution) * batch as f64;
-    let solver_forward = mode_solver(config.mode, config.alpha, 1.0, resolution)
-        .map_or(0.0, |ks| ks.flops_per_step(batch));
+    let solver_forward = solver_flops_per_step(config, batch, resolution);
     let solver_backward = match config.modality {
         Modality::Wig => solver_forward * loss_steps,
         _ => 0.0,
@@ -29,6 +29,17 @@ pub fn flops_per_iteration(config: &TrainConfig, resolution: usize) -> f64 {
         + solver_backward
         + loss
         + adam
+}
+
+/// Counted FLOPs of one coarse-solver step of `config`'s mode for `batch` states of
+/// `resolution` values (KS: the mode's ETD1/ETRK2 solver; Kolmogorov: the MAC projection step,
+/// see [`crate::numerics::kolmogorov::system::coarse_flops_per_step`]).
+pub fn solver_flops_per_step(config: &TrainConfig, batch: usize, resolution: usize) -> f64 {
+    match config.system {
+        System::Ks => mode_solver(config.mode, config.alpha, 1.0, resolution)
+            .map_or(0.0, |ks| ks.flops_per_step(batch)),
+        System::Kolmogorov => crate::numerics::kolmogorov::system::coarse_flops_per_step(batch),
+    }
 }
 
 #[cfg(test)]

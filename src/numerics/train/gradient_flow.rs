@@ -420,6 +420,9 @@ mod tests {
             seed: 0,
             data: TrainDataConfig::default(),
             black_box_solver: false,
+            system: crate::numerics::system::System::Ks,
+            curriculum: None,
+            gradient_guard: false,
         }
     }
 

@@ -8,6 +8,7 @@ pub mod error;
 pub mod flops;
 pub mod gradient_captions;
 pub mod gradient_flow;
+pub mod guard;
 pub mod modality;
 pub mod mode;
 pub mod preset;

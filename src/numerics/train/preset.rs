@@ -38,6 +38,9 @@ pub fn paper(mode: Mode, modality: Modality) -> TrainConfig {
         seed: 0,
         data,
         black_box_solver: false,
+        system: crate::numerics::system::System::Ks,
+        curriculum: None,
+        gradient_guard: false,
     }
 }
 

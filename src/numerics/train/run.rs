@@ -94,12 +94,14 @@ pub fn run_blocking(
     let start = now_secs();
     let mut log = LossLog::default();
     while !trainer.finished() {
-        log.push(trainer.step()?);
+        if let Some(loss) = pollster::block_on(trainer.advance())? {
+            log.push(loss);
+        }
         if log.pending() >= FLUSH_EVERY || trainer.finished() {
             let diverged = pollster::block_on(log.flush())?;
             on_progress(Progress {
                 iteration: trainer.iteration(),
-                iterations: trainer.config().iterations,
+                iterations: trainer.config().total_iterations(),
                 loss: log.history.last().copied().unwrap_or(f32::NAN),
             });
             if diverged.is_some() {

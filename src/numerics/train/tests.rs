@@ -63,6 +63,9 @@ fn tiny_config_of(
         seed: 11,
         data,
         black_box_solver: false,
+        system: crate::numerics::system::System::Ks,
+        curriculum: None,
+        gradient_guard: false,
     }
 }
 

@@ -9,12 +9,14 @@ use burn::tensor::{Device, Tensor};
 use super::config::TrainConfig;
 use super::data::TrainingData;
 use super::error::TrainError;
+use super::guard::{gradient_norms, GradientGuard};
 use super::modality::unrolled_loss;
 use super::mode::Stepper;
 use super::schedule::Schedule;
 use crate::numerics::ks::data::Trajectory;
 use crate::numerics::ks::KsConfig;
 use crate::numerics::nets::Net;
+use crate::numerics::system::System;
 use crate::numerics::profile::{span, Phase};
 
 /// A training run in progress. Owns the network, the optimiser state and the data on the device.
@@ -26,6 +28,7 @@ pub struct Trainer {
     stepper: Stepper,
     schedule: Schedule,
     iteration: usize,
+    guard: GradientGuard,
 }
 
 impl std::fmt::Debug for Trainer {
@@ -50,16 +53,20 @@ impl Trainer {
         let device = device.clone().autodiff();
         let data = TrainingData::upload(trajectories, &device)?;
         let scales: Vec<f64> = data.sizes.iter().map(|size| size.scale).collect();
-        let stepper = Stepper::new(
-            config.mode,
-            config.alpha,
-            &scales,
-            data.resolution,
-            &device,
-            config.black_box_solver,
-        )?;
+        let stepper = match config.system {
+            System::Ks => Stepper::new(
+                config.mode,
+                config.alpha,
+                &scales,
+                data.resolution,
+                &device,
+                config.black_box_solver,
+            )?,
+            System::Kolmogorov => Stepper::kolmogorov(&scales, &device)?,
+        };
         let unroll = config.effective_unroll();
-        let span = unroll.warmup + unroll.horizon;
+        let longest = config.stage_horizons().into_iter().max().unwrap_or(1);
+        let span = unroll.warmup + longest;
         let frames = data.sizes.iter().map(|size| size.frames).min().unwrap_or(0);
         if frames <= span {
             return Err(TrainError::invalid(
@@ -84,6 +91,7 @@ impl Trainer {
             stepper,
             schedule,
             iteration: 0,
+            guard: GradientGuard::default(),
         })
     }
 
@@ -97,9 +105,14 @@ impl Trainer {
         self.iteration
     }
 
-    /// True once `config.iterations` steps are done.
+    /// True once all iterations (every curriculum stage) are done.
     pub fn finished(&self) -> bool {
-        self.iteration >= self.config.iterations
+        self.iteration >= self.config.total_iterations()
+    }
+
+    /// Updates the gradient guard skipped so far (0 without the guard).
+    pub fn skipped_updates(&self) -> usize {
+        self.guard.skipped
     }
 
     /// The network (current weights).
@@ -119,11 +132,49 @@ impl Trainer {
         self.data.resolution
     }
 
-    /// One optimiser iteration; the loss `[1]` (detached, not read back).
+    /// One optimiser iteration; the loss `[1]` (detached, not read back). Ignores the
+    /// gradient guard (see [`Trainer::advance`]).
     pub fn step(&mut self) -> Result<Tensor<1>, TrainError> {
+        let (net, loss, mut gradients) = self.forward_backward()?;
+        let gradients = GradientsParams::from_module(&mut gradients, &net);
+        self.apply(net, gradients);
+        Ok(loss.detach())
+    }
+
+    /// One iteration honouring [`TrainConfig::gradient_guard`]: with the guard, the gradient
+    /// norms are read back (async) and an update the guard rejects is skipped (`None`; the
+    /// iteration still counts). Without it, [`Trainer::step`].
+    pub async fn advance(&mut self) -> Result<Option<Tensor<1>>, TrainError> {
+        if !self.config.gradient_guard {
+            return self.step().map(Some);
+        }
+        let (net, loss, mut gradients) = self.forward_backward()?;
+        let gradients = GradientsParams::from_module(&mut gradients, &net);
+        let norms = match gradient_norms(&net, &gradients).await {
+            Ok(norms) => norms,
+            Err(err) => {
+                self.net = Some(net);
+                return Err(err);
+            }
+        };
+        if self.guard.accept(&norms) {
+            self.apply(net, gradients);
+            Ok(Some(loss.detach()))
+        } else {
+            self.net = Some(net);
+            self.iteration += 1;
+            Ok(None)
+        }
+    }
+
+    /// Gathers the minibatch of this iteration, runs the unroll of its curriculum stage and
+    /// back-propagates: the network (taken out), the loss and its gradients.
+    fn forward_backward(
+        &mut self,
+    ) -> Result<(Net, Tensor<1>, burn::tensor::Gradients), TrainError> {
         let net = self.net.take().ok_or(TrainError::Poisoned)?;
         let batch = self.schedule.minibatch(self.iteration);
-        let unroll = self.config.effective_unroll();
+        let unroll = self.config.unroll_at(self.iteration);
         let frames = span(Phase::Gather, || {
             self.data
                 .gather(batch.size, &batch.windows, unroll.warmup + unroll.horizon)
@@ -142,14 +193,17 @@ impl Trainer {
                 return Err(err);
             }
         };
-        let mut gradients = span(Phase::Backward, || loss.backward());
-        let learning_rate = self.config.optimizer.learning_rate_at(self.iteration);
+        let gradients = span(Phase::Backward, || loss.backward());
+        Ok((net, loss, gradients))
+    }
+
+    /// The Adam update of this iteration's learning rate.
+    fn apply(&mut self, net: Net, gradients: GradientsParams) {
+        let learning_rate = self.config.learning_rate_at(self.iteration);
         self.net = Some(span(Phase::Optimizer, || {
-            let gradients = GradientsParams::from_module(&mut gradients, &net);
             self.optimizer.step(learning_rate, net, gradients)
         }));
         self.iteration += 1;
-        Ok(loss.detach())
     }
 }
 

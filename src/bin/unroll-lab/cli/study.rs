@@ -12,7 +12,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::knobs::KnobArgs;
 use super::{cells, slurm, CliError};
-use unroll_lab::experiment::{Experiment, Target};
+use unroll_lab::experiment::{Experiment, Knob, Target, Value};
+use unroll_lab::numerics::system::System;
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::cost::{calibrate, cost};
 use unroll_lab::numerics::study::driver::{
@@ -80,7 +81,11 @@ pub struct StudyArgs {
 /// The experiment of `preset` with the knobs given on the command line (a bad knob is a usage
 /// error naming its flag).
 pub fn experiment(preset: Preset, knobs: &KnobArgs<false>) -> Result<Experiment, CliError> {
-    let mut experiment = Experiment::defaults(preset, Target::Native);
+    let system = match knobs.overrides.get(Knob::System) {
+        Some(Value::System(system)) => *system,
+        _ => System::Ks,
+    };
+    let mut experiment = Experiment::defaults_for(system, preset, Target::Native);
     experiment
         .apply(&knobs.overrides)
         .map_err(|(knob, problem)| {

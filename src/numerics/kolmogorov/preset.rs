@@ -1,0 +1,239 @@
+//! The Kolmogorov study's presets: `paper` (the set-up of the paper's `kolm_train.py` with its
+//! defaults) and the reduced budgets, every deviation listed field by field.
+//!
+//! `paper`: correction, ONE / NOG / WIG, the four 2-D ResNet sizes, batch 1, the curriculum
+//! 1 → 2 → 4 (ONE: its 1-step stage), 5 epochs per stage over 6 Re × 6000 frames (the script's
+//! default `--epochs 5`), Adam 1e-4 at every stage (its default `--start_learning_rate`), decayed
+//! ×0.9⁴ per epoch, ramped up over the first 64·m iterations of the later stages, the gradient
+//! guard. Tests: Re 600 and 1000, 6 developed states each, 250 steps.
+
+use super::config::{TEST_REYNOLDS, TRAIN_REYNOLDS};
+use super::resnet_sizes;
+use crate::numerics::nets::{Architecture, NetConfig};
+use crate::numerics::study::{EvalConfig, NetSize, Preset, StudyConfig};
+use crate::numerics::system::System;
+use crate::numerics::train::config::{Curriculum, TrainDataConfig};
+use crate::numerics::train::preset::deviations;
+use crate::numerics::train::{Modality, Mode, OptimizerConfig, TrainConfig, UnrollConfig};
+
+/// Coarse frames per training Reynolds number (the paper: 6000).
+pub const PAPER_FRAMES: usize = 6000;
+/// Epochs per curriculum stage (`kolm_train.py --epochs`, default 5).
+pub const PAPER_EPOCHS: usize = 5;
+/// The curriculum's horizons.
+pub const CURRICULUM: [usize; 3] = [1, 2, 4];
+/// Coarse frames (Δt = 0.02) each field is spun up before it is used: t = 50. The paper takes
+/// its states "from long developed runs" without giving the length: this is our choice.
+pub const PAPER_SPINUP_FRAMES: usize = 2500;
+/// Test rollout steps (251 frames).
+pub const TEST_STEPS: usize = 250;
+/// Tests per Reynolds number.
+pub const TESTS_PER_RE: usize = 6;
+
+/// Iterations of one epoch at batch 1: every window of every trajectory (the script's
+/// `frame_count − step_count − 1` starts per Re, at its largest step count).
+fn epoch_iterations(frames: usize, trajectories: usize) -> usize {
+    trajectories * frames.saturating_sub(CURRICULUM[2] + 1)
+}
+
+/// The paper's training settings of `modality` at the smallest size.
+pub fn paper_training(modality: Modality) -> TrainConfig {
+    let epoch = epoch_iterations(PAPER_FRAMES, TRAIN_REYNOLDS.len());
+    let stage_iterations = PAPER_EPOCHS * epoch;
+    let mut config = TrainConfig {
+        net: NetConfig {
+            architecture: Architecture::Resnet2d,
+            channels: 8,
+            depth: 5,
+        },
+        mode: Mode::Correct,
+        alpha: 0.0,
+        modality,
+        unroll: UnrollConfig {
+            horizon: CURRICULUM[2],
+            warmup: 0,
+            detach_interval: 0,
+        },
+        batch: 1,
+        iterations: 0,
+        optimizer: OptimizerConfig {
+            learning_rate: 1e-4,
+            decay: 0.9f64.powi(4),
+            decay_every: epoch,
+        },
+        seed: 0,
+        data: TrainDataConfig {
+            scales: TRAIN_REYNOLDS.to_vec(),
+            warmup_steps: PAPER_SPINUP_FRAMES,
+            frames: PAPER_FRAMES,
+        },
+        black_box_solver: false,
+        system: System::Kolmogorov,
+        curriculum: Some(Curriculum {
+            horizons: CURRICULUM.to_vec(),
+            stage_iterations,
+            learning_rates: vec![1e-4; CURRICULUM.len()],
+            ramp: true,
+        }),
+        gradient_guard: true,
+    };
+    config.iterations = config.total_iterations();
+    config
+}
+
+/// The reduced training settings of `preset` (every preset but `paper`): 400 frames per Re
+/// spun up for 250 frames, 150 iterations per stage at learning rate 1e-3, decayed ×0.9 every
+/// 50 iterations.
+pub fn reduced_training(modality: Modality) -> TrainConfig {
+    let mut config = paper_training(modality);
+    config.data.frames = 400;
+    config.data.warmup_steps = 250;
+    config.optimizer = OptimizerConfig {
+        learning_rate: 1e-3,
+        decay: 0.9,
+        decay_every: 50,
+    };
+    if let Some(curriculum) = &mut config.curriculum {
+        curriculum.stage_iterations = 150;
+        curriculum.learning_rates = vec![1e-3; CURRICULUM.len()];
+    }
+    config.iterations = config.total_iterations();
+    config
+}
+
+/// The training settings of `preset` for `modality`.
+pub fn training(preset: Preset, modality: Modality) -> TrainConfig {
+    match preset {
+        Preset::Paper => paper_training(modality),
+        _ => reduced_training(modality),
+    }
+}
+
+/// The paper's test set: Re 600 and 1000, 6 tests each, 250 steps.
+pub fn paper_eval() -> EvalConfig {
+    EvalConfig {
+        scales: TEST_REYNOLDS.to_vec(),
+        tests_per_size: TESTS_PER_RE,
+        test_seed: 0,
+        start_frame: PAPER_SPINUP_FRAMES,
+        error_horizon: TEST_STEPS,
+        rollout_steps: TEST_STEPS,
+    }
+}
+
+/// The test set of `preset`: the paper's, with fields spun up for 250 frames below `paper`.
+pub fn eval(preset: Preset) -> EvalConfig {
+    match preset {
+        Preset::Paper => paper_eval(),
+        _ => EvalConfig {
+            start_frame: 250,
+            tests_per_size: 2,
+            ..paper_eval()
+        },
+    }
+}
+
+/// The Kolmogorov grid of `preset` with `seeds` seeds: correction, ONE / NOG / WIG, the four
+/// sizes (`quick`: the two smallest), horizon 4.
+pub fn config(preset: Preset, seeds: usize) -> StudyConfig {
+    let base = training(preset, Modality::Wig);
+    let all = resnet_sizes();
+    let sizes: Vec<NetSize> = match preset {
+        Preset::Quick => all[..2].to_vec(),
+        _ => all,
+    };
+    StudyConfig {
+        preset: preset.name().to_string(),
+        system: System::Kolmogorov,
+        modes: vec![Mode::Correct],
+        modalities: Modality::ALL.to_vec(),
+        sizes,
+        horizons: vec![base.unroll.horizon],
+        seeds: (0..seeds as u64).collect(),
+        eval: eval(preset),
+        base,
+    }
+}
+
+/// What `preset` changes from the paper's set-up, one line per field (empty for `paper`).
+pub fn preset_deviations(preset: Preset) -> Vec<String> {
+    let ours = config(preset, 1);
+    let paper = config(Preset::Paper, 1);
+    let mut out = deviations(&ours.base, &paper.base);
+    let (c, p) = (&ours.base.curriculum, &paper.base.curriculum);
+    if let (Some(c), Some(p)) = (c, p) {
+        if c.stage_iterations != p.stage_iterations {
+            out.push(format!(
+                "iterations per curriculum stage {} (paper: {})",
+                c.stage_iterations, p.stage_iterations
+            ));
+        }
+        if c.learning_rates != p.learning_rates {
+            out.push(format!(
+                "stage learning rates {:?} (paper: {:?})",
+                c.learning_rates, p.learning_rates
+            ));
+        }
+    }
+    if ours.base.data.warmup_steps != paper.base.data.warmup_steps {
+        out.push(format!(
+            "spin-up {} frames (ours for paper: {})",
+            ours.base.data.warmup_steps, paper.base.data.warmup_steps
+        ));
+    }
+    if ours.eval.tests_per_size != paper.eval.tests_per_size {
+        out.push(format!(
+            "{} tests per Re (paper: {})",
+            ours.eval.tests_per_size, paper.eval.tests_per_size
+        ));
+    }
+    if ours.sizes.len() != paper.sizes.len() {
+        out.push(format!(
+            "{} of the 4 network sizes",
+            ours.sizes.len()
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_preset_is_the_scripts_set_up() {
+        let config = config(Preset::Paper, 1);
+        config.validate().expect("valid");
+        let labels: Vec<String> = config.variants().iter().map(|v| v.variant_id().label()).collect();
+        assert_eq!(labels.len(), 12);
+        let one = &config.variants()[0];
+        let wig = &config.variants()[2];
+        // One epoch: 6 Re × (6000 − 5) windows; 5 epochs per stage.
+        assert_eq!(one.iterations, 5 * 6 * 5995);
+        assert_eq!(wig.iterations, 3 * 5 * 6 * 5995);
+        assert_eq!(one.stage_horizons(), vec![1]);
+        assert_eq!(wig.stage_horizons(), vec![1, 2, 4]);
+        assert_eq!(wig.unroll_at(wig.iterations - 1).horizon, 4);
+        assert_eq!(wig.unroll_at(5 * 6 * 5995).horizon, 2);
+        // The ramp at the start of stage 2, the per-epoch decay within a stage.
+        assert_eq!(wig.learning_rate_at(5 * 6 * 5995), 0.0);
+        assert!((wig.learning_rate_at(6 * 5995) - 1e-4 * 0.6561).abs() < 1e-12);
+        assert!(preset_deviations(Preset::Paper).is_empty());
+        let params: Vec<usize> = config.sizes.iter().map(|s| NetConfig {
+            architecture: Architecture::Resnet2d,
+            channels: s.channels,
+            depth: s.depth,
+        }.parameter_count()).collect();
+        assert_eq!(params, vec![32_376, 115_810, 461_250, 1_051_586]);
+    }
+
+    #[test]
+    fn reduced_presets_list_their_deviations() {
+        let quick = config(Preset::Quick, 2);
+        quick.validate().expect("valid");
+        let listed = preset_deviations(Preset::Quick);
+        for needle in ["iterations per curriculum stage", "frames per trajectory", "tests per Re", "2 of the 4"] {
+            assert!(listed.iter().any(|d| d.contains(needle)), "{needle}: {listed:?}");
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! Kolmogorov flow as a [`PhysicalSystem`]: the coarse velocity (2 channels on the staggered
+//! 32² grid) as the state, the Reynolds number as the parameter, the 128² spectral solver as
+//! the ground truth, the MAC projection solver (standing in for the paper's PISO) as the
+//! coarse baseline, and the velocity MSE as the metric.
+
+use burn::tensor::Device;
+
+use super::config::{COARSE_DT, COARSE_RESOLUTION};
+use super::data::{self, TEST_SEED};
+use super::metrics;
+use super::CoarseSolver;
+use crate::numerics::backend;
+use crate::numerics::ks::data::Trajectory;
+use crate::numerics::ks::Precision;
+use crate::numerics::study::evaluate::{EvalConfig, TestMetrics};
+use crate::numerics::system::{Parameter, PhysicalSystem, StateShape, System};
+use crate::numerics::train::config::TrainDataConfig;
+use crate::numerics::train::mode::Stepper;
+use crate::numerics::train::{Mode, TrainConfig, TrainError, Trainer};
+
+/// The baseline's name in tables and charts.
+pub const BASELINE_NAME: &str = "MAC projection only (stands in for PISO)";
+
+/// Counted FLOPs of one MAC projection step of `batch` states on 32²: two stages, each a
+/// tendency (≈ 60 operations per velocity value: advection, diffusion, forcing) and a
+/// projection (divergence, gradient and the Poisson solve as four N×N real-DFT matmuls in and
+/// four out, 2·N³ each).
+pub fn coarse_flops_per_step(batch: usize) -> f64 {
+    let n = COARSE_RESOLUTION as f64;
+    let tendency = 60.0 * 2.0 * n * n;
+    let projection = 10.0 * n * n + 8.0 * 2.0 * n * n * n;
+    batch as f64 * 2.0 * (tendency + projection)
+}
+
+/// Kolmogorov flow.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Kolmogorov;
+
+fn invalid(err: super::KolmogorovError) -> TrainError {
+    TrainError::invalid("data", err.to_string())
+}
+
+impl PhysicalSystem for Kolmogorov {
+    fn system(&self) -> System {
+        System::Kolmogorov
+    }
+
+    fn title(&self) -> &'static str {
+        "Kolmogorov flow"
+    }
+
+    fn state_shape(&self) -> StateShape {
+        StateShape {
+            channels: 2,
+            points: vec![COARSE_RESOLUTION, COARSE_RESOLUTION],
+        }
+    }
+
+    fn parameter(&self) -> Parameter {
+        Parameter {
+            name: "Reynolds number",
+            symbol: "Re",
+            meaning: "viscosity ν = 1/Re",
+            native: (100.0, 2000.0),
+            browser: (300.0, 1000.0),
+        }
+    }
+
+    fn baseline_name(&self) -> &'static str {
+        BASELINE_NAME
+    }
+
+    fn training_trajectories(&self, data: &TrainDataConfig) -> usize {
+        data.scales.len()
+    }
+
+    fn training_trajectory(
+        &self,
+        data: &TrainDataConfig,
+        index: usize,
+    ) -> Result<Trajectory, TrainError> {
+        let reynolds = *data
+            .scales
+            .get(index)
+            .ok_or_else(|| TrainError::invalid("scales", format!("no trajectory {index}")))?;
+        data::training_trajectory(reynolds, index, data.warmup_steps, data.frames).map_err(invalid)
+    }
+
+    fn test_truth(
+        &self,
+        eval: &EvalConfig,
+        size: usize,
+        test: usize,
+    ) -> Result<Vec<Vec<f64>>, TrainError> {
+        let reynolds = *eval
+            .scales
+            .get(size)
+            .ok_or_else(|| TrainError::invalid("tests", format!("no test size {size}")))?;
+        if test >= eval.tests_per_size {
+            return Err(TrainError::invalid(
+                "tests",
+                format!("no test {test} in size {size}"),
+            ));
+        }
+        let seed = TEST_SEED + eval.test_seed + 100 * size as u64 + test as u64;
+        data::test_truth(reynolds, seed, eval.start_frame, eval.rollout_steps).map_err(invalid)
+    }
+
+    fn baseline_rollout(
+        &self,
+        truth: &[Vec<Vec<f64>>],
+        parameter: f64,
+        steps: usize,
+    ) -> Result<Vec<Vec<Vec<f64>>>, TrainError> {
+        let solver = CoarseSolver::with_precision(
+            COARSE_RESOLUTION,
+            COARSE_DT,
+            &backend::cpu(),
+            Precision::F64,
+        )
+        .map_err(invalid)?;
+        let starts: Vec<Vec<f64>> = truth.iter().map(|t| t[0].clone()).collect();
+        let mut state = solver.velocity_tensor(&starts).map_err(invalid)?;
+        let mut frames: Vec<Vec<Vec<f64>>> = starts.iter().map(|s| vec![s.clone()]).collect();
+        let values = data::frame_values();
+        for _ in 0..steps {
+            state = solver.step(state, 1.0 / parameter).0;
+            let all = super::coarse::read_values(state.clone()).map_err(invalid)?;
+            for (test, chunk) in all.chunks(values).enumerate() {
+                frames[test].push(chunk.to_vec());
+            }
+        }
+        Ok(frames)
+    }
+
+    fn test_metrics(
+        &self,
+        truth: &[Vec<f64>],
+        rollout: &[Vec<f64>],
+        _parameter: f64,
+        error_horizon: usize,
+    ) -> Result<TestMetrics, TrainError> {
+        Ok(metrics::test_metrics(truth, rollout, error_horizon))
+    }
+
+    fn trainer(
+        &self,
+        config: TrainConfig,
+        data: &[Trajectory],
+        device: &Device,
+    ) -> Result<Trainer, TrainError> {
+        Trainer::new(config, data, device)
+    }
+
+    fn evaluation_stepper(
+        &self,
+        mode: Mode,
+        _alpha: f64,
+        eval: &EvalConfig,
+        device: &Device,
+    ) -> Result<Stepper, TrainError> {
+        if mode != Mode::Correct {
+            return Err(TrainError::invalid(
+                "mode",
+                "Kolmogorov flow is studied in correction mode only",
+            ));
+        }
+        Stepper::kolmogorov(&eval.scales, device)
+    }
+
+    fn diverged_error(&self) -> Option<f64> {
+        Some(metrics::DIVERGED_MSE)
+    }
+}

@@ -1,0 +1,306 @@
+//! The 2-D periodic ResNet of the paper's Kolmogorov-flow study, in its four sizes.
+//!
+//! Input: velocity `u, v`, pressure `p` and the constant channel `Re/1000` on an `N × N` grid
+//! (4 channels). One residual block per entry `f` of the size's feature list:
+//! `x ↦ LeakyReLU(skip(x) + conv₂(LeakyReLU(conv₁(x))))` with 3×3 periodic convolutions
+//! (`C_in → f`, `f → f`) and `skip` a 1×1 convolution where the width changes (identity
+//! otherwise); then a 3×3 output convolution to the 2 velocity channels. Every convolution has a
+//! bias. The sizes are named by `(C, D)` = (first width, blocks).
+
+use burn::module::{Module, Param};
+use burn::tensor::activation::leaky_relu;
+use burn::tensor::{Device, Tensor};
+
+use super::padding::circular_pad_axis;
+use super::{init_bound, uniform_param, InitRng, LEAKY_SLOPE};
+
+/// Input channels: `u`, `v`, `p`, `Re/1000`.
+pub const INPUT_CHANNELS: usize = 4;
+/// Output channels: the velocity correction `(Δu, Δv)`.
+pub const OUTPUT_CHANNELS: usize = 2;
+
+/// The paper's four sizes (`kolm_train.py --feat_selector 0..3`): `(C, D, features per block)`,
+/// about 32k, 0.1M, 0.5M and 1M parameters.
+pub const PAPER_SIZES: [(usize, usize, &[usize]); 4] = [
+    (8, 5, &[8, 20, 30, 20, 8]),
+    (8, 7, &[8, 16, 32, 64, 32, 16, 8]),
+    (16, 7, &[16, 32, 64, 128, 64, 32, 16]),
+    (16, 9, &[16, 32, 64, 128, 128, 128, 64, 32, 16]),
+];
+
+/// The feature list of size `(channels, depth)`, if it is one of [`PAPER_SIZES`].
+pub fn features(channels: usize, depth: usize) -> Option<&'static [usize]> {
+    PAPER_SIZES
+        .iter()
+        .find(|(c, d, _)| *c == channels && *d == depth)
+        .map(|(_, _, features)| *features)
+}
+
+/// `(C_in, C_out)` of every block of `features`, starting from the input channels.
+fn block_widths(features: &[usize]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    std::iter::once(INPUT_CHANNELS)
+        .chain(features.iter().copied())
+        .zip(features.iter().copied())
+}
+
+/// Exact parameter count of the network with `features`.
+pub fn parameter_count(features: &[usize]) -> usize {
+    let conv = |ci: usize, co: usize, taps: usize| taps * ci * co + co;
+    let blocks: usize = block_widths(features)
+        .map(|(ci, co)| {
+            conv(ci, co, 9) + conv(co, co, 9) + if ci == co { 0 } else { conv(ci, co, 1) }
+        })
+        .sum();
+    let last = features.last().copied().unwrap_or(INPUT_CHANNELS);
+    blocks + conv(last, OUTPUT_CHANNELS, 9)
+}
+
+/// Forward FLOPs for one sample on `points` grid points: `2·MACs + bias` of every convolution,
+/// two activations and a skip add per value of each block.
+pub fn flops_per_sample(features: &[usize], points: usize) -> f64 {
+    let p = points as f64;
+    let conv = |ci: usize, co: usize, taps: usize| ((2 * taps * ci * co + co) as f64) * p;
+    let blocks: f64 = block_widths(features)
+        .map(|(ci, co)| {
+            let skip = if ci == co { 0.0 } else { conv(ci, co, 1) };
+            conv(ci, co, 9) + conv(co, co, 9) + skip + 3.0 * co as f64 * p
+        })
+        .sum();
+    let last = features.last().copied().unwrap_or(INPUT_CHANNELS);
+    blocks + conv(last, OUTPUT_CHANNELS, 9)
+}
+
+/// Floats of the intermediate tensors autodiff keeps for one sample on `points` grid points:
+/// per block the two stacked 3×3 tap inputs (`9·C_in`, `9·C_out`), the two conv outputs, the
+/// inner activation, the skip path (`C_in + C_out` where it is a conv), the sum and the outer
+/// activation; the output conv's taps and output.
+pub fn activation_floats_per_sample(features: &[usize], points: usize) -> f64 {
+    let blocks: usize = block_widths(features)
+        .map(|(ci, co)| 9 * ci + 9 * co + 5 * co + if ci == co { 0 } else { ci + co })
+        .sum();
+    let last = features.last().copied().unwrap_or(INPUT_CHANNELS);
+    ((INPUT_CHANNELS + blocks + 9 * last + OUTPUT_CHANNELS) * points) as f64
+}
+
+/// A `K × K` convolution with bias on a doubly periodic grid (`K` = 1 or 3):
+/// `[batch, C_in, N, N] → [batch, C_out, N, N]`.
+#[derive(Module, Debug)]
+pub struct PeriodicConv2d {
+    /// `[C_out, C_in, K, K]`; tap `(a, b)` reads the point at offset `(a − K/2, b − K/2)`
+    /// (rows, columns; cross-correlation).
+    pub weight: Param<Tensor<4>>,
+    /// `[C_out]`.
+    pub bias: Param<Tensor<1>>,
+}
+
+impl PeriodicConv2d {
+    /// PyTorch's default init: weight then bias from `U(−1/√(K²·C_in), 1/√(K²·C_in))`.
+    pub fn init(
+        channels_in: usize,
+        channels_out: usize,
+        kernel: usize,
+        device: &Device,
+        rng: &mut InitRng,
+    ) -> Self {
+        let bound = init_bound(channels_in * kernel * kernel);
+        Self {
+            weight: uniform_param(
+                [channels_out, channels_in, kernel, kernel],
+                bound,
+                device,
+                rng,
+            ),
+            bias: uniform_param([channels_out], bound, device, rng),
+        }
+    }
+
+    /// `[batch, C_in, N, M] → [batch, C_out, N, M]`: the `K²` shifted copies of the periodically
+    /// padded input stacked as `[batch, K²·C_in, N·M]` (row `(a·K + b)·C_in + c`) and one
+    /// batched matmul with the weight viewed as `[C_out, K²·C_in]`.
+    pub fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let [batch, channels_in, rows, columns] = x.dims();
+        let [channels_out, _, kernel, _] = self.weight.dims();
+        let half = kernel / 2;
+        let padded = circular_pad_axis(circular_pad_axis(x, half, 2), half, 3);
+        let taps: Vec<Tensor<4>> = (0..kernel)
+            .flat_map(|a| (0..kernel).map(move |b| (a, b)))
+            .map(|(a, b)| padded.clone().narrow(2, a, rows).narrow(3, b, columns))
+            .collect();
+        let stacked = Tensor::cat(taps, 1).reshape([
+            batch,
+            kernel * kernel * channels_in,
+            rows * columns,
+        ]);
+        let weight = self.weight.val().permute([0, 2, 3, 1]).reshape([
+            1,
+            channels_out,
+            kernel * kernel * channels_in,
+        ]);
+        (weight.matmul(stacked) + self.bias.val().reshape([1, channels_out, 1]))
+            .reshape([batch, channels_out, rows, columns])
+    }
+}
+
+/// One residual block `C_in → C_out` (see the module docs).
+#[derive(Module, Debug)]
+pub struct Block2d {
+    /// 3×3 conv `C_in → C_out`.
+    pub conv1: PeriodicConv2d,
+    /// 3×3 conv `C_out → C_out`.
+    pub conv2: PeriodicConv2d,
+    /// 1×1 conv `C_in → C_out` where the width changes.
+    pub skip: Option<PeriodicConv2d>,
+}
+
+impl Block2d {
+    /// Draws `conv1`, `conv2`, then `skip`.
+    pub fn init(
+        channels_in: usize,
+        channels_out: usize,
+        device: &Device,
+        rng: &mut InitRng,
+    ) -> Self {
+        let conv1 = PeriodicConv2d::init(channels_in, channels_out, 3, device, rng);
+        let conv2 = PeriodicConv2d::init(channels_out, channels_out, 3, device, rng);
+        let skip = (channels_in != channels_out)
+            .then(|| PeriodicConv2d::init(channels_in, channels_out, 1, device, rng));
+        Self { conv1, conv2, skip }
+    }
+
+    /// `[batch, C_in, N, N] → [batch, C_out, N, N]`.
+    pub fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let h = leaky_relu(self.conv1.forward(x.clone()), LEAKY_SLOPE);
+        let skip = match &self.skip {
+            Some(conv) => conv.forward(x),
+            None => x,
+        };
+        leaky_relu(skip + self.conv2.forward(h), LEAKY_SLOPE)
+    }
+}
+
+/// The 2-D ResNet.
+#[derive(Module, Debug)]
+pub struct ResNet2d {
+    /// One block per feature width.
+    pub blocks: Vec<Block2d>,
+    /// 3×3 conv to the two velocity channels.
+    pub output: PeriodicConv2d,
+}
+
+impl ResNet2d {
+    /// Draws the blocks in order, then the output conv.
+    pub fn init(features: &[usize], device: &Device, rng: &mut InitRng) -> Self {
+        let blocks = block_widths(features)
+            .map(|(ci, co)| Block2d::init(ci, co, device, rng))
+            .collect();
+        let last = features.last().copied().unwrap_or(INPUT_CHANNELS);
+        let output = PeriodicConv2d::init(last, OUTPUT_CHANNELS, 3, device, rng);
+        Self { blocks, output }
+    }
+
+    /// `state: [batch, 3·N²]` (u, v, p, each `N × N` row-major), `parameter: [batch, 1]`
+    /// (`Re/1000`) → the velocity correction `[batch, 2·N²]`.
+    pub fn forward(&self, state: Tensor<2>, parameter: Tensor<2>) -> Tensor<2> {
+        let [batch, values] = state.dims();
+        let n = grid_side(values / 3);
+        let fields = state.reshape([batch, 3, n, n]);
+        let constant = parameter.reshape([batch, 1, 1, 1]).expand([batch, 1, n, n]);
+        let x = Tensor::cat(vec![fields, constant], 1);
+        let x = self.blocks.iter().fold(x, |x, block| block.forward(x));
+        self.output
+            .forward(x)
+            .reshape([batch, OUTPUT_CHANNELS * n * n])
+    }
+}
+
+/// The side `N` of a square grid of `points` points (`N = √points`, rounded).
+fn grid_side(points: usize) -> usize {
+    (points as f64).sqrt().round() as usize
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::backend::cpu;
+    use burn::tensor::TensorData;
+
+    fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+        t.into_data()
+            .convert::<f32>()
+            .try_to_vec::<f32>()
+            .expect("f32 data")
+    }
+
+    #[test]
+    fn parameter_counts_of_the_paper_sizes() {
+        let counts: Vec<usize> = PAPER_SIZES
+            .iter()
+            .map(|(_, _, f)| parameter_count(f))
+            .collect();
+        assert_eq!(counts, vec![32_376, 115_810, 461_250, 1_051_586]);
+        let mut rng = InitRng::new(1);
+        let net = ResNet2d::init(PAPER_SIZES[0].2, &cpu(), &mut rng);
+        assert_eq!(net.num_params(), counts[0]);
+    }
+
+    /// A 3×3 conv against a direct periodic sum, on a 4 × 5 grid with random weights.
+    #[test]
+    fn convolution_is_the_periodic_cross_correlation() {
+        let device = cpu();
+        let mut rng = InitRng::new(7);
+        let conv = PeriodicConv2d::init(2, 3, 3, &device, &mut rng);
+        let (rows, columns) = (4usize, 5usize);
+        let input: Vec<f32> = (0..2 * rows * columns)
+            .map(|i| ((i * 37 % 11) as f32) - 5.0)
+            .collect();
+        let x = Tensor::<4>::from_data(TensorData::new(input.clone(), [1, 2, rows, columns]), &device);
+        let got = values(conv.forward(x));
+        let weight = values(conv.weight.val());
+        let bias = values(conv.bias.val());
+        for o in 0..3 {
+            for i in 0..rows {
+                for j in 0..columns {
+                    let mut want = bias[o];
+                    for c in 0..2 {
+                        for a in 0..3 {
+                            for b in 0..3 {
+                                let r = (i + rows + a - 1) % rows;
+                                let s = (j + columns + b - 1) % columns;
+                                want += weight[((o * 2 + c) * 3 + a) * 3 + b]
+                                    * input[(c * rows + r) * columns + s];
+                            }
+                        }
+                    }
+                    let value = got[(o * rows + i) * columns + j];
+                    assert!((value - want).abs() < 1e-4, "({o},{i},{j}): {value} vs {want}");
+                }
+            }
+        }
+    }
+
+    /// Shifting the input periodically shifts the output the same way (translation equivariance
+    /// of a periodic network), and the output has the velocity shape.
+    #[test]
+    fn network_is_periodic_and_shaped() {
+        let device = cpu();
+        let mut rng = InitRng::new(3);
+        let net = ResNet2d::init(PAPER_SIZES[0].2, &device, &mut rng);
+        let n = 8;
+        let state: Vec<f32> = (0..3 * n * n)
+            .map(|i| ((i * 13 % 17) as f32) / 17.0 - 0.5)
+            .collect();
+        let x = Tensor::<2>::from_data(TensorData::new(state, [1, 3 * n * n]), &device);
+        let re = Tensor::<2>::from_data(TensorData::new(vec![0.6f32], [1, 1]), &device);
+        let out = net.forward(x.clone(), re.clone());
+        assert_eq!(out.dims(), [1, 2 * n * n]);
+        let shift = |t: Tensor<2>, channels: usize| {
+            super::super::circular_shift(t.reshape([1, channels, n, n]), 1, 3)
+                .reshape([1, channels * n * n])
+        };
+        let shifted = values(net.forward(shift(x, 3), re));
+        let want = values(shift(out, 2));
+        for (a, b) in shifted.iter().zip(&want) {
+            assert!((a - b).abs() < 1e-5);
+        }
+    }
+}
