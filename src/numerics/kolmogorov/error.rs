@@ -23,6 +23,9 @@ pub enum KolmogorovError {
     /// The forcing amplitude is not finite.
     #[error("forcing amplitude must be finite, got {0}")]
     BadForcing(f64),
+    /// The spectral solver's 2/3 rule would remove the forcing's wavenumber.
+    #[error("the forcing sin(6y) needs a spectral resolution of at least 20 (2/3 rule), got {0}")]
+    ForcingUnresolved(usize),
     /// A down-sampling asked for a coarse grid finer than the fine one.
     #[error("coarse resolution {coarse} exceeds the fine resolution {fine}")]
     CoarserThanFine {

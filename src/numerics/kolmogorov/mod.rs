@@ -18,6 +18,7 @@ pub mod initial;
 pub mod poisson;
 pub mod spectral;
 pub mod staggered;
+pub mod statistics;
 
 #[cfg(test)]
 mod tests;

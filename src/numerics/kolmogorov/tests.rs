@@ -116,8 +116,7 @@ fn coarse_velocity_stays_divergence_free() {
 fn coarse_agrees_with_spectral_on_a_smooth_run() {
     let (n_fine, reynolds, time) = (64, 100.0, 0.5);
     let omega = random_vorticity(n_fine, 2, 2, 1.5).expect("ic");
-    let truth = SpectralSolver::new(n_fine, reynolds, 0.005)
-        .and_then(|s| s.with_forcing(0.0))
+    let truth = SpectralSolver::unforced(n_fine, reynolds, 0.005)
         .and_then(|s| s.advance(&omega, (time / 0.005) as usize))
         .expect("truth");
     let errors: Vec<f64> = [16, 32]
