@@ -3,6 +3,7 @@
 
 pub mod backend;
 pub mod cost;
+pub mod kolmogorov;
 pub mod ks;
 pub mod metrics;
 pub mod names;

@@ -28,6 +28,38 @@ pub struct SimulationOutput {
     pub diverged_at: Option<usize>,
 }
 
+/// One Kolmogorov-flow frame: the vorticity `[N][N]`, indexed `[row = y][column = x]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VorticityFrame {
+    /// `ω(x_j, y_i)` at `[i][j]`.
+    pub vorticity: Vec<Vec<f64>>,
+}
+
+/// A simulated Kolmogorov-flow trajectory:
+/// `{"system":"kolmogorov","scheme":"spectral","resolution":32,"reynolds":600.0,"dt":0.02,
+/// "every":1,"states":[{"vorticity":[[…N…], …]}, …]}` plus `"diverged_at": k` when frame `k`
+/// was not finite (then `states` holds the finite prefix `0..k`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KolmogorovSimulationOutput {
+    /// The PDE, `"kolmogorov"`.
+    pub system: String,
+    /// `"spectral"` or `"coarse"`.
+    pub scheme: String,
+    /// Grid side `N`.
+    pub resolution: usize,
+    /// Reynolds number (`ν = 1/Re`).
+    pub reynolds: f64,
+    /// Time step.
+    pub dt: f64,
+    /// Steps between reported frames.
+    pub every: usize,
+    /// `states[0]` the initial state, then one every `every` steps.
+    pub states: Vec<VorticityFrame>,
+    /// Index of the first non-finite frame, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diverged_at: Option<usize>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

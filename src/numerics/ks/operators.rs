@@ -87,7 +87,12 @@ pub struct Etdrk4Coefficients {
 impl Etdrk4Coefficients {
     /// Contour means `⟨·⟩` over [`CONTOUR_POINTS`] points `r = L̂h + e^{iθ}` on a full circle.
     pub fn new(grid: &Grid, h: f64) -> Self {
-        let symbol = grid.linear_symbol();
+        Self::from_symbol(&grid.linear_symbol(), h)
+    }
+
+    /// The same for any real diagonal linear symbol `L̂` (one value per mode), e.g. the 2-D
+    /// viscous symbol `−ν|k|²` of Kolmogorov flow.
+    pub fn from_symbol(symbol: &[f64], h: f64) -> Self {
         let roots: Vec<Complex64> = (0..CONTOUR_POINTS)
             .map(|j| {
                 let theta = std::f64::consts::TAU * (j as f64 + 0.5) / CONTOUR_POINTS as f64;

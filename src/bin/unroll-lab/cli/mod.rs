@@ -5,6 +5,7 @@ mod bench_train;
 mod cells;
 mod knobs;
 mod simulate;
+mod simulate_kolmogorov;
 mod slopes;
 mod slurm;
 mod study;
@@ -14,6 +15,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use unroll_lab::numerics::kolmogorov::KolmogorovError;
 use unroll_lab::numerics::ks::KsError;
 use unroll_lab::numerics::study::StudyError;
 use unroll_lab::numerics::train::TrainError;
@@ -34,7 +36,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Simulate Kuramoto–Sivashinsky and print the trajectory as JSON.
+    /// Simulate Kuramoto–Sivashinsky (or Kolmogorov flow) and print the trajectory as JSON.
     Simulate(simulate::SimulateArgs),
     /// Train one neural time-stepper (a preset or a config file, with overrides).
     Train(Box<train::TrainArgs>),
@@ -65,6 +67,8 @@ pub enum CliError {
     Usage(String),
     #[error(transparent)]
     Ks(#[from] KsError),
+    #[error(transparent)]
+    Kolmogorov(#[from] KolmogorovError),
     #[error(transparent)]
     Train(#[from] TrainError),
     #[error(transparent)]

@@ -1,10 +1,11 @@
-//! `unroll-lab simulate`: a KS trajectory as JSON (the contract other tools rely on).
+//! `unroll-lab simulate`: a KS trajectory as JSON (the contract other tools rely on), or with
+//! `--system kolmogorov` a Kolmogorov-flow trajectory (see [`super::simulate_kolmogorov`]).
 
 use std::path::Path;
 
 use clap::{Args, ValueEnum};
 
-use super::{non_negative, CliError};
+use super::{non_negative, simulate_kolmogorov, CliError};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::ks::initial::{train_ic, user_state, TestIc, TRAIN_IC_PARAMETERS};
 use unroll_lab::numerics::ks::tensor::read_rows;
@@ -19,44 +20,89 @@ pub enum PrecisionArg {
     F32,
 }
 
+/// The PDE to simulate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SystemArg {
+    /// Kuramoto–Sivashinsky, 1D.
+    Ks,
+    /// Kolmogorov flow, 2D.
+    Kolmogorov,
+}
+
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
-    /// etd1 | etrk2 | etdrk4.
-    #[arg(long, default_value = "etrk2")]
-    scheme: String,
-    /// Domain parameter L (= 8·s).
-    #[arg(long, default_value_t = 8.0, allow_negative_numbers = true)]
-    domain_size: f64,
-    /// Learned steps.
+    /// ks | kolmogorov.
+    #[arg(long, value_enum, default_value = "ks")]
+    pub system: SystemArg,
+    /// KS: etd1 | etrk2 | etdrk4 (default etrk2). Kolmogorov: spectral | coarse (default
+    /// spectral).
+    #[arg(long)]
+    pub scheme: Option<String>,
+    /// KS only: domain parameter L (= 8·s; default 8).
+    #[arg(long, allow_negative_numbers = true)]
+    pub domain_size: Option<f64>,
+    /// Steps (KS: learned steps).
     #[arg(long, default_value_t = 10, allow_negative_numbers = true)]
-    steps: i64,
-    /// Sub-steps per learned step (each h = 0.5).
-    #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
-    substeps: i64,
-    /// Grid points N (≥ 8).
-    #[arg(long, default_value_t = 48, allow_negative_numbers = true)]
-    resolution: i64,
-    /// paper-train:K (K = 0..5) | paper-test:SEED | FILE.json (a JSON array of N numbers).
-    #[arg(long, default_value = "paper-train:0")]
-    init: String,
-    /// f64 = the reference path; f32 = the tensor path on the CPU backend.
-    #[arg(long, value_enum, default_value = "f64")]
-    precision: PrecisionArg,
+    pub steps: i64,
+    /// KS only: sub-steps per learned step (each h = 0.5; default 2).
+    #[arg(long, allow_negative_numbers = true)]
+    pub substeps: Option<i64>,
+    /// Grid points N (KS: default 48, ≥ 8; Kolmogorov: N×N, even, default the --init array's).
+    #[arg(long, allow_negative_numbers = true)]
+    pub resolution: Option<i64>,
+    /// KS: paper-train:K (K = 0..5) | paper-test:SEED | FILE.json (a JSON array of N numbers;
+    /// default paper-train:0). Kolmogorov (required): FILE.json = {"vorticity": [[…]]}, N×N
+    /// indexed [row = y][column = x].
+    #[arg(long)]
+    pub init: Option<String>,
+    /// KS only: f64 = the reference path (default); f32 = the tensor path on the CPU backend.
+    #[arg(long, value_enum)]
+    pub precision: Option<PrecisionArg>,
+    /// Kolmogorov only (required): Reynolds number, ν = 1/Re.
+    #[arg(long, allow_negative_numbers = true)]
+    pub reynolds: Option<f64>,
+    /// Kolmogorov only (required): time step.
+    #[arg(long, allow_negative_numbers = true)]
+    pub dt: Option<f64>,
+    /// Kolmogorov only: steps between reported states (default 1).
+    #[arg(long, allow_negative_numbers = true)]
+    pub every: Option<i64>,
+}
+
+/// A usage error if a flag of the other system was given.
+fn refuse(flag: &str, given: bool, system: &str) -> Result<(), CliError> {
+    if given {
+        Err(CliError::Usage(format!(
+            "--{flag} does not apply to --system {system}"
+        )))
+    } else {
+        Ok(())
+    }
 }
 
 fn simulate_config(args: &SimulateArgs) -> Result<KsConfig, CliError> {
-    let scheme = Scheme::from_name(&args.scheme).ok_or_else(|| {
+    refuse("reynolds", args.reynolds.is_some(), "ks")?;
+    refuse("dt", args.dt.is_some(), "ks")?;
+    refuse("every", args.every.is_some(), "ks")?;
+    let defaults = KsConfig::default();
+    let name = args.scheme.as_deref().unwrap_or(defaults.scheme.name());
+    let scheme = Scheme::from_name(name).ok_or_else(|| {
         CliError::Usage(format!(
-            "unknown scheme '{}' (expected etd1, etrk2 or etdrk4)",
-            args.scheme
+            "unknown scheme '{name}' (expected etd1, etrk2 or etdrk4)"
         ))
     })?;
     let config = KsConfig {
         scheme,
-        domain_size: args.domain_size,
-        resolution: non_negative("resolution", args.resolution)?,
-        substeps: non_negative("substeps", args.substeps)?,
-        ..KsConfig::default()
+        domain_size: args.domain_size.unwrap_or(defaults.domain_size),
+        resolution: match args.resolution {
+            Some(value) => non_negative("resolution", value)?,
+            None => defaults.resolution,
+        },
+        substeps: match args.substeps {
+            Some(value) => non_negative("substeps", value)?,
+            None => defaults.substeps,
+        },
+        ..defaults
     };
     config.validate()?;
     Ok(config)
@@ -98,10 +144,13 @@ fn read_state_file(path: &Path) -> Result<Vec<f64>, CliError> {
 }
 
 pub fn simulate(args: &SimulateArgs) -> Result<(), CliError> {
+    if args.system == SystemArg::Kolmogorov {
+        return simulate_kolmogorov::simulate(args);
+    }
     let config = simulate_config(args)?;
     let steps = non_negative("steps", args.steps)?;
-    let u0 = initial_state(&args.init, &config)?;
-    let (states, diverged_at) = match args.precision {
+    let u0 = initial_state(args.init.as_deref().unwrap_or("paper-train:0"), &config)?;
+    let (states, diverged_at) = match args.precision.unwrap_or(PrecisionArg::F64) {
         PrecisionArg::F64 => ReferenceSolver::new(config)?.trajectory(&u0, steps),
         PrecisionArg::F32 => tensor_trajectory(config, &u0, steps)?,
     };

@@ -1,0 +1,213 @@
+//! `unroll-lab simulate --system kolmogorov`: a Kolmogorov-flow trajectory as JSON.
+//!
+//! `--scheme spectral` steps the vorticity with the f64 pseudo-spectral solver; `--scheme coarse`
+//! turns it into the staggered velocity (`velocity_from_vorticity`), steps the MAC projection
+//! solver (f64, CPU device) and reports the discrete curl, so its `states[0]` is the mean-free
+//! part of the input.
+
+use std::path::Path;
+
+use serde::Deserialize;
+
+use super::simulate::SimulateArgs;
+use super::{non_negative, CliError};
+use unroll_lab::numerics::backend;
+use unroll_lab::numerics::kolmogorov::coarse::read_values;
+use unroll_lab::numerics::kolmogorov::config::{check_dt, check_resolution, check_reynolds};
+use unroll_lab::numerics::kolmogorov::staggered::{
+    velocity_from_vorticity, vorticity_from_velocity,
+};
+use unroll_lab::numerics::kolmogorov::{CoarseSolver, SpectralSolver};
+use unroll_lab::numerics::ks::Precision;
+use unroll_lab::report::simulation::{KolmogorovSimulationOutput, VorticityFrame};
+
+/// The `--init` file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InitFile {
+    vorticity: Vec<Vec<f64>>,
+}
+
+/// `spectral` or `coarse`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KolmogorovScheme {
+    Spectral,
+    Coarse,
+}
+
+/// The checked settings of one run.
+struct Run {
+    scheme: KolmogorovScheme,
+    n: usize,
+    reynolds: f64,
+    dt: f64,
+    steps: usize,
+    every: usize,
+    /// `[N²]`, row-major `[y][x]`.
+    vorticity: Vec<f64>,
+}
+
+fn refuse_ks_flags(args: &SimulateArgs) -> Result<(), CliError> {
+    for (flag, given) in [
+        ("domain-size", args.domain_size.is_some()),
+        ("substeps", args.substeps.is_some()),
+        ("precision", args.precision.is_some()),
+    ] {
+        if given {
+            return Err(CliError::Usage(format!(
+                "--{flag} does not apply to --system kolmogorov"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn required(flag: &str, value: Option<f64>) -> Result<f64, CliError> {
+    value.ok_or_else(|| CliError::Usage(format!("--{flag} is required with --system kolmogorov")))
+}
+
+/// Reads `{"vorticity": [[…]]}` as N and the row-major values; checks squareness, finiteness.
+fn read_init(path: &Path) -> Result<(usize, Vec<f64>), CliError> {
+    let file_error = |message: String| CliError::File {
+        path: path.display().to_string(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|err| file_error(err.to_string()))?;
+    let file: InitFile = serde_json::from_str(&text).map_err(|err| {
+        file_error(format!(
+            "not a JSON object {{\"vorticity\": [[numbers]]}} ({err})"
+        ))
+    })?;
+    let n = file.vorticity.len();
+    if let Some((row, values)) = file
+        .vorticity
+        .iter()
+        .enumerate()
+        .find(|(_, values)| values.len() != n)
+    {
+        return Err(file_error(format!(
+            "vorticity must be a square N×N array: {n} rows but row {row} has {} values",
+            values.len()
+        )));
+    }
+    let values: Vec<f64> = file.vorticity.into_iter().flatten().collect();
+    if let Some(index) = values.iter().position(|v| !v.is_finite()) {
+        return Err(file_error(format!(
+            "vorticity[{}][{}] is not finite",
+            index / n,
+            index % n
+        )));
+    }
+    Ok((n, values))
+}
+
+fn checked_run(args: &SimulateArgs) -> Result<Run, CliError> {
+    refuse_ks_flags(args)?;
+    let scheme = match args.scheme.as_deref().unwrap_or("spectral") {
+        "spectral" => KolmogorovScheme::Spectral,
+        "coarse" => KolmogorovScheme::Coarse,
+        other => {
+            return Err(CliError::Usage(format!(
+                "unknown scheme '{other}' for --system kolmogorov (expected spectral or coarse)"
+            )))
+        }
+    };
+    let reynolds = check_reynolds(required("reynolds", args.reynolds)?)?;
+    let dt = check_dt(required("dt", args.dt)?)?;
+    let steps = non_negative("steps", args.steps)?;
+    let every = non_negative("every", args.every.unwrap_or(1))?;
+    if every == 0 {
+        return Err(CliError::Usage("--every must be at least 1".into()));
+    }
+    let init = args.init.as_deref().ok_or_else(|| {
+        CliError::Usage("--init FILE.json is required with --system kolmogorov".into())
+    })?;
+    let (size, vorticity) = read_init(Path::new(init))?;
+    let n = match args.resolution {
+        Some(value) => non_negative("resolution", value)?,
+        None => size,
+    };
+    check_resolution(n)?;
+    if size != n {
+        return Err(CliError::Usage(format!(
+            "the --init array is {size}×{size}, expected {n}×{n} (--resolution)"
+        )));
+    }
+    Ok(Run {
+        scheme,
+        n,
+        reynolds,
+        dt,
+        steps,
+        every,
+        vorticity,
+    })
+}
+
+/// Frames `0, every, 2·every, …` up to `steps` (the last partial interval is not reported),
+/// each `[N²]`, stopping at the first non-finite one (its index returned).
+fn frames(run: &Run) -> Result<(Vec<Vec<f64>>, Option<usize>), CliError> {
+    let count = run.steps / run.every;
+    let mut frames = Vec::with_capacity(count + 1);
+    match run.scheme {
+        KolmogorovScheme::Spectral => {
+            let solver = SpectralSolver::new(run.n, run.reynolds, run.dt)?;
+            let mut spectrum = solver.to_spectrum(&run.vorticity)?;
+            frames.push(run.vorticity.clone());
+            for k in 1..=count {
+                for _ in 0..run.every {
+                    spectrum = solver.step_spectrum(&spectrum);
+                }
+                let frame = solver.to_grid(&spectrum);
+                if frame.iter().any(|w| !w.is_finite()) {
+                    return Ok((frames, Some(k)));
+                }
+                frames.push(frame);
+            }
+        }
+        KolmogorovScheme::Coarse => {
+            let solver =
+                CoarseSolver::with_precision(run.n, run.dt, &backend::cpu(), Precision::F64)?;
+            let start = velocity_from_vorticity(run.n, &run.vorticity)?;
+            frames.push(vorticity_from_velocity(run.n, &start)?);
+            let mut state = solver.velocity_tensor(&[start])?;
+            for k in 1..=count {
+                for _ in 0..run.every {
+                    state = solver.step(state, 1.0 / run.reynolds).0;
+                }
+                let velocity = read_values(state.clone())?;
+                if velocity.iter().any(|w| !w.is_finite()) {
+                    return Ok((frames, Some(k)));
+                }
+                frames.push(vorticity_from_velocity(run.n, &velocity)?);
+            }
+        }
+    }
+    Ok((frames, None))
+}
+
+pub fn simulate(args: &SimulateArgs) -> Result<(), CliError> {
+    let run = checked_run(args)?;
+    let (frames, diverged_at) = frames(&run)?;
+    let output = KolmogorovSimulationOutput {
+        system: "kolmogorov".into(),
+        scheme: match run.scheme {
+            KolmogorovScheme::Spectral => "spectral".into(),
+            KolmogorovScheme::Coarse => "coarse".into(),
+        },
+        resolution: run.n,
+        reynolds: run.reynolds,
+        dt: run.dt,
+        every: run.every,
+        states: frames
+            .iter()
+            .map(|frame| VorticityFrame {
+                vorticity: frame.chunks(run.n).map(<[f64]>::to_vec).collect(),
+            })
+            .collect(),
+        diverged_at,
+    };
+    let json = serde_json::to_string(&output).map_err(|err| CliError::Output(err.to_string()))?;
+    println!("{json}");
+    Ok(())
+}

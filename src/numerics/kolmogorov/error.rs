@@ -1,0 +1,54 @@
+//! The one error type of the Kolmogorov-flow core: bad configurations, bad user states, backend
+//! failures.
+
+/// Everything that can go wrong when configuring or running the Kolmogorov solvers.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum KolmogorovError {
+    /// The resolution is outside the supported range or odd.
+    #[error("resolution must be an even number of points in {min}..={max}, got {got}")]
+    BadResolution {
+        /// The smallest accepted resolution.
+        min: usize,
+        /// The largest accepted resolution.
+        max: usize,
+        /// The rejected value.
+        got: usize,
+    },
+    /// The Reynolds number is not a positive finite number.
+    #[error("Reynolds number must be a positive finite number, got {0}")]
+    BadReynolds(f64),
+    /// The time step is not a positive finite number.
+    #[error("time step must be a positive finite number, got {0}")]
+    BadTimeStep(f64),
+    /// The forcing amplitude is not finite.
+    #[error("forcing amplitude must be finite, got {0}")]
+    BadForcing(f64),
+    /// The spectral solver's 2/3 rule would remove the forcing's wavenumber.
+    #[error("the forcing sin(6y) needs a spectral resolution of at least 20 (2/3 rule), got {0}")]
+    ForcingUnresolved(usize),
+    /// A down-sampling asked for a coarse grid finer than the fine one.
+    #[error("coarse resolution {coarse} exceeds the fine resolution {fine}")]
+    CoarserThanFine {
+        /// The fine resolution.
+        fine: usize,
+        /// The requested coarse resolution.
+        coarse: usize,
+    },
+    /// A state has the wrong number of values.
+    #[error("state has {got} values, expected {expected}")]
+    WrongLength {
+        /// The expected number of values.
+        expected: usize,
+        /// The number supplied.
+        got: usize,
+    },
+    /// A state holds a NaN or infinity.
+    #[error("state value {index} is not finite")]
+    NotFinite {
+        /// Position of the first offending value.
+        index: usize,
+    },
+    /// Reading a tensor back from the device failed.
+    #[error("reading a tensor back failed: {0}")]
+    Readback(String),
+}

@@ -1,0 +1,28 @@
+//! Kolmogorov flow, 2D: incompressible Navier–Stokes on [0, 2π]² periodic, `ν = 1/Re`, forcing
+//! `f = (sin(6y), 0)` (PAPER.md, "Kolmogorov flow, 2D").
+//!
+//! One concept per file: [`grid`] (layouts, wavenumbers, the 5-point Laplacian's eigenvalues),
+//! [`config`] (the study's constants and the checks), [`fft2`] (2-D rustfft), [`spectral`]
+//! (the f64 pseudo-spectral ETDRK4 ground truth, vorticity form), [`staggered`] (vorticity ↔
+//! staggered MAC velocity, the truth's down-sampling to the coarse grid), [`poisson`] (the exact
+//! periodic Poisson solve as matmuls), [`coarse`] (the differentiable MAC projection solver on
+//! burn tensors), [`initial`] (seeded random fields, spin-up), [`statistics`] (vorticity rms and
+//! integral time scale).
+
+pub mod coarse;
+pub mod config;
+pub mod error;
+pub mod fft2;
+pub mod grid;
+pub mod initial;
+pub mod poisson;
+pub mod spectral;
+pub mod staggered;
+pub mod statistics;
+
+#[cfg(test)]
+mod tests;
+
+pub use coarse::CoarseSolver;
+pub use error::KolmogorovError;
+pub use spectral::SpectralSolver;

@@ -1,0 +1,94 @@
+//! Statistics of a developed flow: vorticity rms and the integral time scale.
+
+/// The vorticity rms over all frames (each `[N²]`).
+pub fn vorticity_rms(frames: &[Vec<f64>]) -> f64 {
+    let (sum, count) = frames
+        .iter()
+        .flatten()
+        .fold((0.0, 0usize), |(s, c), w| (s + w * w, c + 1));
+    (sum / count.max(1) as f64).sqrt()
+}
+
+/// The normalised temporal autocorrelation `C(τ)/C(0)` for lags `0..=max_lag` frames of
+/// fluctuations about the time-mean field: `C(τ) = ⟨ω'(t)·ω'(t + τ)⟩` averaged over space and all
+/// available `t`. Frames are `[N²]`, equally spaced in time.
+pub fn autocorrelation(frames: &[Vec<f64>], max_lag: usize) -> Vec<f64> {
+    let Some(first) = frames.first() else {
+        return Vec::new();
+    };
+    let count = frames.len() as f64;
+    let mut time_mean = vec![0.0; first.len()];
+    for frame in frames {
+        for (m, w) in time_mean.iter_mut().zip(frame) {
+            *m += w / count;
+        }
+    }
+    let fluctuations: Vec<Vec<f64>> = frames
+        .iter()
+        .map(|frame| frame.iter().zip(&time_mean).map(|(w, m)| w - m).collect())
+        .collect();
+    let lags = max_lag.min(frames.len().saturating_sub(1));
+    let correlation: Vec<f64> = (0..=lags)
+        .map(|lag| {
+            let pairs = fluctuations.len() - lag;
+            let sum: f64 = (0..pairs)
+                .map(|t| {
+                    fluctuations[t]
+                        .iter()
+                        .zip(&fluctuations[t + lag])
+                        .map(|(a, b)| a * b)
+                        .sum::<f64>()
+                })
+                .sum();
+            sum / pairs as f64
+        })
+        .collect();
+    let zero = correlation[0];
+    correlation
+        .iter()
+        .map(|c| if zero > 0.0 { c / zero } else { 0.0 })
+        .collect()
+}
+
+/// The integral of a normalised correlation (lags in frames) up to its first zero, by the
+/// trapezoidal rule with the zero crossing interpolated linearly; in frames. `None` if the
+/// correlation never reaches zero within the lags given.
+pub fn integral_time_scale(correlation: &[f64]) -> Option<f64> {
+    let mut integral = 0.0;
+    for pair in correlation.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if b <= 0.0 {
+            let fraction = a / (a - b);
+            return Some(integral + 0.5 * a * fraction);
+        }
+        integral += 0.5 * (a + b);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_scale_of_a_linear_decay_and_of_a_cosine() {
+        // C(τ) = 1 − τ/10: the integral to the zero at τ = 10 is 5.
+        let linear: Vec<f64> = (0..=20).map(|t| 1.0 - t as f64 / 10.0).collect();
+        assert!((integral_time_scale(&linear).expect("zero") - 5.0).abs() < 1e-12);
+        assert_eq!(integral_time_scale(&[1.0, 0.9, 0.8]), None);
+        // Frames cos(ωt)·field: the normalised correlation is ≈ cos(ω τ) (mean removed).
+        let frames: Vec<Vec<f64>> = (0..400)
+            .map(|t| {
+                let a = (0.1 * t as f64).cos();
+                vec![a, -2.0 * a, 0.5 * a]
+            })
+            .collect();
+        let c = autocorrelation(&frames, 40);
+        assert!((c[0] - 1.0).abs() < 1e-12);
+        assert!((c[10] - 1f64.cos()).abs() < 0.02, "{}", c[10]);
+        let scale = integral_time_scale(&c).expect("zero");
+        // ∫₀^{π/2} cos(s) ds / 0.1 = 10 frames.
+        assert!((scale - 10.0).abs() < 0.3, "{scale}");
+        assert!((vorticity_rms(&[vec![3.0, -3.0], vec![3.0, 3.0]]) - 3.0).abs() < 1e-12);
+    }
+}

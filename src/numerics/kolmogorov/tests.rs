@@ -1,0 +1,247 @@
+//! Cross-file tests: the coarse solver against analytic solutions, its convergence orders, its
+//! projection, its gradient, and its agreement with the spectral truth.
+
+use super::coarse::{read_values, CoarseSolver};
+use super::grid::{rms, sample};
+use super::initial::random_vorticity;
+use super::spectral::SpectralSolver;
+use super::staggered::{coarse_from_fine, divergence, velocity_from_vorticity};
+use crate::numerics::backend;
+use crate::numerics::ks::tensor::Precision;
+
+fn max_abs_difference(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+fn max_abs(a: &[f64]) -> f64 {
+    a.iter().map(|x| x.abs()).fold(0.0, f64::max)
+}
+
+fn f64_solver(n: usize, dt: f64) -> CoarseSolver {
+    CoarseSolver::with_precision(n, dt, &backend::cpu(), Precision::F64).expect("solver")
+}
+
+/// Taylor–Green `ψ = a·sin x sin y` (`u = a sin x cos y`, `v = −a cos x sin y`) as exact face
+/// averages on N×N.
+fn taylor_green(n: usize, amplitude: f64) -> Vec<f64> {
+    let omega = sample(n, |x, y| 2.0 * amplitude * x.sin() * y.sin());
+    coarse_from_fine(&omega, n, n).expect("face averages")
+}
+
+/// Max error of the coarse solver against the decaying Taylor–Green vortex after `steps`.
+fn taylor_green_error(n: usize, dt: f64, steps: usize, viscosity: f64) -> f64 {
+    let solver = f64_solver(n, dt).with_forcing(0.0).expect("no forcing");
+    let start = taylor_green(n, 1.0);
+    let got = solver.advance_host(&start, viscosity, steps).expect("run");
+    let decay = (-2.0 * viscosity * dt * steps as f64).exp();
+    let want: Vec<f64> = start.iter().map(|w| w * decay).collect();
+    max_abs_difference(&got, &want) / max_abs(&want)
+}
+
+#[test]
+fn coarse_taylor_green_decays_within_discretisation_error() {
+    let error = taylor_green_error(32, 0.02, 50, 0.05);
+    eprintln!("coarse Taylor–Green N=32, t=1: relative max error {error:.2e}");
+    assert!(error < 2e-3, "relative error {error:e}");
+}
+
+#[test]
+fn coarse_spatial_order_is_2() {
+    let errors: Vec<f64> = [16, 32, 64]
+        .iter()
+        .map(|&n| taylor_green_error(n, 0.01, 50, 0.05))
+        .collect();
+    let orders = [
+        (errors[0] / errors[1]).log2(),
+        (errors[1] / errors[2]).log2(),
+    ];
+    eprintln!("coarse spatial orders {orders:.3?} (errors {errors:?})");
+    for order in orders {
+        assert!((order - 2.0).abs() < 0.2, "order {order} ({errors:?})");
+    }
+}
+
+#[test]
+fn coarse_temporal_order_is_2() {
+    let n = 16;
+    let (horizon, viscosity) = (0.4, 0.01);
+    let omega = random_vorticity(n, 5, 3, 3.0).expect("ic");
+    let start = velocity_from_vorticity(n, &omega).expect("velocity");
+    let run = |steps: usize| {
+        f64_solver(n, horizon / steps as f64)
+            .advance_host(&start, viscosity, steps)
+            .expect("run")
+    };
+    let reference = run(256);
+    let errors: Vec<f64> = [8, 16, 32]
+        .iter()
+        .map(|&steps| max_abs_difference(&run(steps), &reference))
+        .collect();
+    let orders = [
+        (errors[0] / errors[1]).log2(),
+        (errors[1] / errors[2]).log2(),
+    ];
+    eprintln!("coarse temporal orders {orders:.3?} (errors {errors:?})");
+    for order in orders {
+        assert!((order - 2.0).abs() < 0.25, "order {order} ({errors:?})");
+    }
+}
+
+/// `max |D u|·h / max |u|` after `steps` steps from a random state at Re 1000.
+fn relative_divergence(precision: Precision, steps: usize) -> f64 {
+    let n = 32;
+    let solver = CoarseSolver::with_precision(n, 0.02, &backend::cpu(), precision).expect("solver");
+    let omega = random_vorticity(n, 9, 6, 4.0).expect("ic");
+    let start = velocity_from_vorticity(n, &omega).expect("velocity");
+    let end = solver.advance_host(&start, 1e-3, steps).expect("run");
+    let div = divergence(n, &end).expect("divergence");
+    max_abs(&div) * super::grid::spacing(n) / max_abs(&end)
+}
+
+#[test]
+fn coarse_velocity_stays_divergence_free() {
+    let f32_divergence = relative_divergence(Precision::F32, 50);
+    let f64_divergence = relative_divergence(Precision::F64, 50);
+    eprintln!(
+        "relative divergence after 50 steps: f32 {f32_divergence:.2e}, f64 {f64_divergence:.2e}"
+    );
+    assert!(f32_divergence < 1e-5, "f32: {f32_divergence:e}");
+    assert!(f64_divergence < 1e-13, "f64: {f64_divergence:e}");
+}
+
+#[test]
+fn coarse_agrees_with_spectral_on_a_smooth_run() {
+    let (n_fine, reynolds, time) = (64, 100.0, 0.5);
+    let omega = random_vorticity(n_fine, 2, 2, 1.5).expect("ic");
+    let truth = SpectralSolver::unforced(n_fine, reynolds, 0.005)
+        .and_then(|s| s.advance(&omega, (time / 0.005) as usize))
+        .expect("truth");
+    let errors: Vec<f64> = [16, 32]
+        .iter()
+        .map(|&n| {
+            let start = coarse_from_fine(&omega, n_fine, n).expect("down-sample");
+            let want = coarse_from_fine(&truth, n_fine, n).expect("down-sample");
+            let got = f64_solver(n, 0.02)
+                .with_forcing(0.0)
+                .expect("no forcing")
+                .advance_host(&start, 1.0 / reynolds, (time / 0.02) as usize)
+                .expect("run");
+            let difference: Vec<f64> = got.iter().zip(&want).map(|(a, b)| a - b).collect();
+            rms(&difference) / rms(&want)
+        })
+        .collect();
+    eprintln!(
+        "coarse vs spectral relative rms error: N=16 {:.2e}, N=32 {:.2e}",
+        errors[0], errors[1]
+    );
+    assert!(errors[1] < 1e-2, "N=32: {:e}", errors[1]);
+    assert!(
+        errors[0] / errors[1] > 3.0,
+        "no second-order convergence: {errors:?}"
+    );
+}
+
+#[test]
+fn gradient_through_one_coarse_step_matches_finite_differences() {
+    let (n, dt, viscosity) = (8, 0.05, 0.02);
+    let omega = random_vorticity(n, 4, 3, 2.0).expect("ic");
+    // Not divergence-free on purpose: the projection's derivative is exercised too.
+    let start: Vec<f64> = velocity_from_vorticity(n, &omega)
+        .expect("velocity")
+        .iter()
+        .enumerate()
+        .map(|(m, w)| w + 0.1 * ((m * 13 % 7) as f64 - 3.0))
+        .collect();
+    let direction: Vec<f64> = (0..2 * n * n)
+        .map(|m| ((m * 29 % 17) as f64 - 8.0) / 8.0)
+        .collect();
+    let weights: Vec<f64> = (0..2 * n * n)
+        .map(|m| 1.0 + 0.3 * (m as f64).sin())
+        .collect();
+    let pressure_weights: Vec<f64> = (0..n * n).map(|m| (0.7 * m as f64).cos()).collect();
+    let loss_of = |velocity: &[f64], pressure: &[f64]| -> f64 {
+        let kinetic: f64 = velocity.iter().zip(&weights).map(|(v, w)| w * v * v).sum();
+        let potential: f64 = pressure
+            .iter()
+            .zip(&pressure_weights)
+            .map(|(p, w)| w * p)
+            .sum();
+        kinetic + potential
+    };
+    // Autodiff, f64.
+    let device = backend::cpu_autodiff();
+    let solver = CoarseSolver::with_precision(n, dt, &device, Precision::F64).expect("solver");
+    let input = solver
+        .velocity_tensor(std::slice::from_ref(&start))
+        .expect("tensor")
+        .require_grad();
+    let to_tensor = |values: &[f64], channels: usize| {
+        burn::tensor::Tensor::<4>::from_data(
+            burn::tensor::TensorData::new(values.to_vec(), [1, channels, n, n]),
+            (&device, Precision::F64.dtype()),
+        )
+    };
+    let (velocity, pressure) = solver.step(input.clone(), viscosity);
+    let loss = (velocity.clone() * velocity * to_tensor(&weights, 2)).sum()
+        + (pressure * to_tensor(&pressure_weights, 1)).sum();
+    let grads = loss.backward();
+    let gradient = read_values(input.grad(&grads).expect("gradient")).expect("read");
+    let autodiff: f64 = gradient.iter().zip(&direction).map(|(g, d)| g * d).sum();
+    // Central finite difference of the same loss on the plain f64 device.
+    let plain = f64_solver(n, dt);
+    let loss_at = |eps: f64| {
+        let shifted: Vec<f64> = start
+            .iter()
+            .zip(&direction)
+            .map(|(s, d)| s + eps * d)
+            .collect();
+        let (velocity, pressure) = plain.step(
+            plain.velocity_tensor(&[shifted]).expect("tensor"),
+            viscosity,
+        );
+        loss_of(
+            &read_values(velocity).expect("read"),
+            &read_values(pressure).expect("read"),
+        )
+    };
+    let eps = 1e-5;
+    let finite_difference = (loss_at(eps) - loss_at(-eps)) / (2.0 * eps);
+    let relative = (autodiff - finite_difference).abs() / finite_difference.abs().max(1.0);
+    eprintln!("directional derivative: autodiff {autodiff:.10e}, finite difference {finite_difference:.10e}, relative {relative:.1e}");
+    assert!(
+        relative < 1e-7,
+        "autodiff {autodiff} vs finite difference {finite_difference}"
+    );
+}
+
+#[test]
+fn laminar_kolmogorov_mode_relaxes_to_its_discrete_steady_state() {
+    // For u = U(y), v = 0 advection and projection vanish exactly, so each step is Heun on the
+    // affine ODE dU/dt = −νλU + f with λ = (4/h²)·sin²(3h) at k = 6: U − U_ss is multiplied by
+    // R = 1 − z + z²/2 (z = νλ·dt) per step, U_ss = f/(νλ).
+    let (n, reynolds, dt, steps) = (32, 20.0, 0.02, 50);
+    let h = super::grid::spacing(n);
+    let omega = sample(n, |_, y| -reynolds / 6.0 * (6.0 * y).cos());
+    let start = coarse_from_fine(&omega, n, n).expect("face averages");
+    let end = f64_solver(n, dt)
+        .advance_host(&start, 1.0 / reynolds, steps)
+        .expect("run");
+    let lambda = 4.0 / (h * h) * (3.0 * h).sin().powi(2);
+    let z = lambda / reynolds * dt;
+    let decay = (1.0 - z + z * z / 2.0).powi(steps as i32);
+    // The face-averaged laminar state is f/(36ν): U_ss = start·36/λ.
+    let want: Vec<f64> = start
+        .iter()
+        .map(|&u0| {
+            let steady = u0 * 36.0 / lambda;
+            steady + (u0 - steady) * decay
+        })
+        .collect();
+    let error = max_abs_difference(&end, &want) / max_abs(&want);
+    let offset = 36.0 / lambda - 1.0;
+    eprintln!("coarse laminar Kolmogorov: discrete steady state {offset:.3} above the truth; error {error:.2e}");
+    assert!(error < 1e-12, "relative error {error:e}");
+}
