@@ -137,7 +137,10 @@ fn evaluation_flops(variant: &TrainConfig, eval: &EvalConfig, resolution: usize)
 pub fn memory_bytes(config: &StudyConfig) -> f64 {
     let resolution = state_values(config);
     let n = resolution as f64;
-    let trajectories = config.system.physics().training_trajectories(&config.base.data);
+    let trajectories = config
+        .system
+        .physics()
+        .training_trajectories(&config.base.data);
     let data = trajectories as f64 * config.base.data.frames as f64 * n;
     let eval = &config.eval;
     let rollout_values = eval.tests_per_size as f64 * (eval.rollout_steps + 1) as f64 * n;

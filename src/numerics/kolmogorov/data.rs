@@ -31,7 +31,11 @@ pub fn coarse_frames(
     frames: usize,
 ) -> Result<Vec<Vec<f64>>, KolmogorovError> {
     let solver = SpectralSolver::new(FINE_RESOLUTION, reynolds, FINE_DT)?;
-    let start = developed_state(&solver, seed, spinup_frames as f64 * FRAME_EVERY as f64 * FINE_DT)?;
+    let start = developed_state(
+        &solver,
+        seed,
+        spinup_frames as f64 * FRAME_EVERY as f64 * FINE_DT,
+    )?;
     let mut spectrum = solver.to_spectrum(&start)?;
     let mut out = Vec::with_capacity(frames);
     for frame in 0..frames {
@@ -41,7 +45,11 @@ pub fn coarse_frames(
             }
         }
         let vorticity = solver.to_grid(&spectrum);
-        out.push(coarse_from_fine(&vorticity, FINE_RESOLUTION, COARSE_RESOLUTION)?);
+        out.push(coarse_from_fine(
+            &vorticity,
+            FINE_RESOLUTION,
+            COARSE_RESOLUTION,
+        )?);
     }
     Ok(out)
 }

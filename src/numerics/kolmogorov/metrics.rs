@@ -38,7 +38,13 @@ pub fn test_metrics(truth: &[Vec<f64>], model: &[Vec<f64>], error_horizon: usize
         .unwrap_or(frame_errors.len());
     let residuals: Vec<f64> = frame_errors
         .iter()
-        .map(|&e| if e <= DIVERGED_MSE { 0.0 } else { f64::INFINITY })
+        .map(|&e| {
+            if e <= DIVERGED_MSE {
+                0.0
+            } else {
+                f64::INFINITY
+            }
+        })
         .collect();
     let horizon = (error_horizon + 1).min(frame_errors.len());
     TestMetrics {
@@ -74,6 +80,10 @@ mod tests {
         assert_eq!(nan.stability, Stability::Unstable);
         assert!(nan.relative_error.is_infinite());
         model[3] = vec![30.0, 0.0];
-        assert_eq!(test_metrics(&truth, &model, 2).divergence_time, 3, "MSE > 100");
+        assert_eq!(
+            test_metrics(&truth, &model, 2).divergence_time,
+            3,
+            "MSE > 100"
+        );
     }
 }

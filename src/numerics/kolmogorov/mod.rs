@@ -7,18 +7,24 @@
 //! staggered MAC velocity, the truth's down-sampling to the coarse grid), [`poisson`] (the exact
 //! periodic Poisson solve as matmuls), [`coarse`] (the differentiable MAC projection solver on
 //! burn tensors), [`initial`] (seeded random fields, spin-up), [`statistics`] (vorticity rms and
-//! integral time scale).
+//! integral time scale); for the study: [`data`] (training and test trajectories), [`metrics`]
+//! (velocity MSE, diverged models), [`preset`] (the paper's set-up and the reduced budgets) and
+//! [`system`] (the [`crate::numerics::system::PhysicalSystem`] implementation).
 
 pub mod coarse;
 pub mod config;
+pub mod data;
 pub mod error;
 pub mod fft2;
 pub mod grid;
 pub mod initial;
+pub mod metrics;
 pub mod poisson;
+pub mod preset;
 pub mod spectral;
 pub mod staggered;
 pub mod statistics;
+pub mod system;
 
 #[cfg(test)]
 mod tests;
@@ -26,3 +32,8 @@ mod tests;
 pub use coarse::CoarseSolver;
 pub use error::KolmogorovError;
 pub use spectral::SpectralSolver;
+
+/// The four 2-D ResNet sizes of the study as grid entries.
+pub fn resnet_sizes() -> Vec<crate::numerics::study::NetSize> {
+    crate::numerics::study::Preset::size_grid(crate::numerics::nets::Architecture::Resnet2d)
+}

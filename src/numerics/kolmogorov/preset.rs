@@ -188,10 +188,7 @@ pub fn preset_deviations(preset: Preset) -> Vec<String> {
         ));
     }
     if ours.sizes.len() != paper.sizes.len() {
-        out.push(format!(
-            "{} of the 4 network sizes",
-            ours.sizes.len()
-        ));
+        out.push(format!("{} of the 4 network sizes", ours.sizes.len()));
     }
     out
 }
@@ -204,7 +201,11 @@ mod tests {
     fn paper_preset_is_the_scripts_set_up() {
         let config = config(Preset::Paper, 1);
         config.validate().expect("valid");
-        let labels: Vec<String> = config.variants().iter().map(|v| v.variant_id().label()).collect();
+        let labels: Vec<String> = config
+            .variants()
+            .iter()
+            .map(|v| v.variant_id().label())
+            .collect();
         assert_eq!(labels.len(), 12);
         let one = &config.variants()[0];
         let wig = &config.variants()[2];
@@ -219,11 +220,18 @@ mod tests {
         assert_eq!(wig.learning_rate_at(5 * 6 * 5995), 0.0);
         assert!((wig.learning_rate_at(6 * 5995) - 1e-4 * 0.6561).abs() < 1e-12);
         assert!(preset_deviations(Preset::Paper).is_empty());
-        let params: Vec<usize> = config.sizes.iter().map(|s| NetConfig {
-            architecture: Architecture::Resnet2d,
-            channels: s.channels,
-            depth: s.depth,
-        }.parameter_count()).collect();
+        let params: Vec<usize> = config
+            .sizes
+            .iter()
+            .map(|s| {
+                NetConfig {
+                    architecture: Architecture::Resnet2d,
+                    channels: s.channels,
+                    depth: s.depth,
+                }
+                .parameter_count()
+            })
+            .collect();
         assert_eq!(params, vec![32_376, 115_810, 461_250, 1_051_586]);
     }
 
@@ -232,8 +240,16 @@ mod tests {
         let quick = config(Preset::Quick, 2);
         quick.validate().expect("valid");
         let listed = preset_deviations(Preset::Quick);
-        for needle in ["iterations per curriculum stage", "frames per trajectory", "tests per Re", "2 of the 4"] {
-            assert!(listed.iter().any(|d| d.contains(needle)), "{needle}: {listed:?}");
+        for needle in [
+            "iterations per curriculum stage",
+            "frames per trajectory",
+            "tests per Re",
+            "2 of the 4",
+        ] {
+            assert!(
+                listed.iter().any(|d| d.contains(needle)),
+                "{needle}: {listed:?}"
+            );
         }
     }
 }

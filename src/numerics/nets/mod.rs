@@ -189,9 +189,7 @@ impl NetConfig {
             Architecture::Dilated => 21 * d * c * c + (7 * d + 10) * c + 1,
             Architecture::Unet => (11 * (1 << (2 * d)) - 8) * c * c + (7 * (1 << d) + 4) * c + 1,
             Architecture::Fno => ((2 * MODES + 1) * d + 1) * c * c + (d + 5) * c + 1,
-            Architecture::Resnet2d => {
-                resnet2d::features(c, d).map_or(0, resnet2d::parameter_count)
-            }
+            Architecture::Resnet2d => resnet2d::features(c, d).map_or(0, resnet2d::parameter_count),
         }
     }
 

@@ -126,18 +126,19 @@ impl PeriodicConv2d {
             .flat_map(|a| (0..kernel).map(move |b| (a, b)))
             .map(|(a, b)| padded.clone().narrow(2, a, rows).narrow(3, b, columns))
             .collect();
-        let stacked = Tensor::cat(taps, 1).reshape([
-            batch,
-            kernel * kernel * channels_in,
-            rows * columns,
-        ]);
+        let stacked =
+            Tensor::cat(taps, 1).reshape([batch, kernel * kernel * channels_in, rows * columns]);
         let weight = self.weight.val().permute([0, 2, 3, 1]).reshape([
             1,
             channels_out,
             kernel * kernel * channels_in,
         ]);
-        (weight.matmul(stacked) + self.bias.val().reshape([1, channels_out, 1]))
-            .reshape([batch, channels_out, rows, columns])
+        (weight.matmul(stacked) + self.bias.val().reshape([1, channels_out, 1])).reshape([
+            batch,
+            channels_out,
+            rows,
+            columns,
+        ])
     }
 }
 
@@ -253,7 +254,10 @@ mod tests {
         let input: Vec<f32> = (0..2 * rows * columns)
             .map(|i| ((i * 37 % 11) as f32) - 5.0)
             .collect();
-        let x = Tensor::<4>::from_data(TensorData::new(input.clone(), [1, 2, rows, columns]), &device);
+        let x = Tensor::<4>::from_data(
+            TensorData::new(input.clone(), [1, 2, rows, columns]),
+            &device,
+        );
         let got = values(conv.forward(x));
         let weight = values(conv.weight.val());
         let bias = values(conv.bias.val());
@@ -272,7 +276,10 @@ mod tests {
                         }
                     }
                     let value = got[(o * rows + i) * columns + j];
-                    assert!((value - want).abs() < 1e-4, "({o},{i},{j}): {value} vs {want}");
+                    assert!(
+                        (value - want).abs() < 1e-4,
+                        "({o},{i},{j}): {value} vs {want}"
+                    );
                 }
             }
         }

@@ -456,7 +456,10 @@ impl TrainConfig {
             ));
         }
         if c.learning_rates.len() != c.horizons.len()
-            || !c.learning_rates.iter().all(|lr| lr.is_finite() && *lr > 0.0)
+            || !c
+                .learning_rates
+                .iter()
+                .all(|lr| lr.is_finite() && *lr > 0.0)
         {
             return Err(TrainError::invalid(
                 "curriculum",

@@ -93,7 +93,10 @@ mod tests {
             assert!(guard.accept(&[1.0, 1.0]));
         }
         assert!((guard.bounds[0] - 100.0).abs() < 1.0);
-        assert!(!guard.accept(&[150.0, 1.0]), "150 × the running norm is an outlier");
+        assert!(
+            !guard.accept(&[150.0, 1.0]),
+            "150 × the running norm is an outlier"
+        );
         assert_eq!(guard.skipped, 3);
     }
 }

@@ -9,9 +9,9 @@ use burn::tensor::{Device, Tensor};
 
 use super::config::Mode;
 use super::error::TrainError;
-use crate::numerics::ks::config::BASE_DOMAIN_SIZE;
 use crate::numerics::kolmogorov::config::{COARSE_DT, COARSE_RESOLUTION};
 use crate::numerics::kolmogorov::CoarseSolver;
+use crate::numerics::ks::config::BASE_DOMAIN_SIZE;
 use crate::numerics::ks::tensor::{read_rows, Precision};
 use crate::numerics::ks::{KsConfig, ReferenceSolver, Scheme, TensorSolver};
 use crate::numerics::nets::Net;
@@ -200,8 +200,7 @@ impl Stepper {
     ) -> Result<Tensor<2>, TrainError> {
         let solver = &self.sizes[size].solver;
         if let Solver::Flow { solver, viscosity } = solver {
-            let (velocity, pressure) =
-                span(Phase::Solver, || flow_step(solver, *viscosity, u));
+            let (velocity, pressure) = span(Phase::Solver, || flow_step(solver, *viscosity, u));
             let input = Tensor::cat(vec![velocity.clone(), pressure], 1);
             let correction = span(Phase::Network, || net.forward(input, scale));
             return Ok(span(Phase::Loss, || velocity + correction));

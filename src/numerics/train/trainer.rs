@@ -16,8 +16,8 @@ use super::schedule::Schedule;
 use crate::numerics::ks::data::Trajectory;
 use crate::numerics::ks::KsConfig;
 use crate::numerics::nets::Net;
-use crate::numerics::system::System;
 use crate::numerics::profile::{span, Phase};
+use crate::numerics::system::System;
 
 /// A training run in progress. Owns the network, the optimiser state and the data on the device.
 pub struct Trainer {

@@ -13,13 +13,13 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::knobs::KnobArgs;
 use super::{cells, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Knob, Target, Value};
-use unroll_lab::numerics::system::System;
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::cost::{calibrate, cost};
 use unroll_lab::numerics::study::driver::{
     Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK,
 };
 use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::system::System;
 use unroll_lab::report::results::{ResultsText, StudyResults};
 use unroll_lab::report::units::cost_summary;
 
