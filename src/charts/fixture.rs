@@ -95,6 +95,7 @@ fn metrics(err: f64, corr: f64, stability: [usize; 4]) -> Metrics {
             regular: stability[3],
         },
         error_curve: (0..30).map(|k| (k, err / 4.0 * (1.0 + k as f64))).collect(),
+        diverged_models: 0,
     }
 }
 
@@ -134,6 +135,7 @@ fn variant(mode: Mode, modality: Modality, size: (usize, usize), err: f64) -> Va
                 iterations_per_sec: 10.0,
                 diverged_at: None,
                 loss_curve: loss(1.0),
+                gradient_skips: 0,
             },
             SeedTraining {
                 seed: 1,
@@ -141,6 +143,7 @@ fn variant(mode: Mode, modality: Modality, size: (usize, usize), err: f64) -> Va
                 iterations_per_sec: 10.0,
                 diverged_at: None,
                 loss_curve: loss(1.2),
+                gradient_skips: 0,
             },
         ],
         samples: vec![wave(2.5, 0.3), wave(1.5, 0.2)],

@@ -3,7 +3,7 @@
 //! never panics: every unknown key, repeated key, bad number, unknown name, empty list and
 //! out-of-range value is named in a message and its default is used.
 
-use super::knob::Knob;
+use super::knob::{Knob, Value};
 use super::limits::Target;
 use super::{Experiment, KNOBS};
 use crate::numerics::study::Preset;
@@ -88,7 +88,19 @@ impl Experiment {
                 )),
             }
         }
-        let mut experiment = Self::for_preset(preset);
+        // The system picks the defaults every other knob starts from.
+        let system = pairs
+            .iter()
+            .rev()
+            .find(|(key, _)| Some(Knob::System) == Knob::from_key(key))
+            .and_then(
+                |(_, value)| match Knob::System.parse_checked(value, Target::Browser) {
+                    Ok(Value::System(system)) => Some(system),
+                    _ => None,
+                },
+            )
+            .unwrap_or_default();
+        let mut experiment = Self::defaults_for(system, preset, Target::Browser);
         for (key, value) in pairs.iter().filter(|(key, _)| key != PRESET_KEY) {
             if OTHER_KEYS.contains(&key.as_str()) {
                 continue;

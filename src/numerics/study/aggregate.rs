@@ -226,6 +226,7 @@ mod tests {
                 iterations_per_sec: 1.0,
                 diverged_at: None,
                 loss_curve: vec![],
+                gradient_skips: 0,
             },
             tests,
             samples: vec![],

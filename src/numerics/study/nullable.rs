@@ -53,6 +53,7 @@ mod tests {
             iterations_per_sec: 2.0,
             diverged_at: Some(2),
             loss_curve: vec![(0, 1.5), (2, f32::NAN)],
+            gradient_skips: 0,
         };
         let json = serde_json::to_string(&training).expect("json");
         let back: SeedTraining = serde_json::from_str(&json).expect("parse");

@@ -192,11 +192,11 @@ mod tests {
         assert_eq!(ks.state_shape().values(), 48);
         assert_eq!(ks.parameter().symbol, "s");
         assert_eq!("ks".parse::<System>(), Ok(System::Ks));
-        assert!(System::is_coming("kolmogorov"));
-        let kolmogorov = StateShape {
-            channels: 3,
-            points: vec![64, 64],
-        };
-        assert_eq!(kolmogorov.values(), 3 * 64 * 64);
+        assert!(!System::is_coming("kolmogorov"));
+        let kolmogorov = System::Kolmogorov.physics();
+        assert_eq!(kolmogorov.system(), System::Kolmogorov);
+        assert_eq!(kolmogorov.state_shape().values(), 2 * 32 * 32);
+        assert_eq!(kolmogorov.parameter().symbol, "Re");
+        assert_eq!(kolmogorov.diverged_error(), Some(100.0));
     }
 }

@@ -198,7 +198,7 @@ const TWO_STEPS: UnrollConfig = UnrollConfig {
 
 #[test]
 fn nog_gradient_is_the_sum_of_per_step_gradients_with_inputs_fixed() {
-    for architecture in Architecture::ALL {
+    for architecture in Architecture::ONE_D {
         for mode in [Mode::Predict, Mode::Correct, Mode::Transition] {
             nog_gradient_check(&fixture_of(architecture, mode), architecture, mode);
         }
@@ -229,7 +229,7 @@ fn nog_gradient_check(f: &Fixture, architecture: Architecture, mode: Mode) {
 
 #[test]
 fn wig_gradient_differs_from_nog_and_matches_finite_differences_through_the_solver() {
-    for architecture in Architecture::ALL {
+    for architecture in Architecture::ONE_D {
         wig_gradient_check(&fixture_of(architecture, Mode::Correct), architecture);
     }
 }
@@ -303,7 +303,7 @@ fn detach_interval_one_makes_wig_equal_nog_and_warmup_is_outside_the_loss() {
 #[test]
 fn one_scales_batch_not_iterations_and_all_modalities_start_from_identical_weights() {
     let (data, set) = tiny_data(30);
-    for architecture in Architecture::ALL {
+    for architecture in Architecture::ONE_D {
         identical_initial_weights(architecture, &data, &set);
     }
 }
@@ -348,7 +348,7 @@ fn losses(config: TrainConfig, set: &[Trajectory]) -> Vec<f32> {
 #[test]
 fn same_seed_gives_identical_loss_history() {
     let (data, set) = tiny_data(30);
-    for architecture in Architecture::ALL {
+    for architecture in Architecture::ONE_D {
         let mut config = tiny_config_of(architecture, Mode::Correct, Modality::Wig, data.clone());
         config.iterations = 6;
         let a = losses(config.clone(), &set);
