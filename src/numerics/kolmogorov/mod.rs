@@ -23,6 +23,6 @@ pub mod statistics;
 #[cfg(test)]
 mod tests;
 
-pub use coarse::CoarseSolver;
+pub use coarse::{CoarseSolver, TimeScheme};
 pub use error::KolmogorovError;
 pub use spectral::SpectralSolver;
