@@ -29,7 +29,7 @@ pub mod system;
 #[cfg(test)]
 mod tests;
 
-pub use coarse::CoarseSolver;
+pub use coarse::{CoarseSolver, TimeScheme};
 pub use error::KolmogorovError;
 pub use spectral::SpectralSolver;
 

@@ -1,7 +1,7 @@
 //! Cross-file tests: the coarse solver against analytic solutions, its convergence orders, its
 //! projection, its gradient, and its agreement with the spectral truth.
 
-use super::coarse::{read_values, CoarseSolver};
+use super::coarse::{read_values, CoarseSolver, TimeScheme};
 use super::grid::{rms, sample};
 use super::initial::random_vorticity;
 use super::spectral::SpectralSolver;
@@ -64,14 +64,16 @@ fn coarse_spatial_order_is_2() {
     }
 }
 
-#[test]
-fn coarse_temporal_order_is_2() {
+/// Measured temporal orders (self-convergence against 256 steps) of `scheme` on a forced
+/// random state, N = 16, t = 0.4.
+fn temporal_orders(scheme: TimeScheme) -> ([f64; 2], Vec<f64>) {
     let n = 16;
     let (horizon, viscosity) = (0.4, 0.01);
     let omega = random_vorticity(n, 5, 3, 3.0).expect("ic");
     let start = velocity_from_vorticity(n, &omega).expect("velocity");
     let run = |steps: usize| {
         f64_solver(n, horizon / steps as f64)
+            .with_scheme(scheme)
             .advance_host(&start, viscosity, steps)
             .expect("run")
     };
@@ -84,9 +86,20 @@ fn coarse_temporal_order_is_2() {
         (errors[0] / errors[1]).log2(),
         (errors[1] / errors[2]).log2(),
     ];
-    eprintln!("coarse temporal orders {orders:.3?} (errors {errors:?})");
-    for order in orders {
-        assert!((order - 2.0).abs() < 0.25, "order {order} ({errors:?})");
+    eprintln!("coarse {scheme:?} temporal orders {orders:.3?} (errors {errors:?})");
+    (orders, errors)
+}
+
+#[test]
+fn coarse_temporal_order_is_2_for_heun_and_3_for_ssp_rk3() {
+    for (scheme, expected) in [(TimeScheme::Heun, 2.0), (TimeScheme::SspRk3, 3.0)] {
+        let (orders, errors) = temporal_orders(scheme);
+        for order in orders {
+            assert!(
+                (order - expected).abs() < 0.3,
+                "{scheme:?}: order {order} ({errors:?})"
+            );
+        }
     }
 }
 
@@ -219,29 +232,55 @@ fn gradient_through_one_coarse_step_matches_finite_differences() {
 
 #[test]
 fn laminar_kolmogorov_mode_relaxes_to_its_discrete_steady_state() {
-    // For u = U(y), v = 0 advection and projection vanish exactly, so each step is Heun on the
-    // affine ODE dU/dt = −νλU + f with λ = (4/h²)·sin²(3h) at k = 6: U − U_ss is multiplied by
-    // R = 1 − z + z²/2 (z = νλ·dt) per step, U_ss = f/(νλ).
+    // For u = U(y), v = 0 advection and projection vanish exactly, so each step is the RK
+    // method on the affine ODE dU/dt = −νλU + f with λ = (4/h²)·sin²(3h) at k = 6: U − U_ss is
+    // multiplied by the stability polynomial R(−z) (z = νλ·dt) per step, U_ss = f/(νλ).
     let (n, reynolds, dt, steps) = (32, 20.0, 0.02, 50);
     let h = super::grid::spacing(n);
     let omega = sample(n, |_, y| -reynolds / 6.0 * (6.0 * y).cos());
     let start = coarse_from_fine(&omega, n, n).expect("face averages");
-    let end = f64_solver(n, dt)
-        .advance_host(&start, 1.0 / reynolds, steps)
-        .expect("run");
     let lambda = 4.0 / (h * h) * (3.0 * h).sin().powi(2);
     let z = lambda / reynolds * dt;
-    let decay = (1.0 - z + z * z / 2.0).powi(steps as i32);
-    // The face-averaged laminar state is f/(36ν): U_ss = start·36/λ.
-    let want: Vec<f64> = start
-        .iter()
-        .map(|&u0| {
-            let steady = u0 * 36.0 / lambda;
-            steady + (u0 - steady) * decay
-        })
-        .collect();
-    let error = max_abs_difference(&end, &want) / max_abs(&want);
-    let offset = 36.0 / lambda - 1.0;
-    eprintln!("coarse laminar Kolmogorov: discrete steady state {offset:.3} above the truth; error {error:.2e}");
-    assert!(error < 1e-12, "relative error {error:e}");
+    for (scheme, factor) in [
+        (TimeScheme::Heun, 1.0 - z + z * z / 2.0),
+        (TimeScheme::SspRk3, 1.0 - z + z * z / 2.0 - z * z * z / 6.0),
+    ] {
+        let end = f64_solver(n, dt)
+            .with_scheme(scheme)
+            .advance_host(&start, 1.0 / reynolds, steps)
+            .expect("run");
+        let decay = factor.powi(steps as i32);
+        // The face-averaged laminar state is f/(36ν): U_ss = start·36/λ.
+        let want: Vec<f64> = start
+            .iter()
+            .map(|&u0| {
+                let steady = u0 * 36.0 / lambda;
+                steady + (u0 - steady) * decay
+            })
+            .collect();
+        let error = max_abs_difference(&end, &want) / max_abs(&want);
+        let offset = 36.0 / lambda - 1.0;
+        eprintln!("coarse laminar Kolmogorov ({scheme:?}): discrete steady state {offset:.3} above the truth; error {error:.2e}");
+        assert!(error < 1e-12, "{scheme:?}: relative error {error:e}");
+    }
+}
+
+#[test]
+fn coarse_ssp_rk3_stays_bounded_at_re_1000_for_3000_steps() {
+    let n = 32;
+    let solver = CoarseSolver::new(n, 0.02, &backend::cpu()).expect("solver");
+    let omega = random_vorticity(n, 21, 6, 4.0).expect("ic");
+    let start = velocity_from_vorticity(n, &omega).expect("velocity");
+    let end = solver.advance_host(&start, 1e-3, 3000).expect("run");
+    assert!(end.iter().all(|v| v.is_finite()), "diverged");
+    let curl = super::staggered::vorticity_from_velocity(n, &end).expect("curl");
+    let relative_divergence =
+        max_abs(&divergence(n, &end).expect("div")) * super::grid::spacing(n) / max_abs(&end);
+    eprintln!(
+        "coarse SSP-RK3, Re 1000, 3000 steps (t = 60): vorticity rms {:.3} (start {:.3}), relative divergence {relative_divergence:.1e}",
+        rms(&curl),
+        rms(&omega)
+    );
+    assert!(rms(&curl) < 25.0, "vorticity rms {}", rms(&curl));
+    assert!(relative_divergence < 1e-5);
 }

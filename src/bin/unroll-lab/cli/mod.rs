@@ -1,5 +1,6 @@
 //! Argument parsing, dispatch and the error → exit code mapping of the native CLI.
 
+mod bench_kolmogorov;
 mod bench_solver;
 mod bench_train;
 mod cells;
@@ -56,6 +57,9 @@ enum Command {
 enum BenchTarget {
     /// Solver throughput (36 trajectories × 48 points) and training-set generation time.
     Solver(bench_solver::BenchSolverArgs),
+    /// Kolmogorov flow: developed-flow statistics (vorticity rms, integral time scale) and the
+    /// spectral (128²) and coarse (32²) solvers' speed and stability.
+    Kolmogorov(bench_kolmogorov::BenchKolmogorovArgs),
     /// Training iterations/s of the six variants at the study's default network (CPU backend).
     Train(bench_train::BenchTrainArgs),
 }
@@ -110,6 +114,9 @@ pub fn main() -> ExitCode {
         Command::Bench {
             target: BenchTarget::Train(args),
         } => bench_train::bench_train(&args),
+        Command::Bench {
+            target: BenchTarget::Kolmogorov(args),
+        } => bench_kolmogorov::bench_kolmogorov(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
