@@ -134,13 +134,13 @@ pub fn eval(preset: Preset) -> EvalConfig {
 }
 
 /// The Kolmogorov grid of `preset` with `seeds` seeds: correction, ONE / NOG / WIG, the four
-/// sizes (`quick`: the two smallest), horizon 4.
+/// sizes (`quick` and `horizons`: the smallest), horizon 4.
 pub fn config(preset: Preset, seeds: usize) -> StudyConfig {
     let base = training(preset, Modality::Wig);
     let all = resnet_sizes();
     let sizes: Vec<NetSize> = match preset {
-        Preset::Quick => all[..2].to_vec(),
-        _ => all,
+        Preset::Paper | Preset::Sizes => all,
+        Preset::Quick | Preset::Horizons => all[..1].to_vec(),
     };
     StudyConfig {
         preset: preset.name().to_string(),
@@ -244,7 +244,7 @@ mod tests {
             "iterations per curriculum stage",
             "frames per trajectory",
             "tests per Re",
-            "2 of the 4",
+            "1 of the 4",
         ] {
             assert!(
                 listed.iter().any(|d| d.contains(needle)),

@@ -5,8 +5,8 @@
 use super::aggregate::{downsample, variant_result, SeedOutcome};
 use super::evaluate::{rollout_chunk, start_state};
 use super::progress::Phase;
-use super::results::{SeedTraining, SpaceTime};
-use super::runner::{Step, Study, EVAL_STEPS_PER_ITERATION, SAMPLE_FRAMES, SAMPLE_TEST};
+use super::results::SeedTraining;
+use super::runner::{Step, Study, EVAL_STEPS_PER_ITERATION, SAMPLE_TEST};
 use super::stage::{Evaluation, Job, SizeRollout, Stage, StudyError};
 use crate::numerics::nets::export::weights_bytes;
 
@@ -116,10 +116,7 @@ impl Study {
             )?);
             let first_seed = self.jobs[job.index].seed == self.config.seeds[0];
             if first_seed && test == SAMPLE_TEST {
-                job.samples.push(SpaceTime::from_rollout(
-                    &current.frames[test],
-                    SAMPLE_FRAMES,
-                ));
+                job.samples.push(self.system.sample(&current.frames[test]));
             }
             current.scored += 1;
             self.work_done += EVAL_WORK * 0.5 / size.truth.len() as f64;

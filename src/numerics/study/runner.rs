@@ -13,7 +13,7 @@ use super::aggregate::{study_results, SeedOutcome};
 use super::evaluate::{TestMetrics, TestSize};
 use super::jobs::EVAL_WORK;
 pub use super::progress::{Phase, StudyProgress};
-use super::results::{Metrics, SampleTest, SpaceTime, StudyResults, VariantResult};
+use super::results::{Metrics, SampleTest, StudyResults, VariantResult};
 use super::stage::{Job, Stage, StudyError};
 use super::StudyConfig;
 use crate::numerics::ks::data::Trajectory;
@@ -317,8 +317,8 @@ impl Study {
             self.samples.push(SampleTest {
                 scale: size.scale,
                 test,
-                truth: SpaceTime::from_rollout(&truth[0], SAMPLE_FRAMES),
-                baseline: SpaceTime::from_rollout(&rollout[0], SAMPLE_FRAMES),
+                truth: self.system.sample(&truth[0]),
+                baseline: self.system.sample(&rollout[0]),
             });
         }
         self.baseline_tests.push(metrics);

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::numerics::ks::data::Trajectory;
 use crate::numerics::study::evaluate::{EvalConfig, TestMetrics};
+use crate::numerics::study::results::SpaceTime;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::mode::Stepper;
 use crate::numerics::train::{Mode, TrainConfig, TrainError, Trainer};
@@ -164,6 +165,13 @@ pub trait PhysicalSystem: Sync {
         data: &[Trajectory],
         device: &Device,
     ) -> Result<Trainer, TrainError>;
+
+    /// The frames of a rollout (`[frames][values]`) kept for the maps of the results: KS keeps
+    /// [`SAMPLE_FRAMES`](crate::numerics::study::runner::SAMPLE_FRAMES) states (a space–time
+    /// map), Kolmogorov fewer vorticity fields `[N²]` (snapshots for a time slider).
+    fn sample(&self, rollout: &[Vec<f64>]) -> SpaceTime {
+        SpaceTime::from_rollout(rollout, crate::numerics::study::runner::SAMPLE_FRAMES)
+    }
 
     /// The error above which (or NaN) a trained model counts as diverged: excluded from the
     /// mean over seeds and flagged (`None`: every model counts).
