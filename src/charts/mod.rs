@@ -19,6 +19,7 @@ mod loss;
 mod sizes;
 mod space_time;
 mod stability;
+pub mod vorticity;
 
 #[cfg(test)]
 pub(crate) mod fixture;
@@ -146,6 +147,9 @@ impl ChartKind {
     /// Canvas size in pixels (`(width, height)`); the space–time grid grows with the variants.
     pub fn size(self, results: &StudyResults) -> (u32, u32) {
         match self {
+            ChartKind::SpaceTime if is_kolmogorov(results) => {
+                vorticity::canvas_size(results.variants.len())
+            }
             ChartKind::SpaceTime => space_time::canvas_size(results.variants.len()),
             _ => (720, 360),
         }
@@ -162,6 +166,10 @@ pub fn draw<DB: DrawingBackend>(
 ) -> Result<(), ChartError> {
     area.fill(&WHITE)?;
     match kind {
+        // Kolmogorov: the 2-D fields at their last snapshot (the page adds a time slider).
+        ChartKind::SpaceTime if is_kolmogorov(results) => {
+            vorticity::draw_vorticity(area, results, sample, usize::MAX)
+        }
         ChartKind::SpaceTime => draw_space_time(area, results, sample),
         ChartKind::ErrorCurve => draw_error_curve(area, results),
         ChartKind::ErrorBars => draw_error_bars(area, results),
@@ -179,8 +187,11 @@ pub fn draw<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The baseline's legend name.
-pub const BASELINE_NAME: &str = "ETD1 only";
+/// Whether `results` are of Kolmogorov flow (2-D samples).
+pub fn is_kolmogorov(results: &StudyResults) -> bool {
+    use crate::report::results::ResultsText;
+    results.system() == crate::numerics::system::System::Kolmogorov
+}
 
 /// The baseline's colour (near-black).
 pub const BASELINE_COLOR: RGBColor = RGBColor(34, 34, 34);
@@ -317,7 +328,7 @@ pub(crate) fn entries(results: &StudyResults) -> Vec<Entry<'_>> {
         });
     variants
         .chain(std::iter::once(Entry {
-            name: BASELINE_NAME.to_string(),
+            name: crate::report::results::ResultsText::baseline_name(results).to_string(),
             color: BASELINE_COLOR,
             metrics: &results.baseline,
             variant: None,

@@ -8,11 +8,12 @@ use plotters::prelude::*;
 
 use super::{
     draw_legend, draw_message, label_font, log_axis, log_bounds, log_label, shaded, title_font,
-    with_legend_strip, ChartError, ChartKind, Hue, Swatch, BASELINE_COLOR, BASELINE_NAME,
+    with_legend_strip, ChartError, ChartKind, Hue, Swatch, BASELINE_COLOR,
 };
 use crate::numerics::metrics::log_log_slope;
 use crate::numerics::nets::Architecture;
 use crate::numerics::study::convergence::convergence_fits;
+use crate::report::results::ResultsText;
 use crate::report::results::{StudyResults, VariantResult};
 
 /// Pixel width of the legend strip (names like `C-WIG dilated (slope -0.47 ± 0.02)`).
@@ -187,7 +188,10 @@ pub fn draw_sizes<DB: DrawingBackend>(
             4,
             BASELINE_COLOR.stroke_width(1),
         ))?;
-        items.push((BASELINE_NAME.to_string(), BASELINE_COLOR));
+        items.push((
+            ResultsText::baseline_name(results).to_string(),
+            BASELINE_COLOR,
+        ));
     }
     draw_legend(&legend_area, &items, Swatch::Line)
 }

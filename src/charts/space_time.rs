@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 use super::{colormap, draw_message, label_font, series_names, title_font, ChartError};
-use crate::report::results::{SpaceTime, StudyResults};
+use crate::report::results::{ResultsText, SpaceTime, StudyResults};
 
 /// Panels per row.
 const COLUMNS: usize = 4;
@@ -56,7 +56,10 @@ impl<C, DB: DrawingBackend> Drawable<DB> for Bitmap<C> {
 }
 
 /// Fills all of `area` with `rgb` (`3 · w · h` bytes for `area`'s pixel size `w × h`).
-fn blit<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, rgb: Vec<u8>) -> Result<(), ChartError> {
+pub(super) fn blit<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    rgb: Vec<u8>,
+) -> Result<(), ChartError> {
     let size = area.dim_in_pixel();
     area.draw(&Bitmap {
         corner: (0i32, 0i32),
@@ -100,7 +103,7 @@ pub fn draw_space_time<DB: DrawingBackend>(
             .zip(names)
             .map(|(v, name)| (name, v.samples.get(index))),
     );
-    panels.push((super::BASELINE_NAME.into(), Some(&chosen.baseline)));
+    panels.push((results.baseline_name().into(), Some(&chosen.baseline)));
     let rows = panels.len().div_ceil(COLUMNS);
     let cells = panels_area.split_evenly((rows, COLUMNS));
     for ((name, field), cell) in panels.iter().zip(&cells) {
@@ -110,7 +113,7 @@ pub fn draw_space_time<DB: DrawingBackend>(
 }
 
 /// One panel: `field` (`[frames][N]`) titled `name`, or a note when it is missing.
-fn draw_panel<DB: DrawingBackend>(
+pub(super) fn draw_panel<DB: DrawingBackend>(
     cell: &DrawingArea<DB, Shift>,
     name: &str,
     field: Option<&SpaceTime>,
@@ -143,7 +146,7 @@ fn draw_panel<DB: DrawingBackend>(
 }
 
 /// The colour bar for `[-a, a]` with its axis.
-fn draw_colorbar<DB: DrawingBackend>(
+pub(super) fn draw_colorbar<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     a: f64,
 ) -> Result<(), ChartError> {

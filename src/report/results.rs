@@ -6,6 +6,7 @@
 pub use crate::numerics::study::results::*;
 
 use crate::numerics::study::StudyConfig;
+use crate::numerics::system::System;
 
 /// The results as text for people: the paper's table and a flat CSV view.
 pub trait ResultsText {
@@ -16,15 +17,19 @@ pub trait ResultsText {
     fn table(&self) -> String;
     /// Name of the coarse-solver baseline of the file's system (`ETD1 only`).
     fn baseline_name(&self) -> &'static str;
+    /// The file's system (KS for files that do not say).
+    fn system(&self) -> System;
 }
 
 impl ResultsText for StudyResults {
     fn baseline_name(&self) -> &'static str {
+        self.system().physics().baseline_name()
+    }
+
+    fn system(&self) -> System {
         serde_json::from_value::<StudyConfig>(self.config.clone())
             .map(|config| config.system)
             .unwrap_or_default()
-            .physics()
-            .baseline_name()
     }
 
     /// One CSV row per variant.
@@ -83,7 +88,7 @@ impl ResultsText for StudyResults {
             "| {:<22} | {:>8} | {:>20} | {:>13} | {:>14} | {:>22} |\n",
             "variant",
             "params",
-            "rel. error (mean±std)",
+            format!("{} (mean±std)", self.system().physics().error_name()),
             "rel. to ONE",
             "corr. time",
             "stat/unst/recur/reg"
@@ -98,7 +103,7 @@ impl ResultsText for StudyResults {
                 Some(v.params),
                 &v.metrics,
                 v.relative_to_one.as_ref(),
-                v.diverged,
+                diverged_note(v),
             ));
         }
         out.push_str(&row(
@@ -106,7 +111,7 @@ impl ResultsText for StudyResults {
             None,
             &self.baseline,
             None,
-            false,
+            String::new(),
         ));
         if let Some(sentence) = self.ratio_sentence() {
             out.push_str(&format!("\n{sentence}\n"));
@@ -115,18 +120,27 @@ impl ResultsText for StudyResults {
     }
 }
 
+/// ` (diverged)`, or ` (k of n diverged)` when models were left out of the means.
+fn diverged_note(v: &VariantResult) -> String {
+    match v.metrics.diverged_models {
+        0 if v.diverged => " (diverged)".to_string(),
+        0 => String::new(),
+        k => format!(" ({k} of {} diverged)", v.seeds.len()),
+    }
+}
+
 fn row(
     label: &str,
     params: Option<usize>,
     m: &Metrics,
     relative: Option<&SeedStat>,
-    diverged: bool,
+    diverged: String,
 ) -> String {
     let rel = relative.map_or("—".to_string(), |r| format!("{:.3}±{:.3}", r.mean, r.std));
     let [error, correlation, stability] = cells(m, "±");
     format!(
         "| {:<22} | {:>8} | {:>20} | {:>13} | {:>14} | {:>22} |\n",
-        format!("{label}{}", if diverged { " (diverged)" } else { "" }),
+        format!("{label}{diverged}"),
         params.map_or("—".to_string(), |p| p.to_string()),
         error,
         rel,

@@ -75,6 +75,10 @@ impl PhysicalSystem for Kolmogorov {
         BASELINE_NAME
     }
 
+    fn error_name(&self) -> &'static str {
+        "velocity MSE"
+    }
+
     fn training_trajectories(&self, data: &TrainDataConfig) -> usize {
         data.scales.len()
     }

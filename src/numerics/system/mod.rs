@@ -111,6 +111,11 @@ pub trait PhysicalSystem: Sync {
     /// Name of the coarse-solver-only baseline (`ETD1 only`).
     fn baseline_name(&self) -> &'static str;
 
+    /// Short name of the error metric in tables (`rel. error`, `velocity MSE`).
+    fn error_name(&self) -> &'static str {
+        "rel. error"
+    }
+
     /// Training trajectories the data recipe `data` makes (per parameter value, the system's
     /// initial conditions).
     fn training_trajectories(&self, data: &TrainDataConfig) -> usize;
