@@ -82,7 +82,7 @@ pub fn paper_training(modality: Modality) -> TrainConfig {
 }
 
 /// The reduced training settings of `preset` (every preset but `paper`): 400 frames per Re
-/// spun up for 250 frames, 150 iterations per stage at learning rate 1e-3, decayed ×0.9 every
+/// spun up for 250 frames, 1000 iterations per stage at learning rate 1e-3, decayed ×0.9 every
 /// 50 iterations.
 pub fn reduced_training(modality: Modality) -> TrainConfig {
     let mut config = paper_training(modality);
@@ -94,7 +94,7 @@ pub fn reduced_training(modality: Modality) -> TrainConfig {
         decay_every: 50,
     };
     if let Some(curriculum) = &mut config.curriculum {
-        curriculum.stage_iterations = 150;
+        curriculum.stage_iterations = 1000;
         curriculum.learning_rates = vec![1e-3; CURRICULUM.len()];
     }
     config.iterations = config.total_iterations();

@@ -66,6 +66,16 @@ pub fn integral_time_scale(correlation: &[f64]) -> Option<f64> {
     None
 }
 
+/// The first lag (in frames, interpolated linearly) at which a normalised correlation falls to
+/// `level`, e.g. `1/e` for the e-folding time; `None` if it stays above.
+pub fn first_crossing(correlation: &[f64], level: f64) -> Option<f64> {
+    correlation
+        .windows(2)
+        .enumerate()
+        .find(|(_, pair)| pair[1] <= level)
+        .map(|(lag, pair)| lag as f64 + (pair[0] - level) / (pair[0] - pair[1]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,6 +86,8 @@ mod tests {
         let linear: Vec<f64> = (0..=20).map(|t| 1.0 - t as f64 / 10.0).collect();
         assert!((integral_time_scale(&linear).expect("zero") - 5.0).abs() < 1e-12);
         assert_eq!(integral_time_scale(&[1.0, 0.9, 0.8]), None);
+        assert!((first_crossing(&linear, 0.25).expect("crossing") - 7.5).abs() < 1e-12);
+        assert_eq!(first_crossing(&[1.0, 0.9, 0.8], 0.5), None);
         // Frames cos(ωt)·field: the normalised correlation is ≈ cos(ω τ) (mean removed).
         let frames: Vec<Vec<f64>> = (0..400)
             .map(|t| {

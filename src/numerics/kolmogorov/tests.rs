@@ -284,3 +284,44 @@ fn coarse_ssp_rk3_stays_bounded_at_re_1000_for_3000_steps() {
     assert!(rms(&curl) < 25.0, "vorticity rms {}", rms(&curl));
     assert!(relative_divergence < 1e-5);
 }
+
+#[test]
+fn f32_and_autodiff_f32_steps_match_f64() {
+    let n = 32;
+    let omega = random_vorticity(n, 8, 5, 4.0).expect("ic");
+    let start = velocity_from_vorticity(n, &omega).expect("velocity");
+    let want = f64_solver(n, 0.02).step_host(&start, 1e-3).expect("f64");
+    let scale = max_abs(&want);
+    let plain = CoarseSolver::new(n, 0.02, &backend::cpu()).expect("solver");
+    let got = plain.step_host(&start, 1e-3).expect("f32");
+    let error = max_abs_difference(&got, &want) / scale;
+    // The training path: f32 on the autodiff device, batch 2, with a backward pass.
+    let device = backend::cpu_autodiff();
+    let solver = CoarseSolver::new(n, 0.02, &device).expect("solver");
+    let input = solver
+        .velocity_tensor(&[start.clone(), start])
+        .expect("tensor")
+        .require_grad();
+    let (velocity, pressure) = solver.step(input.clone(), 1e-3);
+    assert_eq!(velocity.dims(), [2, 2, n, n]);
+    assert_eq!(pressure.dims(), [2, 1, n, n]);
+    let values = read_values(velocity.clone()).expect("read");
+    let autodiff_error = max_abs_difference(&values[..2 * n * n], &want) / scale;
+    let batch_difference = max_abs_difference(&values[..2 * n * n], &values[2 * n * n..]);
+    let gradient = read_values(
+        input
+            .grad(&(velocity.clone() * velocity).sum().backward())
+            .expect("gradient"),
+    )
+    .expect("read");
+    let pressure_mean = read_values(pressure).expect("read")[..n * n]
+        .iter()
+        .sum::<f64>()
+        / (n * n) as f64;
+    eprintln!("f32 vs f64 one step: {error:.1e} (autodiff {autodiff_error:.1e}); pressure mean {pressure_mean:.1e}");
+    assert!(error < 1e-5, "{error:e}");
+    assert!(autodiff_error < 1e-5, "{autodiff_error:e}");
+    assert_eq!(batch_difference, 0.0);
+    assert!(gradient.iter().all(|g| g.is_finite()) && max_abs(&gradient) > 0.0);
+    assert!(pressure_mean.abs() < 1e-4);
+}

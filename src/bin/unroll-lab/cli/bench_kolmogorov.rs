@@ -22,7 +22,7 @@ use unroll_lab::numerics::kolmogorov::staggered::{
     coarse_from_fine, divergence, vorticity_from_velocity,
 };
 use unroll_lab::numerics::kolmogorov::statistics::{
-    autocorrelation, integral_time_scale, vorticity_rms,
+    autocorrelation, first_crossing, integral_time_scale, vorticity_rms,
 };
 use unroll_lab::numerics::kolmogorov::{CoarseSolver, SpectralSolver, TimeScheme};
 
@@ -73,6 +73,10 @@ struct KolmogorovBench {
     integral_time_scale_steps: Option<f64>,
     /// The same in time units.
     integral_time_scale_time: Option<f64>,
+    /// The lag at which the autocorrelation first falls to 1/e, in coarse steps.
+    e_folding_steps: Option<f64>,
+    /// The normalised autocorrelation at lags `0..=max_lag` coarse steps.
+    correlation: Vec<f64>,
     /// Spectral solver steps/s at 128², dt 0.005 (spin-up and sampling).
     spectral_steps_per_second: f64,
     /// Coarse solver steps/s at 32², dt 0.02, batch 1, CPU f32 (readbacks every 50 steps).
@@ -158,6 +162,8 @@ pub fn bench_kolmogorov(args: &BenchKolmogorovArgs) -> Result<(), CliError> {
         vorticity_rms: vorticity_rms(&frames),
         integral_time_scale_steps: scale,
         integral_time_scale_time: scale.map(|s| s * COARSE_DT),
+        e_folding_steps: first_crossing(&correlation, (-1.0f64).exp()),
+        correlation,
         spectral_steps_per_second,
         coarse_steps_per_second,
         coarse_steps: args.coarse_steps,
@@ -190,6 +196,20 @@ fn print_bench(b: &KolmogorovBench) {
             "  integral time scale          correlation stays positive up to the largest lag"
         ),
     }
+    match b.e_folding_steps {
+        Some(steps) => println!("  e-folding time (C = 1/e)     {steps:.2} coarse steps"),
+        None => println!("  e-folding time (C = 1/e)     beyond the largest lag"),
+    }
+    let at = |lag: usize| b.correlation.get(lag).map_or(f64::NAN, |c| *c);
+    println!(
+        "  autocorrelation              lag 1: {:.3}, 5: {:.3}, 10: {:.3}, 20: {:.3}, 50: {:.3}, 100: {:.3}",
+        at(1),
+        at(5),
+        at(10),
+        at(20),
+        at(50),
+        at(100)
+    );
     println!(
         "  spectral 128², dt 0.005      {:.1} steps/s",
         b.spectral_steps_per_second
