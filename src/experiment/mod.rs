@@ -163,10 +163,18 @@ impl Experiment {
     /// Switches the preset: its grid's modes and modalities replace the current ones, every
     /// other knob is kept.
     pub fn set_preset(&mut self, preset: Preset) {
-        let defaults = Self::defaults(preset, self.target);
+        let defaults = Self::defaults_for(self.system, preset, self.target);
         self.preset = preset;
         self.modes = defaults.modes;
         self.modalities = defaults.modalities;
+    }
+
+    /// Switches the system: every knob takes that system's defaults for the current preset
+    /// (network, data, budget and test set differ between systems).
+    pub fn set_system(&mut self, system: System) {
+        if system != self.system {
+            *self = Self::defaults_for(system, self.preset, self.target);
+        }
     }
 
     /// Applies `overrides` at this experiment's target: each value is checked against the
@@ -204,7 +212,9 @@ impl Experiment {
         let mut out = Overrides::default();
         for knob in KNOBS {
             let value = knob.read(self);
-            if value.to_string() != knob.read(&defaults).to_string() {
+            // The system picks the defaults, so it always differs from KS's.
+            let differs = value.to_string() != knob.read(&defaults).to_string();
+            if differs || (knob == Knob::System && self.system != System::Ks) {
                 out.set(knob, value);
             }
         }

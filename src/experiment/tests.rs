@@ -481,3 +481,26 @@ fn a_u_net_deeper_than_48_points_allow_is_refused() {
         assert!(e.validate().is_empty(), "{architecture}");
     }
 }
+
+/// `system=kolmogorov` starts from Kolmogorov's defaults (2-D ResNet, the training Reynolds
+/// numbers, correction only), its study validates, the URL round-trips, and switching back
+/// restores KS's defaults.
+#[test]
+fn kolmogorov_urls_start_from_its_defaults() {
+    use crate::numerics::nets::Architecture;
+    let (e, ignored) = Experiment::from_query("system=kolmogorov");
+    assert!(ignored.is_empty(), "{ignored:?}");
+    assert_eq!(e.system, System::Kolmogorov);
+    assert_eq!(e.architecture, Architecture::Resnet2d);
+    assert_eq!((e.channels, e.depth), (8, 5));
+    assert_eq!(e.scales, vec![300.0, 400.0, 500.0, 700.0, 800.0, 900.0]);
+    let config = e.study_config();
+    config.validate().expect("valid study");
+    assert_eq!(config.system, System::Kolmogorov);
+    assert!(config.variants().iter().all(|v| v.mode == Mode::Correct));
+    let (back, _) = Experiment::from_query(&e.to_query());
+    assert_eq!(back, e);
+    let mut switched = e.clone();
+    switched.set_system(System::Ks);
+    assert_eq!(switched, Experiment::default());
+}

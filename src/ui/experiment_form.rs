@@ -120,7 +120,7 @@ pub fn ExperimentForm(
             <label>"System "
                 <select id="system" on:change=move |ev| {
                     if let Ok(system) = event_target_value(&ev).parse::<System>() {
-                        experiment.update(|e| e.system = system);
+                        experiment.update(|e| e.set_system(system));
                     }
                 }>
                     {System::ALL.into_iter().map(|s| view! {
