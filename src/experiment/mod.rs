@@ -14,8 +14,10 @@
 //! α applies only with the transition mode.
 
 pub mod command;
+pub mod initial_state;
 pub mod knob;
 pub mod limits;
+pub mod peers;
 pub mod problem;
 pub mod query;
 pub mod validate;
