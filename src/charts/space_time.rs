@@ -110,7 +110,7 @@ pub fn draw_space_time<DB: DrawingBackend>(
 }
 
 /// One panel: `field` (`[frames][N]`) titled `name`, or a note when it is missing.
-fn draw_panel<DB: DrawingBackend>(
+pub(super) fn draw_panel<DB: DrawingBackend>(
     cell: &DrawingArea<DB, Shift>,
     name: &str,
     field: Option<&SpaceTime>,
@@ -143,7 +143,7 @@ fn draw_panel<DB: DrawingBackend>(
 }
 
 /// The colour bar for `[-a, a]` with its axis.
-fn draw_colorbar<DB: DrawingBackend>(
+pub(super) fn draw_colorbar<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     a: f64,
 ) -> Result<(), ChartError> {

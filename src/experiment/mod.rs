@@ -18,6 +18,7 @@ pub mod initial_state;
 pub mod knob;
 pub mod limits;
 pub mod peers;
+pub mod playground;
 pub mod problem;
 pub mod query;
 pub mod validate;

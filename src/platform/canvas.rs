@@ -184,3 +184,39 @@ pub fn download_png(canvas: &HtmlCanvasElement, file: &str) -> Result<(), String
         .map_err(|e| format!("cannot export the chart: {e:?}"))?;
     files::download_data_url(file, &url)
 }
+
+/// Puts an RGB image (`3 · width · height` bytes, row-major) onto `canvas` at its top-left
+/// corner, resizing the canvas to `width × height` when it differs (the page scales it by CSS).
+pub fn put_rgb(
+    canvas: &HtmlCanvasElement,
+    width: u32,
+    height: u32,
+    rgb: &[u8],
+) -> Result<(), String> {
+    let pixels = width as usize * height as usize;
+    if rgb.len() < 3 * pixels {
+        return Err(format!(
+            "bitmap of {} bytes for {width}×{height}",
+            rgb.len()
+        ));
+    }
+    if canvas.width() != width || canvas.height() != height {
+        canvas.set_width(width);
+        canvas.set_height(height);
+    }
+    let context: CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into().ok())
+        .ok_or("this browser has no 2D canvas")?;
+    let mut rgba = Vec::with_capacity(4 * pixels);
+    for px in rgb[..3 * pixels].chunks_exact(3) {
+        rgba.extend_from_slice(&[px[0], px[1], px[2], 255]);
+    }
+    let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), width, height)
+        .map_err(|e| format!("{e:?}"))?;
+    context
+        .put_image_data(&image, 0.0, 0.0)
+        .map_err(|e| format!("{e:?}"))
+}
