@@ -122,6 +122,28 @@ pub fn from_modes(coefficients: &[f64], n: usize) -> Vec<f64> {
         .collect()
 }
 
+/// One pointer position `(fx, fy)` in `[0, 1]²` of a drawing surface (top left = 0, 0) painted
+/// into `samples` (evenly across one period; the surface spans ±`range`): the samples from the
+/// previous position `last` to this one are set on the straight line between them, so a fast
+/// stroke leaves no gaps. Returns this position's sample index (the next call's `last`).
+pub fn paint(samples: &mut [f64], last: Option<usize>, (fx, fy): (f64, f64), range: f64) -> usize {
+    let n = samples.len();
+    if n == 0 {
+        return 0;
+    }
+    let i = ((fx.clamp(0.0, 1.0) * n as f64) as usize).min(n - 1);
+    let v = (0.5 - fy.clamp(0.0, 1.0)) * 2.0 * range;
+    let from = last.filter(|&l| l < n).unwrap_or(i);
+    let v_from = if from == i { v } else { samples[from] };
+    let span = from.abs_diff(i).max(1) as f64;
+    let (lo, hi) = (from.min(i), from.max(i));
+    for (k, sample) in samples.iter_mut().enumerate().take(hi + 1).skip(lo) {
+        let t = k.abs_diff(from) as f64 / span;
+        *sample = v_from + (v - v_from) * t;
+    }
+    i
+}
+
 impl InitialState {
     /// A drawn state from samples on any number of points, kept as its [`MODES`] lowest modes
     /// (rounded as the URL keeps them).
@@ -319,6 +341,21 @@ mod tests {
             scale: 1.0,
         };
         assert_eq!(state.values(), train_ic(&grid, 0).expect("ic"));
+    }
+
+    #[test]
+    fn a_stroke_fills_the_samples_between_two_positions() {
+        let mut samples = vec![0.0; 10];
+        let first = paint(&mut samples, None, (0.05, 0.25), 4.0);
+        assert_eq!((first, samples[0]), (0, 2.0));
+        let second = paint(&mut samples, Some(first), (0.45, 0.75), 4.0);
+        assert_eq!(second, 4);
+        assert_eq!(samples[..6], [2.0, 1.0, 0.0, -1.0, -2.0, 0.0]);
+        // Backwards, and out of the surface: clamped.
+        let third = paint(&mut samples, Some(second), (-1.0, 2.0), 4.0);
+        assert_eq!(third, 0);
+        assert_eq!(samples[0], -4.0);
+        assert_eq!(paint(&mut [], None, (0.5, 0.5), 4.0), 0);
     }
 
     #[test]

@@ -211,3 +211,26 @@ pub fn query_text(key: &str) -> Option<String> {
             .into_owned()
     })
 }
+
+/// Every file picked in the `<input type="file" multiple>` that fired `event`, as
+/// `(file name, bytes)`.
+pub async fn read_files_of_event(
+    event: leptos::ev::Event,
+) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let input = event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .ok_or("the event does not come from a file input")?;
+    let files = input.files().ok_or("no file selected")?;
+    let mut out = Vec::new();
+    for index in 0..files.length() {
+        let Some(file) = files.get(index) else {
+            continue;
+        };
+        let buffer = JsFuture::from(file.array_buffer())
+            .await
+            .map_err(|e| format!("cannot read {}: {e:?}", file.name()))?;
+        out.push((file.name(), js_sys::Uint8Array::new(&buffer).to_vec()));
+    }
+    Ok(out)
+}

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::{DeviceBadge, Intro, StudyPanel};
+use super::{DeviceBadge, StudyPanel};
 use crate::platform::compute::{acquire, cpu_device, DevicePreference};
 use crate::report::compute::ComputeDevice;
 
@@ -45,7 +45,6 @@ pub fn App() -> impl IntoView {
             <DeviceBadge device=device />
         </header>
         <main>
-            <Intro />
             <StudyPanel device=training_device webgpu=train_on_webgpu training_note=training_note />
         </main>
     }
