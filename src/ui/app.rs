@@ -37,11 +37,13 @@ pub fn App() -> impl IntoView {
     });
     view! {
         <header class="masthead">
-            <h1>"unroll-lab"</h1>
-            <p class="subtitle">
-                "Differentiability in unrolled training of neural physics simulators — "
-                "an interactive companion to List, Chen, Bali & Thuerey (CMAME 2025)"
-            </p>
+            <div class="titles">
+                <h1>"unroll-lab"</h1>
+                <p class="subtitle">
+                    "Differentiability in unrolled training of neural physics simulators — "
+                    "an interactive companion to List, Chen, Bali & Thuerey (CMAME 2025)"
+                </p>
+            </div>
             <DeviceBadge device=device />
         </header>
         <main>
