@@ -172,6 +172,8 @@ pub fn StudyPanel(
                 Ok(text) => match StudyResults::from_json(&text) {
                     Ok(imported) => {
                         set_notice.set(String::new());
+                        // The page's trained weights belong to its own run, not to this file.
+                        set_weights.set(Vec::new());
                         set_results.set(Some(imported));
                     }
                     Err(err) => set_notice.set(format!("Import failed: {err}")),
@@ -227,8 +229,8 @@ pub fn StudyPanel(
                 <p id="url-notice" class="notice" class:hidden=move || notice.get().is_empty()>{notice}</p>
                 <p class="notice" class:hidden=move || training_note.get().is_empty()>{training_note}</p>
             </div>
+            <Intro />
         </section>
-        <Intro />
         <div class="workbench">
             <section id="experiment" class="panel">
                 <h2>"Experiment"</h2>
@@ -299,7 +301,10 @@ pub fn StudyPanel(
                     };
                     view! {
                         <li>{label} " "
-                            <button on:click=move |_| if let Ok(r) = StudyResults::from_json(&json) { set_results.set(Some(r)) }>"View"</button>
+                            <button on:click=move |_| if let Ok(r) = StudyResults::from_json(&json) {
+                                set_weights.set(Vec::new());
+                                set_results.set(Some(r));
+                            }>"View"</button>
                         </li>
                     }
                 }).collect_view()}
