@@ -2,8 +2,7 @@
 // and Run above the fold; the collapsible advanced settings; the peers' commands beside the CLI
 // command; an initial state drawn with the mouse, rolled out and shared by URL; the paper's
 // numbers beside a run's; and an accessibility check (axe-core) before and after a run that
-// fails on serious or critical violations. Writes the first-screen screenshots to
-// docs/screenshots/.
+// fails on serious or critical violations. Takes the first-screen screenshots.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
@@ -16,7 +15,12 @@ import { launch } from "./browser.mjs";
 const base = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080/";
 const fixture = fileURLToPath(new URL("./fixtures/cli-results.json", import.meta.url));
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-const shots = fileURLToPath(new URL("../../docs/screenshots/", import.meta.url));
+// The committed screenshots are refreshed with UNROLL_LAB_SCREENSHOTS=docs tests/e2e/run.sh;
+// otherwise they go to target/screenshots/ (so a test run leaves the checkout clean).
+const shots = fileURLToPath(new URL(
+  process.env.UNROLL_LAB_SCREENSHOTS === "docs" ? "../../docs/screenshots/" : "../../target/screenshots/",
+  import.meta.url,
+));
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
