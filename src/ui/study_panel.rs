@@ -219,6 +219,7 @@ pub fn StudyPanel(
                     <button id="cancel" on:click=cancel disabled=move || !running.get()>"Cancel"</button>
                 </div>
                 <p id="hero-estimate" class="estimate">{estimate}</p>
+                <p class="hint"><a href="#playground">"Or try the trained models on an initial state you draw ↓"</a></p>
                 <div id="confirm-run" class="notice" role="alertdialog" aria-label="Confirm a long run" class:hidden=move || confirm.get().is_none()>
                     <p>{move || confirm.get().unwrap_or_default()}</p>
                     <button id="confirm-run-anyway" on:click=move |_| launch()>"Run in the browser anyway"</button>

@@ -101,6 +101,7 @@ test("screenshots of the first screen at 1440×900 and 390×844", async () => {
   assert.ok(overflow <= 0, `no horizontal scrolling on a phone (${overflow} px too wide)`);
   const run = await phone.page.locator("#run").boundingBox();
   assert.ok(run.width >= 44 && run.height >= 30, "Run is a comfortable touch target");
+  assert.ok(run.y + run.height <= 844, `Run on a phone's first screen: ${JSON.stringify(run)}`);
   await phone.page.screenshot({ path: join(shots, "first-screen-390x844.png") });
   assert.deepEqual(phone.errors, []);
   await phone.page.close();
