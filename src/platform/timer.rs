@@ -67,15 +67,3 @@ pub fn now_secs() -> f64 {
         })
         .map_or(0.0, |millis| millis / 1000.0)
 }
-
-/// Resolves at the next animation frame (`requestAnimationFrame`; in a worker, after a
-/// macrotask): the pace of the page's live animations.
-pub async fn next_frame() {
-    let Some(window) = js_sys::global().dyn_into::<web_sys::Window>().ok() else {
-        return sleep(16).await;
-    };
-    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
-        let _ = window.request_animation_frame(resolve.unchecked_ref());
-    });
-    let _ = JsFuture::from(promise).await;
-}

@@ -1,25 +1,34 @@
-//! The first screen's live picture: the study's ground-truth KS solution computed in the page a
-//! step every other animation frame ([`LiveField`]) and drawn as a scrolling space–time map,
-//! with a pause button (moving content must be stoppable). `data-steps` on the canvas counts
-//! the steps shown.
+//! The first screen's live picture: the study's ground-truth KS solution computed in the page
+//! ([`LiveField`]) and drawn as a scrolling space–time map, with a pause button (moving content
+//! must be stoppable; it starts paused when the reader prefers reduced motion). `data-steps` on
+//! the canvas counts the steps shown.
+//!
+//! Paced by a timer at [`TICK_MS`] rather than every animation frame: each wake-up is a call
+//! into wasm, and the page's calls into wasm are not free (a study's messages need the main
+//! thread too).
 
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use crate::charts::LiveField;
-use crate::platform::canvas::put_rgb;
-use crate::platform::timer::next_frame;
+use crate::platform::canvas::RgbCanvas;
+use crate::platform::prefers_reduced_motion;
+use crate::platform::timer::sleep;
 
 /// Frames in the window (time steps across the picture).
 const WINDOW: usize = 240;
-/// Animation frames per solver step (30 steps/s at 60 Hz).
-const FRAMES_PER_STEP: usize = 2;
+/// Milliseconds between redraws.
+const TICK_MS: i32 = 80;
+/// Solver steps per redraw (25 steps/s).
+const STEPS_PER_TICK: usize = 2;
+/// Milliseconds between checks while paused.
+const PAUSED_MS: i32 = 250;
 
 /// The live space–time map of the ground truth.
 #[component]
 pub fn HeroAnimation() -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
-    let (playing, set_playing) = signal(true);
+    let (playing, set_playing) = signal(!prefers_reduced_motion());
     let (steps, set_steps) = signal(0usize);
     let (error, set_error) = signal(String::new());
     leptos::task::spawn_local(async move {
@@ -30,29 +39,31 @@ pub fn HeroAnimation() -> impl IntoView {
                 return;
             }
         };
-        let mut frame = 0usize;
+        let mut target: Option<RgbCanvas> = None;
         let mut drawn = false;
         loop {
-            next_frame().await;
-            let Some(element) = canvas.get_untracked() else {
-                continue;
-            };
             let Some(play) = playing.try_get_untracked() else {
                 return;
             };
-            frame += 1;
-            let step = play && frame.is_multiple_of(FRAMES_PER_STEP);
-            if step {
-                field.advance(1);
-                let _ = set_steps.try_set(field.steps());
+            if drawn && !play {
+                sleep(PAUSED_MS).await;
+                continue;
             }
-            if step || !drawn {
+            if target.is_none() {
+                target = canvas.get_untracked().and_then(RgbCanvas::new);
+            }
+            if let Some(target) = &target {
+                if drawn {
+                    field.advance(STEPS_PER_TICK);
+                    let _ = set_steps.try_set(field.steps());
+                }
                 let (w, h) = field.size();
-                if let Err(err) = put_rgb(&element, w, h, &field.rgb()) {
+                if let Err(err) = target.put(w, h, &field.rgb()) {
                     let _ = set_error.try_set(err);
                 }
                 drawn = true;
             }
+            sleep(TICK_MS).await;
         }
     });
     view! {

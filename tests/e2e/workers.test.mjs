@@ -97,7 +97,7 @@ test("pause holds every worker, resume goes on; cancel stops them and a new run 
   await page.waitForFunction(() => document.querySelector("#progress").value > 0.05, null, { timeout: 300_000 });
   // A known flake (about 1 run in 4): the run ended around the pause. The status says how.
   const status = () => page.textContent("#status");
-  await page.click("#pause", { timeout: 5000 })
+  await page.click("#pause")
     .catch(async (err) => { throw new Error(`cannot pause (status: ${await status()}): ${err}`); });
   await page.waitForFunction(() => document.querySelector("#pause").textContent.trim() === "Resume", null, { timeout: 5000 });
   await page.waitForTimeout(2000); // the tick under way when the message arrived ends first
