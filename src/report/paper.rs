@@ -116,10 +116,21 @@ fn budget(results: &StudyResults, published: &Published) -> String {
     let theirs = paper_iterations(epochs);
     match measured_iterations(results) {
         Some(ours) => format!(
-            "{ours} it. vs ≈ {theirs} it. ({epochs} epochs): {:.1} % of the budget",
-            100.0 * ours as f64 / theirs as f64
+            "{ours} it. vs ≈ {theirs} it. ({epochs} epochs): {} % of the budget",
+            percent(100.0 * ours as f64 / theirs as f64)
         ),
         None => format!("published at ≈ {theirs} it. ({epochs} epochs)"),
+    }
+}
+
+/// `0.045`, `0.67`, `12.3`: a share with two significant digits below 1 %.
+fn percent(value: f64) -> String {
+    if value >= 1.0 {
+        format!("{value:.1}")
+    } else if value >= 0.1 {
+        format!("{value:.2}")
+    } else {
+        format!("{value:.3}")
     }
 }
 

@@ -332,7 +332,7 @@ pub fn Playground(
                 <canvas id="ic-chart" node_ref=canvas width="960" height="460"></canvas>
                 <figcaption>
                     <strong>"Rollouts from your state"</strong>
-                    ". Space–time maps side by side (grid point across, step upwards, on the truth's colour scale), then each model's relative error against the truth at every step."
+                    ". Space–time maps side by side (grid point across, step upwards, on the truth's colour scale; grey where a rollout blew up), then each model's relative error against the truth at every step (the study's per-frame summand, clipped at 30 as the study clips it)."
                 </figcaption>
             </figure>
             <ul id="ic-summary">
