@@ -15,7 +15,9 @@ pub mod colormap;
 mod correlation;
 mod error_bars;
 mod error_curve;
+mod live_field;
 mod loss;
+mod rollouts;
 mod sizes;
 mod space_time;
 mod stability;
@@ -32,7 +34,9 @@ use plotters::prelude::*;
 pub use correlation::draw_correlation;
 pub use error_bars::{draw_error_bars, draw_relative_to_one};
 pub use error_curve::draw_error_curve;
+pub use live_field::LiveField;
 pub use loss::{draw_loss, extend_curve, loss_curves, LossCurve};
+pub use rollouts::draw_rollouts;
 pub use sizes::{draw_sizes, size_groups};
 pub use space_time::draw_space_time;
 pub use stability::draw_stability;
@@ -196,17 +200,21 @@ pub fn is_kolmogorov(results: &StudyResults) -> bool {
 /// The baseline's colour (near-black).
 pub const BASELINE_COLOR: RGBColor = RGBColor(34, 34, 34);
 
-/// Tableau-10 hues, one per mode × modality in the order P-ONE, P-NOG, P-WIG, C-ONE, … T-WIG.
+/// Colour-blind-safe hues, one per mode × modality in the order P-ONE, P-NOG, P-WIG, C-ONE, …
+/// T-WIG: the six of the study's headline are Okabe–Ito's (blue, orange, bluish green,
+/// vermillion, reddish purple, sky blue; its yellow and black are left out: yellow is too light
+/// on white, black is the baseline's), the transition mode's three are from Paul Tol's
+/// colour-blind-safe "muted" scheme (wine, teal, olive).
 const IDENTITY_HUES: [RGBColor; 9] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
+    RGBColor(0, 114, 178),
+    RGBColor(230, 159, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(213, 94, 0),
+    RGBColor(204, 121, 167),
+    RGBColor(86, 180, 233),
+    RGBColor(136, 34, 85),
+    RGBColor(68, 170, 153),
+    RGBColor(153, 153, 51),
 ];
 
 /// The colour identity of a series: its variant's mode and modality.

@@ -14,8 +14,11 @@
 //! α applies only with the transition mode.
 
 pub mod command;
+pub mod initial_state;
 pub mod knob;
 pub mod limits;
+pub mod peers;
+pub mod playground;
 pub mod problem;
 pub mod query;
 pub mod validate;

@@ -184,3 +184,44 @@ pub fn download_png(canvas: &HtmlCanvasElement, file: &str) -> Result<(), String
         .map_err(|e| format!("cannot export the chart: {e:?}"))?;
     files::download_data_url(file, &url)
 }
+
+/// A canvas that takes whole RGB frames (`put`), its 2D context looked up once: the first
+/// screen's animation puts a frame many times a second, and every browser object handed to
+/// wasm costs a crossing.
+pub struct RgbCanvas {
+    canvas: HtmlCanvasElement,
+    context: CanvasRenderingContext2d,
+}
+
+impl RgbCanvas {
+    /// `None` when the canvas has no 2D context.
+    pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
+        let context = canvas.get_context("2d").ok()??.dyn_into().ok()?;
+        Some(Self { canvas, context })
+    }
+
+    /// Puts an RGB image (`3 · width · height` bytes, row-major) at the top-left corner,
+    /// resizing the canvas to `width × height` when it differs (the page scales it by CSS).
+    pub fn put(&self, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
+        let pixels = width as usize * height as usize;
+        if rgb.len() < 3 * pixels {
+            return Err(format!(
+                "bitmap of {} bytes for {width}×{height}",
+                rgb.len()
+            ));
+        }
+        if self.canvas.width() != width || self.canvas.height() != height {
+            self.canvas.set_width(width);
+            self.canvas.set_height(height);
+        }
+        let mut rgba = Vec::with_capacity(4 * pixels);
+        for px in rgb[..3 * pixels].chunks_exact(3) {
+            rgba.extend_from_slice(&[px[0], px[1], px[2], 255]);
+        }
+        let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), width, height)
+            .map_err(|e| format!("{e:?}"))?;
+        self.context
+            .put_image_data(&image, 0.0, 0.0)
+            .map_err(|e| format!("{e:?}"))
+    }
+}

@@ -178,3 +178,59 @@ pub fn store_run(json: String, keep: usize) -> Result<Option<String>, String> {
         dropped += 1;
     }
 }
+
+/// Sets (`Some`) or removes (`None`) each of `pairs`' keys in the page URL's query without
+/// reloading, keeping every other key (the playground's state beside the experiment).
+pub fn set_query_keys(pairs: &[(&str, Option<String>)]) {
+    let current = self::query();
+    let mut parts: Vec<String> = current
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|pair| {
+            let key = pair.split('=').next().unwrap_or_default();
+            !pair.is_empty() && !pairs.iter().any(|(k, _)| *k == key)
+        })
+        .map(str::to_string)
+        .collect();
+    parts.extend(
+        pairs
+            .iter()
+            .filter_map(|(key, value)| Some(format!("{key}={}", value.as_ref()?))),
+    );
+    let url = format!("?{}", parts.join("&"));
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// [`query_value`], percent-decoded.
+pub fn query_text(key: &str) -> Option<String> {
+    query_value(key).map(|raw| {
+        percent_encoding::percent_decode_str(&raw)
+            .decode_utf8_lossy()
+            .into_owned()
+    })
+}
+
+/// Every file picked in the `<input type="file" multiple>` that fired `event`, as
+/// `(file name, bytes)`.
+pub async fn read_files_of_event(
+    event: leptos::ev::Event,
+) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let input = event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        .ok_or("the event does not come from a file input")?;
+    let files = input.files().ok_or("no file selected")?;
+    let mut out = Vec::new();
+    for index in 0..files.length() {
+        let Some(file) = files.get(index) else {
+            continue;
+        };
+        let buffer = JsFuture::from(file.array_buffer())
+            .await
+            .map_err(|e| format!("cannot read {}: {e:?}", file.name()))?;
+        out.push((file.name(), js_sys::Uint8Array::new(&buffer).to_vec()));
+    }
+    Ok(out)
+}

@@ -3,6 +3,7 @@
 pub mod canvas;
 pub mod compute;
 pub mod files;
+pub mod pointer;
 pub mod timer;
 pub mod worker;
 pub mod workers;
@@ -28,6 +29,26 @@ fn hide_boot_message() {
     if let Some(boot) = document().and_then(|doc| doc.get_element_by_id("boot")) {
         boot.remove();
     }
+}
+
+/// Whether the reader asked for less motion (`prefers-reduced-motion: reduce`).
+pub fn prefers_reduced_motion() -> bool {
+    use wasm_bindgen::JsCast;
+    let Some(window) = web_sys::window() else {
+        return false;
+    };
+    let Some(match_media) = js_sys::Reflect::get(&window, &"matchMedia".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return false;
+    };
+    match_media
+        .call1(&window, &"(prefers-reduced-motion: reduce)".into())
+        .ok()
+        .and_then(|list| js_sys::Reflect::get(&list, &"matches".into()).ok())
+        .and_then(|matches| matches.as_bool())
+        .unwrap_or(false)
 }
 
 /// Writes `message` into the page's `#fatal` box (present in `index.html`).

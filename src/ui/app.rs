@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-use super::{DeviceBadge, Intro, StudyPanel};
+use super::{DeviceBadge, StudyPanel};
 use crate::platform::compute::{acquire, cpu_device, DevicePreference};
 use crate::report::compute::ComputeDevice;
 
@@ -37,15 +37,16 @@ pub fn App() -> impl IntoView {
     });
     view! {
         <header class="masthead">
-            <h1>"unroll-lab"</h1>
-            <p class="subtitle">
-                "Differentiability in unrolled training of neural physics simulators — "
-                "an interactive companion to List, Chen, Bali & Thuerey (CMAME 2025)"
-            </p>
+            <div class="titles">
+                <h1>"unroll-lab"</h1>
+                <p class="subtitle">
+                    "Differentiability in unrolled training of neural physics simulators — "
+                    "an interactive companion to List, Chen, Bali & Thuerey (CMAME 2025)"
+                </p>
+            </div>
             <DeviceBadge device=device />
         </header>
         <main>
-            <Intro />
             <StudyPanel device=training_device webgpu=train_on_webgpu training_note=training_note />
         </main>
     }

@@ -128,23 +128,43 @@ fn download_png(canvas: NodeRef<Canvas>, file: &str) -> Result<(), String> {
     canvas_backend::download_png(&element, file)
 }
 
+/// Milliseconds a live-loss redraw waits, gathering the losses that arrive meanwhile.
+const LIVE_REDRAW_MS: i32 = 400;
+
 /// The training loss of each variant and seed while the study runs (`#chart-live-loss`,
-/// redrawn whenever `curves` changes; `(name, [(iteration, loss)])`, log scale).
+/// redrawn at most every [`LIVE_REDRAW_MS`] while `curves` changes; `(name, [(iteration,
+/// loss)])`, log scale).
 #[component]
 pub fn LiveLoss(curves: ReadSignal<Vec<LossCurve>>) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (error, set_error) = signal(String::new());
+    // Losses arrive many times a second from every worker; redraws are coalesced to one per
+    // LIVE_REDRAW_MS so the page's main thread stays free (Pause, Cancel, the first screen).
+    let pending = StoredValue::new(false);
     Effect::new(move |_| {
-        let Some(element) = canvas.get() else {
+        curves.track();
+        if canvas.get().is_none() || pending.get_value() {
             return;
-        };
-        let outcome = curves.with(|c| {
-            canvas_backend::draw_with(&element, |area| {
-                area.fill(&WHITE)?;
-                charts::draw_loss(area, c, "Waiting for the first loss values…")
-            })
+        }
+        pending.set_value(true);
+        leptos::task::spawn_local(async move {
+            sleep(LIVE_REDRAW_MS).await;
+            if pending.try_set_value(false).is_some() {
+                return;
+            }
+            let Some(element) = canvas.get_untracked() else {
+                return;
+            };
+            let outcome = curves.try_with_untracked(|c| {
+                canvas_backend::draw_with(&element, |area| {
+                    area.fill(&WHITE)?;
+                    charts::draw_loss(area, c, "Waiting for the first loss values…")
+                })
+            });
+            if let Some(outcome) = outcome {
+                let _ = set_error.try_set(outcome.err().unwrap_or_default());
+            }
         });
-        set_error.set(outcome.err().unwrap_or_default());
     });
     let download = move |_| {
         if let Err(err) = download_png(canvas, "unroll-lab-live-loss.png") {

@@ -245,6 +245,21 @@ pub fn ExperimentForm(
             <p class="field-error" id="workload-error">{error_of(crate::experiment::validate::WORKLOAD)}</p>
             <p class="deviations">"Deviations from the study: " {move || experiment.with(|e| e.deviations().join("; "))}</p>
             <p class="cli">"Same study from the CLI: " <code id="cli-command">{move || experiment.with(Experiment::cli_command)}</code></p>
+            <div class="peers">
+                <p class="cli">"The paper's own code ("<code>"kuramoto-sivashinsky/ks_train.py"</code>", PyTorch + PhiFlow), closest equivalent:"</p>
+                <pre><code id="ks-train-command">{move || experiment.with(|e| e.ks_train_command().lines.join("\n"))}</code></pre>
+                <p class="hint" id="ks-train-noflag">"No flag there for: "{move || experiment.with(|e| e.ks_train_command().no_flag.join("; "))}"."</p>
+                {move || match experiment.with(Experiment::apebench_snippet) {
+                    Some(snippet) => view! {
+                        <p class="cli">"APEBench (JAX, trainax trainers), the nearest set-up:"</p>
+                        <pre><code id="apebench-snippet">{snippet.lines.join("\n")}</code></pre>
+                        <p class="hint" id="apebench-noflag">"Differs there: "{snippet.no_flag.join("; ")}"."</p>
+                    }.into_any(),
+                    None => view! {
+                        <p class="hint" id="apebench-snippet">"APEBench has no equivalent of this set-up (no graph network, no transition mode)."</p>
+                    }.into_any(),
+                }}
+            </div>
         </div>
     }
 }

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 pub fn Intro() -> impl IntoView {
     view! {
         <section id="intro" class="intro">
-            <h2>"The question"</h2>
+            <h2>"The study in two paragraphs"</h2>
             <p>
                 "A neural time-stepper learns to advance a physical state by one step. Training it "
                 "on several unrolled steps changes two things at once: the network sees its own, "

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::report::paper::{paper_rows, verdict};
 use crate::report::results::{cells, StudyResults};
 
 /// `results` as an HTML table (`#results-table`, one `tr.variant` per variant).
@@ -47,13 +48,46 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
             </p>
         }
     });
+    let paper = paper_rows(&results);
+    let paper_line = verdict(&paper).unwrap_or_else(|| {
+        "No published setting matches this run (the paper's numbers are for the headline ratio, ONE/NOG/WIG, and ResNet1D 26×8 and 52×12).".to_string()
+    });
+    let paper_table = (!paper.is_empty()).then(|| {
+        let rows = paper
+            .into_iter()
+            .map(|row| {
+                view! {
+                    <tr class="paper-row" data-reproduces=row.reproduces.to_string()>
+                        <td>{row.quantity}</td>
+                        <td>{row.published}</td>
+                        <td>{row.measured}</td>
+                        <td>{row.budget}</td>
+                        <td>{if row.reproduces { "yes" } else { "not at this budget" }}</td>
+                        <td class="source">{row.source}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        view! {
+            <table id="paper-table" class="results">
+                <caption>"The paper beside you: published values and this run's"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"quantity"</th><th scope="col">"published"</th><th scope="col">"measured here"</th>
+                        <th scope="col">"budget (iterations per training)"</th><th scope="col">"reproduces?"</th><th scope="col">"source"</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        }
+    });
     view! {
         <table id="results-table" class="results">
             <thead>
                 <tr>
-                    <th>"variant"</th><th>"params"</th><th>"relative error (mean ± std)"</th>
-                    <th>"relative to ONE"</th><th>"correlation time"</th>
-                    <th>"static/unstable/recurring/regular"</th>
+                    <th scope="col">"variant"</th><th scope="col">"params"</th><th scope="col">"relative error (mean ± std)"</th>
+                    <th scope="col">"relative to ONE"</th><th scope="col">"correlation time"</th>
+                    <th scope="col">"static/unstable/recurring/regular"</th>
                 </tr>
             </thead>
             <tbody>
@@ -67,6 +101,8 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
         <p id="ratio">
             {ratio.unwrap_or_else(|| "C-NOG / P-WIG ratio: not in this study.".to_string())}
         </p>
+        {paper_table}
+        <p id="paper-verdict">{paper_line}</p>
         <p class="meta">{format!("preset '{}', {:.0} s", results.preset, results.wall_secs)}</p>
         {partial}
     }

@@ -11,18 +11,21 @@ use burn::tensor::Device;
 use leptos::prelude::*;
 
 use super::calibration;
+use super::hero::HeroAnimation;
+use super::playground::Playground;
 use super::pool_run::{Launch, PoolRun, Sinks};
-use super::{ExperimentForm, GradientFlow, LiveLoss, ResultsCharts, ResultsTable};
+use super::{ExperimentForm, GradientFlow, Intro, LiveLoss, ResultsCharts, ResultsTable};
 use crate::charts::LossCurve;
 use crate::experiment::Experiment;
 use crate::numerics::cost::cost;
 use crate::numerics::study::plan::StudyPlan;
 use crate::numerics::study::pool::{pool_size, Fault};
+use crate::numerics::study::Preset;
 use crate::numerics::train::Mode;
 use crate::platform::files;
 use crate::platform::workers::hardware_concurrency;
 use crate::report::results::{ResultsText, StudyResults};
-use crate::report::units::format_seconds;
+use crate::report::units::{cost_summary, format_seconds};
 
 /// A run the estimate puts above this many seconds asks for confirmation first.
 const CONFIRM_ABOVE_SECS: f64 = 1800.0;
@@ -169,6 +172,8 @@ pub fn StudyPanel(
                 Ok(text) => match StudyResults::from_json(&text) {
                     Ok(imported) => {
                         set_notice.set(String::new());
+                        // The page's trained weights belong to its own run, not to this file.
+                        set_weights.set(Vec::new());
                         set_results.set(Some(imported));
                     }
                     Err(err) => set_notice.set(format!("Import failed: {err}")),
@@ -178,53 +183,95 @@ pub fn StudyPanel(
         });
     };
 
+    let advanced_open = !experiment.with_untracked(|e| e.overrides().is_empty());
+    let estimate = move || {
+        experiment
+            .with(Experiment::workload)
+            .map(|workload| cost_summary(&workload, flop_rate.get()))
+            .unwrap_or_else(|| "Correct the fields marked in the advanced settings.".into())
+    };
+
     view! {
-        <section id="experiment" class="panel">
-            <h2>"Experiment"</h2>
-            <p id="url-notice" class="notice" class:hidden=move || notice.get().is_empty()>{notice}</p>
-            <p class="notice">{training_note}</p>
-            <ExperimentForm experiment=experiment flop_rate=flop_rate />
-            <div class="diagram-controls">
-                <label>"Gradient-flow diagram for "
-                    <select id="diagram-mode" on:change=move |ev| {
-                        set_diagram_mode.set(event_target_value(&ev).parse::<Mode>().ok());
-                    }>
-                        {Mode::ALL.into_iter().map(|m| view! {
-                            <option value=m.name() selected=move || diagram_mode_of(experiment.get().modes.first().copied(), diagram_mode.get()) == m>{m.name()}</option>
-                        }).collect_view()}
-                    </select>
-                </label>
+        <section id="hero" class="hero" aria-labelledby="question-heading">
+            <HeroAnimation />
+            <div class="hero-question">
+                <h2 id="question-heading">"Does unrolling help a learned simulator — and why?"</h2>
+                <p id="question">
+                    "A network that steps this chaotic PDE forward can be trained on one step at a time (ONE) or unrolled over "
+                    "several of its own steps, with gradients cut between them (NOG) or flowing back through time (WIG), "
+                    "either alone (prediction) or correcting a cheap solver (correction). "
+                    "Press Run to retrain those variants here, in your browser, and see them beside the paper's numbers."
+                </p>
+                <fieldset id="hero-presets" class="presets">
+                    <legend>"Study"</legend>
+                    {Preset::BROWSER.into_iter().map(|p| view! {
+                        <label>
+                            <input type="radio" name="hero-preset" id=format!("hero-preset-{}", p.name())
+                                prop:checked=move || experiment.with(|e| e.preset == p)
+                                on:change=move |_| experiment.update(|e| e.set_preset(p)) />
+                            " " {p.title()}
+                        </label>
+                    }).collect_view()}
+                </fieldset>
+                <div class="controls run-controls">
+                    <button id="run" class="primary" on:click=start disabled=move || running.get() || !errors().is_empty()>"Run"</button>
+                    <button id="pause" on:click=pause disabled=move || !running.get()>{move || if paused.get() { "Resume" } else { "Pause" }}</button>
+                    <button id="cancel" on:click=cancel disabled=move || !running.get()>"Cancel"</button>
+                </div>
+                <p id="hero-estimate" class="estimate">{estimate}</p>
+                <p class="hint"><a href="#playground">"Or try the trained models on an initial state you draw ↓"</a></p>
+                <div id="confirm-run" class="notice" role="alertdialog" aria-label="Confirm a long run" class:hidden=move || confirm.get().is_none()>
+                    <p>{move || confirm.get().unwrap_or_default()}</p>
+                    <button id="confirm-run-anyway" on:click=move |_| launch()>"Run in the browser anyway"</button>
+                    <button id="confirm-run-cancel" on:click=move |_| set_confirm.set(None)>"Cancel"</button>
+                </div>
+                <progress id="progress" max="1" aria-label="Study progress" prop:value=move || fraction.get()></progress>
+                <p id="status" role="status">{status}</p>
+                <p id="url-notice" class="notice" class:hidden=move || notice.get().is_empty()>{notice}</p>
+                <p class="notice" class:hidden=move || training_note.get().is_empty()>{training_note}</p>
             </div>
-            <GradientFlow
-                mode=Signal::derive(move || diagram_mode_of(experiment.get().modes.first().copied(), diagram_mode.get()))
-                unroll=Signal::derive(move || experiment.get().study_config().base.unroll)
-            />
-            <div class="controls">
-                <button id="run" on:click=start disabled=move || running.get() || !errors().is_empty()>"Run"</button>
-                <button id="pause" on:click=pause disabled=move || !running.get()>{move || if paused.get() { "Resume" } else { "Pause" }}</button>
-                <button id="cancel" on:click=cancel disabled=move || !running.get()>"Cancel"</button>
-            </div>
-            <div id="confirm-run" class="notice" role="alertdialog" class:hidden=move || confirm.get().is_none()>
-                <p>{move || confirm.get().unwrap_or_default()}</p>
-                <button id="confirm-run-anyway" on:click=move |_| launch()>"Run in the browser anyway"</button>
-                <button id="confirm-run-cancel" on:click=move |_| set_confirm.set(None)>"Cancel"</button>
-            </div>
-            <progress id="progress" max="1" prop:value=move || fraction.get()></progress>
-            <p id="status" role="status">{status}</p>
-            <ul id="workers">
-                {move || worker_lines.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
-            </ul>
-            <LiveLoss curves=losses />
-            <ul id="live-losses">
-                {move || losses.get().into_iter().filter_map(|curve| {
-                    let (it, loss) = *curve.points.last()?;
-                    Some(view! { <li>{format!("{}: loss {loss:.3e} at iteration {}", curve.name, it + 1)}</li> })
-                }).collect_view()}
-            </ul>
-            <ul id="finished-variants">
-                {move || finished.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
-            </ul>
+            <Intro />
         </section>
+        <div class="workbench">
+            <section id="experiment" class="panel">
+                <h2>"Experiment"</h2>
+                <details id="advanced" open=advanced_open>
+                    <summary>"Advanced settings: every knob, the gradient flow, the CLI and the peers' commands"</summary>
+                    <ExperimentForm experiment=experiment flop_rate=flop_rate />
+                    <div class="diagram-controls">
+                        <label>"Gradient-flow diagram for "
+                            <select id="diagram-mode" on:change=move |ev| {
+                                set_diagram_mode.set(event_target_value(&ev).parse::<Mode>().ok());
+                            }>
+                                {Mode::ALL.into_iter().map(|m| view! {
+                                    <option value=m.name() selected=move || diagram_mode_of(experiment.get().modes.first().copied(), diagram_mode.get()) == m>{m.name()}</option>
+                                }).collect_view()}
+                            </select>
+                        </label>
+                    </div>
+                    <GradientFlow
+                        mode=Signal::derive(move || diagram_mode_of(experiment.get().modes.first().copied(), diagram_mode.get()))
+                        unroll=Signal::derive(move || experiment.get().study_config().base.unroll)
+                    />
+                </details>
+            </section>
+            <section id="live" class="panel">
+                <h2>"Live"</h2>
+                <ul id="workers">
+                    {move || worker_lines.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                </ul>
+                <LiveLoss curves=losses />
+                <ul id="live-losses">
+                    {move || losses.get().into_iter().filter_map(|curve| {
+                        let (it, loss) = *curve.points.last()?;
+                        Some(view! { <li>{format!("{}: loss {loss:.3e} at iteration {}", curve.name, it + 1)}</li> })
+                    }).collect_view()}
+                </ul>
+                <ul id="finished-variants">
+                    {move || finished.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                </ul>
+            </section>
+        </div>
         <section id="results" class="panel">
             <h2>"Results"</h2>
             <div class="controls">
@@ -255,12 +302,16 @@ pub fn StudyPanel(
                     };
                     view! {
                         <li>{label} " "
-                            <button on:click=move |_| if let Ok(r) = StudyResults::from_json(&json) { set_results.set(Some(r)) }>"View"</button>
+                            <button on:click=move |_| if let Ok(r) = StudyResults::from_json(&json) {
+                                set_weights.set(Vec::new());
+                                set_results.set(Some(r));
+                            }>"View"</button>
                         </li>
                     }
                 }).collect_view()}
             </ul>
         </section>
+        <Playground results=results weights=weights device=device />
     }
 }
 

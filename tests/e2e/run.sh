@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 root="$(cd ../.. && pwd)"
 export PATH="$HOME/.cargo/bin:$PATH"
-[ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund \
+# playwright-core drives Debian's Chromium; axe-core is the accessibility checker the tests inject.
+{ [ -d node_modules/playwright-core ] && [ -f node_modules/axe-core/axe.min.js ]; } || npm ci --no-audit --no-fund \
   || { echo "[e2e] error: npm ci failed: is the npm registry reachable?" >&2; exit 1; }
 # The dev profile and environment of scripts/test.sh: trunk reuses the wasm32 build of the test step.
 (cd "$root" && trunk build --dist target/e2e-dist)

@@ -92,17 +92,24 @@ test("results do not depend on the pool and match the CLI's", async () => {
 });
 
 test("pause holds every worker, resume goes on; cancel stops them and a new run works", async () => {
-  const { page, errors } = await open("?preset=headline&seeds=1&iterations=400&rollout=24&channels=4&depth=1&device=cpu&workers=2");
+  // Long enough (it is cancelled, never finished) that it cannot end before Pause lands: at 400
+  // iterations it ran in 9 s on an idle machine and sometimes ended first ("Done in 9 s").
+  const { page, errors } = await open("?preset=headline&seeds=1&iterations=4000&rollout=24&channels=4&depth=1&device=cpu&workers=2");
   await page.click("#run");
   await page.waitForFunction(() => document.querySelector("#progress").value > 0.05, null, { timeout: 300_000 });
-  await page.click("#pause");
+  // Should the run still end around the pause, the status says how.
+  const status = () => page.textContent("#status");
+  await page.click("#pause")
+    .catch(async (err) => { throw new Error(`cannot pause (status: ${await status()}): ${err}`); });
   await page.waitForFunction(() => document.querySelector("#pause").textContent.trim() === "Resume", null, { timeout: 5000 });
   await page.waitForTimeout(2000); // the tick under way when the message arrived ends first
   const held = await page.$eval("#progress", (p) => p.value);
   await page.waitForTimeout(1500);
-  assert.equal(await page.$eval("#progress", (p) => p.value), held, "no progress while paused");
+  assert.equal(await page.$eval("#progress", (p) => p.value), held, `no progress while paused (status: ${await status()})`);
   await page.click("#pause");
-  await page.waitForFunction((v) => document.querySelector("#progress").value > v, held, { timeout: 60_000 });
+  await page
+    .waitForFunction((v) => document.querySelector("#progress").value > v, held, { timeout: 60_000 })
+    .catch(async (err) => { throw new Error(`no progress after resume (status: ${await status()}): ${err}`); });
   // Click and time until the status says every worker was stopped, inside the page.
   const millis = await page.evaluate(() => new Promise((resolve) => {
     const status = document.querySelector("#status");

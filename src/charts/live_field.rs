@@ -1,0 +1,113 @@
+//! The first screen's live picture: the study's ground truth (ETRK2, N = 48, L = 8, the first
+//! training IC after the study's 200 warm-up steps) advanced a step at a time and kept as a
+//! window of the latest frames, drawn as a space–time bitmap with time running to the right.
+
+use std::collections::VecDeque;
+
+use super::colormap;
+use crate::numerics::ks::config::{KsConfig, Scheme};
+use crate::numerics::ks::data::WARMUP_STEPS;
+use crate::numerics::ks::initial::train_ic;
+use crate::numerics::ks::{Grid, KsError, ReferenceSolver};
+
+/// Colour scale of the picture: |u| ≤ this (KS at L = 8 stays within about ±3).
+const SCALE: f64 = 3.0;
+
+/// A window of the latest `width` frames of a running KS solution.
+#[derive(Debug)]
+pub struct LiveField {
+    solver: ReferenceSolver,
+    frames: VecDeque<Vec<f64>>,
+    width: usize,
+    steps: usize,
+}
+
+impl LiveField {
+    /// The study's first training trajectory after its warm-up, with a full window of `width`
+    /// frames already computed.
+    pub fn new(width: usize) -> Result<Self, KsError> {
+        let config = KsConfig::paper(Scheme::Etrk2, 1.0);
+        let solver = ReferenceSolver::new(config)?;
+        let grid = Grid::new(config.resolution, config.domain_size)?;
+        let (states, _) = solver.trajectory(&train_ic(&grid, 0)?, WARMUP_STEPS);
+        let start = states.last().cloned().unwrap_or_default();
+        let mut field = Self {
+            solver,
+            frames: VecDeque::from([start]),
+            width: width.max(2),
+            steps: 0,
+        };
+        field.advance(field.width - 1);
+        field.steps = 0;
+        Ok(field)
+    }
+
+    /// Advances `steps` learned steps (Δt = 1 each), dropping the oldest frames. A state that
+    /// stops being finite restarts from the training IC's warm-up end (never happens at L = 8).
+    pub fn advance(&mut self, steps: usize) {
+        for _ in 0..steps {
+            let last = self.frames.back().cloned().unwrap_or_default();
+            let next = self.solver.step(&last);
+            if next.iter().all(|v| v.is_finite()) {
+                self.frames.push_back(next);
+            } else {
+                let first = self.frames.front().cloned().unwrap_or_default();
+                self.frames.push_back(first);
+            }
+            while self.frames.len() > self.width {
+                self.frames.pop_front();
+            }
+            self.steps += 1;
+        }
+    }
+
+    /// Steps advanced since [`LiveField::new`].
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// `(width, height)` of [`LiveField::rgb`]: frames × grid points.
+    pub fn size(&self) -> (u32, u32) {
+        let n = self.frames.front().map_or(0, Vec::len);
+        (self.width as u32, n as u32)
+    }
+
+    /// The window as RGB bytes (row-major): time left to right (newest at the right edge),
+    /// grid point top to bottom, on the diverging map over ±3.
+    pub fn rgb(&self) -> Vec<u8> {
+        let (w, h) = self.size();
+        let mut out = Vec::with_capacity(3 * w as usize * h as usize);
+        let offset = self.width - self.frames.len();
+        for j in 0..h as usize {
+            for t in 0..w as usize {
+                let value = t
+                    .checked_sub(offset)
+                    .and_then(|k| self.frames.get(k))
+                    .map_or(0.0, |f| f[j]);
+                out.extend_from_slice(&colormap::diverging(value, SCALE));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_moves_and_stays_finite() {
+        let mut field = LiveField::new(64).expect("field");
+        assert_eq!(field.size(), (64, 48));
+        let before = field.rgb();
+        assert_eq!(before.len(), 3 * 64 * 48);
+        field.advance(5);
+        assert_eq!(field.steps(), 5);
+        assert_ne!(field.rgb(), before, "the picture changes as it advances");
+        assert!(field
+            .frames
+            .iter()
+            .flatten()
+            .all(|v| v.is_finite() && v.abs() < 10.0));
+    }
+}

@@ -1,0 +1,238 @@
+//! The playground: the ground truth (ETRK2), the coarse solver alone (ETD1) and every trained
+//! variant whose weights are at hand, rolled out from a reader's own [`InitialState`]
+//! (inference only), with the error of each against the truth at every step.
+
+use burn::tensor::Device;
+
+use super::initial_state::InitialState;
+use crate::numerics::ks::config::{KsConfig, Scheme, DEFAULT_RESOLUTION};
+use crate::numerics::ks::ReferenceSolver;
+use crate::numerics::metrics::relative_error_per_frame;
+use crate::numerics::nets::export::load_weights;
+use crate::numerics::nets::NetConfig;
+use crate::numerics::study::evaluate::{baseline_rollout, rollout};
+use crate::numerics::study::results::{StudyResults, VariantId};
+use crate::numerics::train::mode::Stepper;
+
+/// Most steps a playground rollout takes.
+pub const MAX_STEPS: usize = 400;
+/// Name of the ground-truth rollout.
+pub const TRUTH: &str = "truth (ETRK2)";
+/// Name of the coarse-solver rollout.
+pub const COARSE: &str = "ETD1 only";
+
+/// A trained variant with its weights (burnpack bytes, as the page exports them).
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// Which variant.
+    pub id: VariantId,
+    /// α of the transition mode (the study's config).
+    pub alpha: f64,
+    /// The weights.
+    pub bytes: Vec<u8>,
+}
+
+/// One rollout: `[steps + 1][N]` (frame 0 = the initial state), and its relative error per
+/// frame against the truth (the study's summand; empty for the truth itself).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rollout {
+    /// `truth (ETRK2)`, `ETD1 only` or the variant's label.
+    pub name: String,
+    /// The variant, for its colour (`None` for truth and coarse solver).
+    pub id: Option<VariantId>,
+    /// The frames.
+    pub frames: Vec<Vec<f64>>,
+    /// Per-frame relative error against the truth.
+    pub error: Vec<f64>,
+}
+
+/// The weights file name of a variant (`weights-C-WIG-16x10-m3.bpk`, as the page exports).
+pub fn weights_file(id: &VariantId) -> String {
+    format!("weights-{}.bpk", id.file_label())
+}
+
+/// The models of `results` whose weights are among `weights` (`(file label or file name,
+/// bytes)`), and the labels of the variants without weights.
+pub fn models_of(
+    results: &StudyResults,
+    weights: &[(String, Vec<u8>)],
+) -> (Vec<Model>, Vec<String>) {
+    let alpha = results
+        .config
+        .pointer("/base/alpha")
+        .and_then(serde_json::Value::as_f64)
+        .unwrap_or(0.5);
+    let mut models = Vec::new();
+    let mut missing = Vec::new();
+    for variant in &results.variants {
+        let label = variant.id.file_label();
+        let file = weights_file(&variant.id);
+        match weights
+            .iter()
+            .find(|(name, _)| *name == label || *name == file)
+        {
+            Some((_, bytes)) => models.push(Model {
+                id: variant.id,
+                alpha,
+                bytes: bytes.clone(),
+            }),
+            None => missing.push(variant.id.label()),
+        }
+    }
+    (models, missing)
+}
+
+fn solver(scheme: Scheme, scale: f64) -> Result<ReferenceSolver, String> {
+    ReferenceSolver::new(KsConfig::paper(scheme, scale)).map_err(|e| e.to_string())
+}
+
+/// The truth and the coarse solver from `state` over `steps` steps (a blow-up keeps the length
+/// with non-finite frames).
+pub fn reference_rollouts(state: &InitialState, steps: usize) -> Result<Vec<Rollout>, String> {
+    let steps = steps.min(MAX_STEPS);
+    let u0 = state.values();
+    let (mut truth, stopped) = solver(Scheme::Etrk2, state.scale)?.trajectory(&u0, steps);
+    if stopped.is_some() {
+        truth.resize(steps + 1, vec![f64::NAN; DEFAULT_RESOLUTION]);
+    }
+    let coarse = baseline_rollout(&[vec![u0]], state.scale, steps)
+        .map_err(|e| e.to_string())?
+        .remove(0);
+    let coarse_error = relative_error_per_frame(&truth, &coarse, steps);
+    Ok(vec![
+        Rollout {
+            name: TRUTH.into(),
+            id: None,
+            frames: truth,
+            error: Vec::new(),
+        },
+        Rollout {
+            name: COARSE.into(),
+            id: None,
+            frames: coarse,
+            error: coarse_error,
+        },
+    ])
+}
+
+/// `model` rolled out from `state` over `steps` steps on `device` (one async readback), scored
+/// against `truth`.
+pub async fn model_rollout(
+    model: &Model,
+    state: &InitialState,
+    truth: &[Vec<f64>],
+    steps: usize,
+    device: &Device,
+) -> Result<Rollout, String> {
+    let id = model.id;
+    let config = NetConfig {
+        architecture: id.architecture,
+        channels: id.channels,
+        depth: id.depth,
+    };
+    let net = load_weights(model.bytes.clone(), &config, device)
+        .map_err(|e| format!("{}: {e}", id.label()))?;
+    let stepper = Stepper::new(
+        id.mode,
+        model.alpha,
+        &[state.scale],
+        DEFAULT_RESOLUTION,
+        device,
+        false,
+    )
+    .map_err(|e| e.to_string())?;
+    let steps = steps.min(MAX_STEPS).min(truth.len().saturating_sub(1));
+    let frames = rollout(&net, &stepper, 0, &[vec![state.values()]], steps)
+        .await
+        .map_err(|e| format!("{}: {e}", id.label()))?
+        .remove(0);
+    let error = relative_error_per_frame(truth, &frames, steps);
+    Ok(Rollout {
+        name: id.label(),
+        id: Some(id),
+        frames,
+        error,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::backend;
+    use crate::numerics::nets::export::weights_bytes;
+
+    fn fixture() -> StudyResults {
+        let text = include_str!("../../tests/e2e/fixtures/cli-results.json");
+        StudyResults::from_json(text).expect("fixture")
+    }
+
+    #[test]
+    fn truth_and_coarse_solver_from_a_drawn_state() {
+        let state = InitialState::drawn(
+            &(0..96)
+                .map(|j| (std::f64::consts::TAU * 3.0 * j as f64 / 96.0).cos())
+                .collect::<Vec<_>>(),
+            1.1,
+        );
+        let rollouts = reference_rollouts(&state, 30).expect("rollouts");
+        assert_eq!(rollouts.len(), 2);
+        assert_eq!(rollouts[0].frames.len(), 31);
+        assert_eq!(rollouts[1].frames.len(), 31);
+        assert_eq!(rollouts[0].frames[0], state.values());
+        assert!(rollouts[0].frames.iter().flatten().all(|v| v.is_finite()));
+        assert_eq!(rollouts[1].error.len(), 31);
+        assert_eq!(rollouts[1].error[0], 0.0);
+        assert!(rollouts[1].error[30] > 0.0, "ETD1 drifts from ETRK2");
+    }
+
+    #[test]
+    fn models_are_matched_to_their_weights_by_file_name() {
+        let results = fixture();
+        let first = &results.variants[0].id;
+        let weights = vec![
+            (weights_file(first), vec![1u8]),
+            (results.variants[1].id.file_label(), vec![2u8]),
+        ];
+        let (models, missing) = models_of(&results, &weights);
+        assert_eq!(models.len(), 2);
+        assert_eq!(models[0].bytes, vec![1]);
+        assert_eq!(missing.len(), results.variants.len() - 2);
+    }
+
+    #[test]
+    fn a_trained_network_rolls_out_from_the_state() {
+        let results = fixture();
+        let id = VariantId {
+            channels: 4,
+            depth: 1,
+            ..results.variants[3].id
+        };
+        let config = NetConfig {
+            architecture: id.architecture,
+            channels: 4,
+            depth: 1,
+        };
+        let device = backend::cpu();
+        let net = config.init(&device, 3).expect("net");
+        let bytes = pollster::block_on(weights_bytes(&net, &config)).expect("bytes");
+        let model = Model {
+            id,
+            alpha: 0.5,
+            bytes,
+        };
+        let state = InitialState::default();
+        let truth = reference_rollouts(&state, 12).expect("truth").remove(0);
+        let out = pollster::block_on(model_rollout(&model, &state, &truth.frames, 12, &device))
+            .expect("rollout");
+        assert_eq!(out.frames.len(), 13);
+        assert_eq!(out.error.len(), 13);
+        assert_eq!(out.name, id.label());
+        let bad = Model {
+            bytes: vec![0; 8],
+            ..model
+        };
+        assert!(
+            pollster::block_on(model_rollout(&bad, &state, &truth.frames, 12, &device)).is_err()
+        );
+    }
+}

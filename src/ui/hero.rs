@@ -1,0 +1,88 @@
+//! The first screen's live picture: the study's ground-truth KS solution computed in the page
+//! ([`LiveField`]) and drawn as a scrolling space–time map, with a pause button (moving content
+//! must be stoppable; it starts paused when the reader prefers reduced motion). `data-steps` on
+//! the canvas counts the steps shown.
+//!
+//! Paced by a timer at [`TICK_MS`] rather than every animation frame: each wake-up is a call
+//! into wasm, and the page's calls into wasm are not free (a study's messages need the main
+//! thread too).
+
+use leptos::html::Canvas;
+use leptos::prelude::*;
+
+use crate::charts::LiveField;
+use crate::platform::canvas::RgbCanvas;
+use crate::platform::prefers_reduced_motion;
+use crate::platform::timer::sleep;
+
+/// Frames in the window (time steps across the picture).
+const WINDOW: usize = 240;
+/// Milliseconds between redraws.
+const TICK_MS: i32 = 80;
+/// Solver steps per redraw (25 steps/s).
+const STEPS_PER_TICK: usize = 2;
+/// Milliseconds between checks while paused.
+const PAUSED_MS: i32 = 250;
+
+/// The live space–time map of the ground truth.
+#[component]
+pub fn HeroAnimation() -> impl IntoView {
+    let canvas = NodeRef::<Canvas>::new();
+    let (playing, set_playing) = signal(!prefers_reduced_motion());
+    let (steps, set_steps) = signal(0usize);
+    let (error, set_error) = signal(String::new());
+    leptos::task::spawn_local(async move {
+        let mut field = match LiveField::new(WINDOW) {
+            Ok(field) => field,
+            Err(err) => {
+                set_error.set(format!("The live solution could not start: {err}"));
+                return;
+            }
+        };
+        let mut target: Option<RgbCanvas> = None;
+        let mut drawn = false;
+        loop {
+            let Some(play) = playing.try_get_untracked() else {
+                return;
+            };
+            if drawn && !play {
+                sleep(PAUSED_MS).await;
+                continue;
+            }
+            if target.is_none() {
+                target = canvas.get_untracked().and_then(RgbCanvas::new);
+            }
+            if let Some(target) = &target {
+                if drawn {
+                    field.advance(STEPS_PER_TICK);
+                    let _ = set_steps.try_set(field.steps());
+                }
+                let (w, h) = field.size();
+                if let Err(err) = target.put(w, h, &field.rgb()) {
+                    let _ = set_error.try_set(err);
+                }
+                drawn = true;
+            }
+            sleep(TICK_MS).await;
+        }
+    });
+    view! {
+        <figure class="hero-figure">
+            <canvas id="hero-canvas" node_ref=canvas width=WINDOW.to_string() height="48"
+                data-steps=move || steps.get().to_string()
+                role="img"
+                aria-label="Live space–time map of the Kuramoto–Sivashinsky ground truth: position runs top to bottom, time to the right; blue is negative u, red positive."></canvas>
+            <figcaption>
+                <strong>"Kuramoto–Sivashinsky, live"</strong>
+                " — u"<sub>"t"</sub>" = −u u"<sub>"x"</sub>" − u"<sub>"xx"</sub>" − u"<sub>"xxxx"</sub>
+                ", computed in this page with the study's ground-truth solver (ETRK2, 48 points, L = 8). "
+                "Position runs down, time to the right (the last 240 steps); blue u < 0, red u > 0. "
+                <button id="hero-toggle" type="button" aria-pressed=move || (!playing.get()).to_string()
+                    on:click=move |_| set_playing.update(|p| *p = !*p)>
+                    {move || if playing.get() { "Pause animation" } else { "Play animation" }}
+                </button>
+                <span class="chart-error" role="alert">{error}</span>
+            </figcaption>
+        </figure>
+    }
+}
