@@ -4,8 +4,12 @@
 //! equivalent is listed.
 
 use super::Experiment;
+use crate::numerics::kolmogorov::config::TRAIN_REYNOLDS;
+use crate::numerics::kolmogorov::preset::PAPER_FRAMES;
 use crate::numerics::ks::data::TRAIN_SCALES;
-use crate::numerics::nets::Architecture;
+use crate::numerics::nets::{resnet2d, Architecture};
+use crate::numerics::system::System;
+use crate::numerics::train::config::Curriculum;
 use crate::numerics::train::preset::iterations_for_epochs;
 use crate::numerics::train::{Modality, Mode};
 
@@ -40,6 +44,9 @@ fn base_rate(architecture: Architecture) -> f64 {
 impl Experiment {
     /// The equivalent `python ks_train.py …` lines (one per mode) and `ks_eval.py` lines.
     pub fn ks_train_command(&self) -> PeerExport {
+        if self.system == System::Kolmogorov {
+            return self.kolm_train_command();
+        }
         let config = self.study_config();
         let base = &config.base;
         let mut no_flag = Vec::new();
@@ -156,6 +163,104 @@ impl Experiment {
         PeerExport { lines, no_flag }
     }
 
+    /// The equivalent `python kolm_train.py …` lines of a Kolmogorov experiment (one per
+    /// modality: ONE is the 1-step stage, NOG `--nogradient` and WIG `--gradient` the
+    /// curriculum), with the settings the script has no flag for.
+    pub fn kolm_train_command(&self) -> PeerExport {
+        let config = self.study_config();
+        let base = &config.base;
+        let mut no_flag = Vec::new();
+        let selector = resnet2d::PAPER_SIZES
+            .iter()
+            .position(|(c, d, _)| (*c, *d) == (base.net.channels, base.net.depth));
+        let sizes: Vec<usize> = config
+            .sizes
+            .iter()
+            .filter_map(|size| {
+                resnet2d::PAPER_SIZES
+                    .iter()
+                    .position(|(c, d, _)| (*c, *d) == (size.channels, size.depth))
+            })
+            .collect();
+        let sizes = if sizes.is_empty() {
+            selector.into_iter().collect()
+        } else {
+            sizes
+        };
+        let curriculum = base.curriculum.clone().unwrap_or_else(|| Curriculum {
+            horizons: vec![base.unroll.horizon],
+            stage_iterations: base.iterations,
+            learning_rates: vec![base.optimizer.learning_rate],
+            ramp: false,
+        });
+        let epoch = base.data.scales.len()
+            * PAPER_FRAMES.saturating_sub(curriculum.horizons.last().copied().unwrap_or(1) + 1);
+        let epochs = curriculum.stage_iterations as f64 / epoch.max(1) as f64;
+        let whole = epochs.round().max(1.0) as usize;
+        if (epochs - whole as f64).abs() > 1e-9 {
+            no_flag.push(format!(
+                "{} iterations per stage = {epochs:.4} epochs of 6 Re × 6000 frames (--epochs is whole: {whole} shown)",
+                curriculum.stage_iterations
+            ));
+        }
+        if base.data.frames != PAPER_FRAMES {
+            no_flag.push(format!(
+                "{} frames per Re (the script reads its 6000-frame data set)",
+                base.data.frames
+            ));
+        }
+        if base.data.scales != TRAIN_REYNOLDS {
+            no_flag.push(format!(
+                "training Re {:?} (fixed in the script)",
+                base.data.scales
+            ));
+        }
+        no_flag.push("the data set DS6000.npz is made by the notebook, not by a flag".into());
+        let seeds = config
+            .seeds
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let rates = |stages: usize| {
+            curriculum
+                .learning_rates
+                .iter()
+                .take(stages)
+                .map(|lr| format!("{lr:e}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let steps = |stages: usize| {
+            curriculum
+                .horizons
+                .iter()
+                .take(stages)
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let stages = curriculum.horizons.len();
+        let mut lines = Vec::new();
+        for feat in sizes {
+            for modality in &self.modalities {
+                let (gradient, used) = match modality {
+                    Modality::One => ("--nogradient", 1),
+                    Modality::Nog => ("--nogradient", stages),
+                    Modality::Wig => ("--gradient", stages),
+                };
+                lines.push(format!(
+                    "python kolm_train.py {gradient} --step_counts {} --start_learning_rate {} --epochs {whole} --feat_selector {feat} --batch_size {} --seeds {seeds}  # {}",
+                    steps(used),
+                    rates(used),
+                    base.batch,
+                    modality.label()
+                ));
+            }
+        }
+        PeerExport { lines, no_flag }
+    }
+
     /// An APEBench snippet (`apebench.run_experiment`, trainax trainers) for the same modes,
     /// modalities, network and budget; `None` when nothing maps (a graph network, or only the
     /// transition mode).
@@ -168,7 +273,7 @@ impl Experiment {
             Architecture::Dilated => format!("Dil;4;{c};{d};relu"),
             Architecture::Unet => format!("UNet;{c};{d};relu"),
             Architecture::Fno => format!("FNO;12;{c};{d};gelu"),
-            Architecture::Gcn => return None,
+            Architecture::Gcn | Architecture::Resnet2d => return None,
         };
         let tasks: Vec<&str> = self
             .modes
@@ -322,5 +427,17 @@ mod tests {
         let mut gcn = experiment.clone();
         gcn.architecture = Architecture::Gcn;
         assert_eq!(gcn.apebench_snippet(), None);
+    }
+
+    #[test]
+    fn kolmogorov_exports_kolm_train_lines() {
+        let (e, _) = Experiment::from_query("system=kolmogorov");
+        let export = e.ks_train_command();
+        assert_eq!(export.lines.len(), 3);
+        assert!(export.lines[0].starts_with("python kolm_train.py --nogradient --step_counts 1 "));
+        assert!(export.lines[2].contains("--gradient --step_counts 1 2 4"));
+        assert!(export.lines[2].contains("--feat_selector 0"));
+        assert!(export.no_flag.iter().any(|n| n.contains("frames per Re")));
+        assert!(e.apebench_snippet().is_none());
     }
 }

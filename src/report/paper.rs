@@ -2,10 +2,13 @@
 //! rows that set a run's measured values beside them, with the training budget of each and a
 //! one-line verdict of what reproduces at this budget and what does not.
 
+use crate::numerics::kolmogorov;
 use crate::numerics::nets::Architecture;
-use crate::numerics::study::results::StudyResults;
+use crate::numerics::study::results::{StudyResults, VariantResult};
+use crate::numerics::system::System;
 use crate::numerics::train::preset::{iterations_for_epochs, paper};
 use crate::numerics::train::{Modality, Mode};
+use crate::report::results::ResultsText;
 
 /// What a published number measures.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -20,6 +23,25 @@ pub enum Claim {
         depth: usize,
         modality: Modality,
     },
+    /// Kolmogorov flow: C-ONE's velocity MSE of the 2-D ResNet `channels × depth`.
+    KolmogorovOne { channels: usize, depth: usize },
+    /// Kolmogorov flow: `modality`'s velocity MSE over ONE's for the 2-D ResNet
+    /// `channels × depth`.
+    KolmogorovRatio {
+        channels: usize,
+        depth: usize,
+        modality: Modality,
+    },
+}
+
+impl Claim {
+    /// The system the claim is about.
+    fn system(self) -> System {
+        match self {
+            Claim::KolmogorovOne { .. } | Claim::KolmogorovRatio { .. } => System::Kolmogorov,
+            _ => System::Ks,
+        }
+    }
 }
 
 /// One published number.
@@ -50,8 +72,38 @@ const fn ks(channels: usize, depth: usize, modality: Modality, value: f64) -> Pu
     }
 }
 
+const FIGURE: &str =
+    "the paper's Kolmogorov figure, read off ±3 % (PAPER.md), 5 epochs per curriculum stage";
+
+const fn kolmogorov_one(channels: usize, depth: usize, value: f64) -> Published {
+    Published {
+        claim: Claim::KolmogorovOne { channels, depth },
+        value,
+        epochs: Some(5),
+        source: FIGURE,
+    }
+}
+
+const fn kolmogorov_ratio(
+    channels: usize,
+    depth: usize,
+    modality: Modality,
+    value: f64,
+) -> Published {
+    Published {
+        claim: Claim::KolmogorovRatio {
+            channels,
+            depth,
+            modality,
+        },
+        value,
+        epochs: Some(5),
+        source: FIGURE,
+    }
+}
+
 /// Every published number the page compares with (PAPER.md, "Headline results").
-pub const PUBLISHED: [Published; 9] = [
+pub const PUBLISHED: [Published; 21] = [
     Published {
         claim: Claim::HeadlineRatio,
         value: 4.5,
@@ -76,6 +128,18 @@ pub const PUBLISHED: [Published; 9] = [
     ks(52, 12, Modality::One, 0.00318),
     ks(52, 12, Modality::Nog, 0.00255),
     ks(52, 12, Modality::Wig, 0.00204),
+    kolmogorov_one(8, 5, 0.040),
+    kolmogorov_one(8, 7, 0.030),
+    kolmogorov_one(16, 7, 0.016),
+    kolmogorov_one(16, 9, 0.0104),
+    kolmogorov_ratio(8, 5, Modality::Nog, 1.0),
+    kolmogorov_ratio(8, 7, Modality::Nog, 0.85),
+    kolmogorov_ratio(16, 7, Modality::Nog, 0.85),
+    kolmogorov_ratio(16, 9, Modality::Nog, 0.83),
+    kolmogorov_ratio(8, 5, Modality::Wig, 0.89),
+    kolmogorov_ratio(8, 7, Modality::Wig, 0.82),
+    kolmogorov_ratio(16, 7, Modality::Wig, 0.87),
+    kolmogorov_ratio(16, 9, Modality::Wig, 0.79),
 ];
 
 /// One row of the comparison table.
@@ -113,7 +177,11 @@ fn budget(results: &StudyResults, published: &Published) -> String {
     let epochs = published
         .epochs
         .unwrap_or(crate::numerics::train::preset::PAPER_EPOCHS);
-    let theirs = paper_iterations(epochs);
+    let theirs = match published.claim.system() {
+        System::Ks => paper_iterations(epochs),
+        // WIG's three curriculum stages (the base config's iterations are WIG's).
+        System::Kolmogorov => kolmogorov::preset::paper_training(Modality::Wig).iterations,
+    };
     match measured_iterations(results) {
         Some(ours) => format!(
             "{ours} it. vs ≈ {theirs} it. ({epochs} epochs): {} % of the budget",
@@ -155,6 +223,9 @@ pub fn paper_rows(results: &StudyResults) -> Vec<PaperRow> {
 }
 
 fn rows_for(results: &StudyResults, published: &Published) -> Vec<PaperRow> {
+    if published.claim.system() != results.system() {
+        return Vec::new();
+    }
     let row = |quantity: String, measured: String, reproduces: bool, finding: String| PaperRow {
         quantity,
         published: String::new(),
@@ -229,7 +300,57 @@ fn rows_for(results: &StudyResults, published: &Published) -> Vec<PaperRow> {
                 }
             })
             .collect(),
+        Claim::KolmogorovOne { channels, depth } => kolmogorov_variants(results, channels, depth)
+            .filter(|v| v.id.modality == Modality::One)
+            .map(|v| {
+                let measured = v.metrics.relative_error.mean;
+                let ratio = measured / published.value;
+                PaperRow {
+                    published: format!("{:.4}", published.value),
+                    ..row(
+                        format!("C-ONE {channels}×{depth} velocity MSE"),
+                        format!("{measured:.4}"),
+                        (0.5..=2.0).contains(&ratio),
+                        format!("C-ONE {channels}×{depth} within 2× of the paper ({ratio:.1}×)"),
+                    )
+                }
+            })
+            .collect(),
+        Claim::KolmogorovRatio {
+            channels,
+            depth,
+            modality,
+        } => kolmogorov_variants(results, channels, depth)
+            .filter(|v| v.id.modality == modality)
+            .filter_map(|v| v.relative_to_one.as_ref().map(|r| r.mean))
+            .filter(|r| r.is_finite())
+            .map(|ratio| PaperRow {
+                published: format!("{:.2}", published.value),
+                ..row(
+                    format!("{} / ONE, 2-D ResNet {channels}×{depth}", modality.label()),
+                    format!("{ratio:.2}"),
+                    ratio <= 1.0,
+                    format!(
+                        "{} at or below ONE at {channels}×{depth} ({ratio:.2}, paper {:.2})",
+                        modality.label(),
+                        published.value
+                    ),
+                )
+            })
+            .collect(),
     }
+}
+
+/// The run's 2-D ResNet variants of size `channels × depth`.
+fn kolmogorov_variants(
+    results: &StudyResults,
+    channels: usize,
+    depth: usize,
+) -> impl Iterator<Item = &VariantResult> {
+    results.variants.iter().filter(move |v| {
+        v.id.architecture == Architecture::Resnet2d
+            && (v.id.channels, v.id.depth) == (channels, depth)
+    })
 }
 
 /// One line: what reproduces and what does not at this run's budget (`None` without rows).
@@ -330,5 +451,29 @@ mod tests {
     #[test]
     fn no_rows_no_verdict() {
         assert_eq!(verdict(&[]), None);
+    }
+
+    /// A Kolmogorov run gets the Kolmogorov rows only, at the Kolmogorov budget.
+    #[test]
+    fn kolmogorov_rows_compare_with_the_figure() {
+        let mut results = fixture();
+        let mut config: serde_json::Value = results.config.clone();
+        config["system"] = serde_json::json!("kolmogorov");
+        results.config = config;
+        assert!(paper_rows(&results).is_empty(), "no 2-D ResNet variants");
+        for (v, modality) in results
+            .variants
+            .iter_mut()
+            .zip(Modality::ALL.iter().cycle())
+        {
+            v.id.architecture = Architecture::Resnet2d;
+            v.id.channels = 8;
+            v.id.depth = 5;
+            v.id.modality = *modality;
+        }
+        let rows = paper_rows(&results);
+        assert!(!rows.is_empty());
+        assert!(rows.iter().all(|r| r.quantity.contains("8×5")), "{rows:?}");
+        assert!(rows[0].budget.contains("539550"), "{}", rows[0].budget);
     }
 }
