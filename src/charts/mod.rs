@@ -161,18 +161,28 @@ impl ChartKind {
 }
 
 /// Draws chart `kind` of `results` into `area`; `sample` picks the space–time test (an index
-/// into [`StudyResults::samples`]).
+/// into [`StudyResults::samples`]); Kolmogorov's maps show their last snapshot.
 pub fn draw<DB: DrawingBackend>(
     kind: ChartKind,
     area: &DrawingArea<DB, Shift>,
     results: &StudyResults,
     sample: usize,
 ) -> Result<(), ChartError> {
+    draw_at(kind, area, results, sample, usize::MAX)
+}
+
+/// [`draw`] with the snapshot of Kolmogorov's vorticity maps (clamped; ignored for KS).
+pub fn draw_at<DB: DrawingBackend>(
+    kind: ChartKind,
+    area: &DrawingArea<DB, Shift>,
+    results: &StudyResults,
+    sample: usize,
+    snapshot: usize,
+) -> Result<(), ChartError> {
     area.fill(&WHITE)?;
     match kind {
-        // Kolmogorov: the 2-D fields at their last snapshot (the page adds a time slider).
         ChartKind::SpaceTime if is_kolmogorov(results) => {
-            vorticity::draw_vorticity(area, results, sample, usize::MAX)
+            vorticity::draw_vorticity(area, results, sample, snapshot)
         }
         ChartKind::SpaceTime => draw_space_time(area, results, sample),
         ChartKind::ErrorCurve => draw_error_curve(area, results),

@@ -28,6 +28,16 @@ impl Experiment {
 
     /// Every deviation from the study, for the label next to the Run button.
     pub fn deviations(&self) -> Vec<String> {
+        if self.system == crate::numerics::system::System::Kolmogorov {
+            let mut out = vec![
+                "coarse solver: a MAC projection scheme (SSP-RK3) stands in for the paper's PISO"
+                    .to_string(),
+            ];
+            out.extend(crate::numerics::kolmogorov::preset::config_deviations(
+                &self.study_config(),
+            ));
+            return out;
+        }
         let study = paper(Mode::Correct, Modality::Wig);
         let config = self.study_config();
         let mut out = vec![format!(

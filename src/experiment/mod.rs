@@ -324,6 +324,13 @@ impl Experiment {
             config.horizons = vec![self.horizon];
         }
         config.eval.rollout_steps = self.rollout;
+        if self.system == System::Kolmogorov {
+            // Its metric is over every frame of the rollout.
+            config.eval.error_horizon = config.eval.rollout_steps;
+        }
+        if self.system == System::Kolmogorov && self.target == Target::Browser {
+            crate::numerics::kolmogorov::preset::lighten_for_browser(&mut config);
+        }
         sync_curriculum(&mut config.base);
         config
     }

@@ -500,6 +500,12 @@ fn kolmogorov_urls_start_from_its_defaults() {
     assert!(config.variants().iter().all(|v| v.mode == Mode::Correct));
     let (back, _) = Experiment::from_query(&e.to_query());
     assert_eq!(back, e);
+    // A shorter rollout shortens the error horizon with it (the MSE is over every frame).
+    let (short, _) = Experiment::from_query("system=kolmogorov&rollout=12");
+    short
+        .study_config()
+        .validate()
+        .expect("valid with a short rollout");
     let mut switched = e.clone();
     switched.set_system(System::Ks);
     assert_eq!(switched, Experiment::default());

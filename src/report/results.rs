@@ -121,7 +121,7 @@ impl ResultsText for StudyResults {
 }
 
 /// ` (diverged)`, or ` (k of n diverged)` when models were left out of the means.
-fn diverged_note(v: &VariantResult) -> String {
+pub fn diverged_note(v: &VariantResult) -> String {
     match v.metrics.diverged_models {
         0 if v.diverged => " (diverged)".to_string(),
         0 => String::new(),

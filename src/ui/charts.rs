@@ -1,6 +1,7 @@
 //! The results charts in the page: one `<figure>` per [`ChartKind`] with its `<canvas>`
 //! (drawn by [`crate::charts`] through plotters' canvas backend once mounted), a caption and a
-//! PNG download; a `<select id="sample-test">` picks the space–time test. [`LiveLoss`] redraws
+//! PNG download; a `<select id="sample-test">` picks the space–time test (Kolmogorov: and a
+//! `#snapshot` slider the time of its vorticity maps). [`LiveLoss`] redraws
 //! the loss curves while a study trains. A drawn canvas gets `data-drawn="true"`; a drawing
 //! error is shown in its caption.
 
@@ -17,6 +18,9 @@ use crate::report::results::StudyResults;
 #[component]
 pub fn ResultsCharts(results: StudyResults) -> impl IntoView {
     let (sample, set_sample) = signal(0usize);
+    let kolmogorov = charts::is_kolmogorov(&results);
+    let snapshots = charts::vorticity::snapshots(&results, 0);
+    let (snapshot, set_snapshot) = signal(snapshots.saturating_sub(1));
     let options = sample_options(&results);
     let no_samples = options.is_empty();
     let sizes: Vec<(ChartKind, (u32, u32))> = ChartKind::ALL
@@ -34,7 +38,7 @@ pub fn ResultsCharts(results: StudyResults) -> impl IntoView {
         .into_iter()
         .map(|(kind, size)| {
             let file = format!("unroll-lab-{preset}-{}.png", kind.id());
-            view! { <ChartFigure kind=kind size=size results=results sample=sample file=file /> }
+            view! { <ChartFigure kind=kind size=size results=results sample=sample snapshot=snapshot file=file /> }
         })
         .collect_view();
     view! {
@@ -53,6 +57,21 @@ pub fn ResultsCharts(results: StudyResults) -> impl IntoView {
                     }}
                 </select>
             </label>
+            {kolmogorov.then(|| view! {
+                <label class="snapshot-picker">"Vorticity snapshot: "
+                    <input id="snapshot" type="range" min="0"
+                        max=snapshots.saturating_sub(1).to_string()
+                        prop:value=move || snapshot.get().to_string()
+                        on:input=move |ev| {
+                            if let Ok(k) = event_target_value(&ev).parse::<usize>() {
+                                set_snapshot.set(k);
+                            }
+                        } />
+                    <output id="snapshot-value">{move || format!(
+                        "{} of {}", snapshot.get() + 1, snapshots
+                    )}</output>
+                </label>
+            })}
             <div class="charts-grid">{figures}</div>
         </div>
     }
@@ -63,7 +82,14 @@ fn sample_options(results: &StudyResults) -> Vec<String> {
     results
         .samples
         .iter()
-        .map(|s| format!("size s = {}, test {}", s.scale, s.test))
+        .map(|s| {
+            let label = if charts::is_kolmogorov(results) {
+                "Re"
+            } else {
+                "size s"
+            };
+            format!("{label} = {}, test {}", s.scale, s.test)
+        })
         .collect()
 }
 
@@ -74,16 +100,17 @@ fn ChartFigure(
     size: (u32, u32),
     results: StoredValue<StudyResults>,
     sample: ReadSignal<usize>,
+    snapshot: ReadSignal<usize>,
     file: String,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (error, set_error) = signal(String::new());
     Effect::new(move |_| {
-        // Only the space–time chart depends on the chosen test.
-        let index = if kind == ChartKind::SpaceTime {
-            sample.get()
+        // Only the space–time chart depends on the chosen test (and snapshot).
+        let (index, at) = if kind == ChartKind::SpaceTime {
+            (sample.get(), snapshot.get())
         } else {
-            0
+            (0, 0)
         };
         let Some(element) = canvas.get() else {
             return;
@@ -93,7 +120,9 @@ fn ChartFigure(
         leptos::task::spawn_local(async move {
             sleep(0).await;
             let outcome = results.try_with_value(|r| {
-                canvas_backend::draw_with(&element, |area| charts::draw(kind, area, r, index))
+                canvas_backend::draw_with(&element, |area| {
+                    charts::draw_at(kind, area, r, index, at)
+                })
             });
             if let Some(outcome) = outcome {
                 let _ = set_error.try_set(outcome.err().unwrap_or_default());

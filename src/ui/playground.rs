@@ -125,7 +125,15 @@ pub fn Playground(
             let truth = out[0].frames.clone();
             let mut notes = Vec::new();
             let mut done = 0;
-            if let Some(results) = &run_results {
+            if run_results
+                .as_ref()
+                .is_some_and(crate::charts::is_kolmogorov)
+            {
+                notes.push(
+                    "the playground draws KS states; the results on the page are Kolmogorov flow"
+                        .into(),
+                );
+            } else if let Some(results) = &run_results {
                 let (models, missing) = models_of(results, &all_weights);
                 match &device {
                     Some(device) => {

@@ -1,15 +1,18 @@
-//! The results table in the paper's layout (rows P-ONE … C-WIG, then the ETD1 baseline) with
+//! The results table in the paper's layout (rows P-ONE … C-WIG, then the coarse-solver baseline) with
 //! the C-NOG / P-WIG ratio.
 
 use leptos::prelude::*;
 
 use crate::report::paper::{paper_rows, verdict};
-use crate::report::results::{cells, StudyResults};
+use crate::report::results::{cells, diverged_note, ResultsText, StudyResults};
 
 /// `results` as an HTML table (`#results-table`, one `tr.variant` per variant).
 #[component]
 pub fn ResultsTable(results: StudyResults) -> impl IntoView {
     let ratio = results.ratio_sentence();
+    let physics = results.system().physics();
+    let error_header = format!("{} (mean ± std)", physics.error_name());
+    let baseline_label = format!("{} (baseline)", physics.baseline_name());
     let rows = results
         .variants
         .iter()
@@ -21,7 +24,7 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
             view! {
                 <tr class="variant" data-label=v.id.label()>
                     <td>{v.id.long_label()}
-                        {v.diverged.then_some(" (diverged)")}</td>
+                        {diverged_note(v)}</td>
                     <td>{v.params}</td>
                     <td>{error}</td>
                     <td>{relative}</td>
@@ -85,7 +88,7 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
         <table id="results-table" class="results">
             <thead>
                 <tr>
-                    <th scope="col">"variant"</th><th scope="col">"params"</th><th scope="col">"relative error (mean ± std)"</th>
+                    <th scope="col">"variant"</th><th scope="col">"params"</th><th scope="col">{error_header}</th>
                     <th scope="col">"relative to ONE"</th><th scope="col">"correlation time"</th>
                     <th scope="col">"static/unstable/recurring/regular"</th>
                 </tr>
@@ -93,7 +96,7 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
             <tbody>
                 {rows}
                 <tr class="baseline">
-                    <td>"ETD1 only (baseline)"</td><td>"—"</td><td>{error}</td><td>"—"</td>
+                    <td>{baseline_label}</td><td>"—"</td><td>{error}</td><td>"—"</td>
                     <td>{correlation}</td><td>{stability}</td>
                 </tr>
             </tbody>

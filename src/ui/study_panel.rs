@@ -21,6 +21,7 @@ use crate::numerics::cost::cost;
 use crate::numerics::study::plan::StudyPlan;
 use crate::numerics::study::pool::{pool_size, Fault};
 use crate::numerics::study::Preset;
+use crate::numerics::system::System;
 use crate::numerics::train::Mode;
 use crate::platform::files;
 use crate::platform::workers::hardware_concurrency;
@@ -249,8 +250,15 @@ pub fn StudyPanel(
                             </select>
                         </label>
                     </div>
+                    <p id="gradient-flow-2d" class:hidden=move || experiment.with(|e| e.system != System::Kolmogorov)>
+                        "Kolmogorov flow: the coarse solver S (a MAC projection step standing in for the paper's PISO) runs first and the network corrects its output, u′ = S(u) + f(S(u), p, Re/1000): the graph below is that solver-then-network step (drawn as the transition mode, whose network also sees the solver's output); WIG differentiates through S."
+                    </p>
                     <GradientFlow
-                        mode=Signal::derive(move || diagram_mode_of(experiment.get().modes.first().copied(), diagram_mode.get()))
+                        mode=Signal::derive(move || if experiment.with(|e| e.system == System::Kolmogorov) {
+                            Mode::Transition
+                        } else {
+                            diagram_mode_of(experiment.get().modes.first().copied(), diagram_mode.get())
+                        })
                         unroll=Signal::derive(move || experiment.get().study_config().base.unroll)
                     />
                 </details>

@@ -157,7 +157,11 @@ pub fn config(preset: Preset, seeds: usize) -> StudyConfig {
 
 /// What `preset` changes from the paper's set-up, one line per field (empty for `paper`).
 pub fn preset_deviations(preset: Preset) -> Vec<String> {
-    let ours = config(preset, 1);
+    config_deviations(&config(preset, 1))
+}
+
+/// What the study `ours` changes from the paper's Kolmogorov set-up, one line per field.
+pub fn config_deviations(ours: &StudyConfig) -> Vec<String> {
     let paper = config(Preset::Paper, 1);
     let mut out = deviations(&ours.base, &paper.base);
     let (c, p) = (&ours.base.curriculum, &paper.base.curriculum);
@@ -181,6 +185,12 @@ pub fn preset_deviations(preset: Preset) -> Vec<String> {
             ours.base.data.warmup_steps, paper.base.data.warmup_steps
         ));
     }
+    if ours.eval.rollout_steps != paper.eval.rollout_steps {
+        out.push(format!(
+            "test rollout {} steps (paper: {})",
+            ours.eval.rollout_steps, paper.eval.rollout_steps
+        ));
+    }
     if ours.eval.tests_per_size != paper.eval.tests_per_size {
         out.push(format!(
             "{} tests per Re (paper: {})",
@@ -191,6 +201,16 @@ pub fn preset_deviations(preset: Preset) -> Vec<String> {
         out.push(format!("{} of the 4 network sizes", ours.sizes.len()));
     }
     out
+}
+
+/// The browser's lighter data for `config` (a Kolmogorov study at the browser target): 200
+/// frames per Re spun up for 100 frames, tests spun up for 100 frames, so the 128² ground truth
+/// is made in about a minute on one core. Listed by [`config_deviations`] like every other
+/// change.
+pub fn lighten_for_browser(config: &mut StudyConfig) {
+    config.base.data.frames = config.base.data.frames.min(200);
+    config.base.data.warmup_steps = config.base.data.warmup_steps.min(100);
+    config.eval.start_frame = config.eval.start_frame.min(100);
 }
 
 #[cfg(test)]
