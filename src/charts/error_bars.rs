@@ -14,7 +14,8 @@ pub fn draw_error_bars<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     results: &StudyResults,
 ) -> Result<(), ChartError> {
-    let title = ChartKind::ErrorBars.title();
+    let title_text = ChartKind::ErrorBars.title_for(results);
+    let title = title_text.as_str();
     let bars: Vec<Bar> = entries(results)
         .into_iter()
         .map(|e| Bar {
@@ -24,7 +25,7 @@ pub fn draw_error_bars<DB: DrawingBackend>(
             std: e.metrics.relative_error.std,
         })
         .collect();
-    draw_log_bars(area, title, "relative error", &bars, None)
+    draw_log_bars(area, title, super::metric_axis(results), &bars, None)
 }
 
 /// Bars of each NOG / WIG variant's relative error ÷ ONE's (same configuration and seed,
@@ -34,7 +35,8 @@ pub fn draw_relative_to_one<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     results: &StudyResults,
 ) -> Result<(), ChartError> {
-    let title = ChartKind::RelativeToOne.title();
+    let title_text = ChartKind::RelativeToOne.title_for(results);
+    let title = title_text.as_str();
     let bars: Vec<Bar> = entries(results)
         .into_iter()
         .filter_map(|e| {

@@ -31,7 +31,8 @@ pub fn draw_error_curve<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     results: &StudyResults,
 ) -> Result<(), ChartError> {
-    let title = ChartKind::ErrorCurve.title();
+    let title_text = ChartKind::ErrorCurve.title_for(results);
+    let title = title_text.as_str();
     let entries = entries(results);
     let curves: Vec<Curve> = entries
         .into_iter()
@@ -49,7 +50,7 @@ pub fn draw_error_curve<DB: DrawingBackend>(
         title,
         steps,
         (lo, hi),
-        ("rollout step", "relative error"),
+        ("rollout step", super::metric_axis(results)),
     )?;
     for (_, color, points) in &curves {
         let width = if *color == BASELINE_COLOR { 1 } else { 2 };

@@ -120,6 +120,21 @@ impl ChartKind {
         }
     }
 
+    /// The title for `results`: Kolmogorov's name its metric (velocity MSE) and its baseline.
+    pub fn title_for(self, results: &StudyResults) -> String {
+        if is_kolmogorov(results) {
+            self.title()
+                .replace("Relative error", "Velocity MSE")
+                .replace("relative error", "velocity MSE")
+                .replace(
+                    "Space–time: truth, variants, ETD1 baseline",
+                    "Vorticity maps: truth, variants, coarse-solver baseline",
+                )
+        } else {
+            self.title().to_string()
+        }
+    }
+
     /// One sentence on what the chart shows (the figure caption's detail).
     pub fn description(self) -> &'static str {
         match self {
@@ -199,6 +214,15 @@ pub fn draw_at<DB: DrawingBackend>(
     }?;
     area.present()?;
     Ok(())
+}
+
+/// The axis name of the error metric of `results` (`relative error`, `velocity MSE`).
+pub(crate) fn metric_axis(results: &StudyResults) -> &'static str {
+    if is_kolmogorov(results) {
+        "velocity MSE"
+    } else {
+        "relative error"
+    }
 }
 
 /// Whether `results` are of Kolmogorov flow (2-D samples).

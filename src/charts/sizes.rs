@@ -117,7 +117,8 @@ pub fn draw_sizes<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     results: &StudyResults,
 ) -> Result<(), ChartError> {
-    let title = ChartKind::Sizes.title();
+    let title_text = ChartKind::Sizes.title_for(results);
+    let title = title_text.as_str();
     let groups = size_groups(results);
     let positive = |p: &&(f64, f64)| p.0 > 0.0 && p.1.is_finite() && p.1 > 0.0;
     let all = || groups.iter().flat_map(|g| g.points.iter()).filter(positive);
@@ -139,7 +140,7 @@ pub fn draw_sizes<DB: DrawingBackend>(
         .configure_mesh()
         .light_line_style(TRANSPARENT)
         .x_desc("trainable parameters")
-        .y_desc("relative error")
+        .y_desc(super::metric_axis(results))
         .x_label_formatter(&log_label)
         .y_label_formatter(&log_label)
         .label_style(label_font())

@@ -105,6 +105,7 @@ fn ChartFigure(
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (error, set_error) = signal(String::new());
+    let title = results.with_value(|r| kind.title_for(r));
     Effect::new(move |_| {
         // Only the space–time chart depends on the chosen test (and snapshot).
         let (index, at) = if kind == ChartKind::SpaceTime {
@@ -143,7 +144,7 @@ fn ChartFigure(
         <figure class=class>
             <canvas id=kind.id() node_ref=canvas width=size.0.to_string() height=size.1.to_string()></canvas>
             <figcaption>
-                <strong>{kind.title()}</strong>". "{kind.description()}" "
+                <strong>{title}</strong>". "{kind.description()}" "
                 <button class="png" title="Download this chart as PNG" on:click=download>"PNG"</button>
                 <span class="chart-error" role="alert">{move || error.get()}</span>
             </figcaption>
