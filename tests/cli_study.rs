@@ -27,7 +27,18 @@ fn bad_arguments_exit_2() {
 
 #[test]
 fn bad_knobs_exit_2() {
-    assert_usage_error(&["--system", "kolmogorov"], "unknown system 'kolmogorov'");
+    assert_usage_error(
+        &["--system", "navier"],
+        "unknown system 'navier' (expected ks or kolmogorov)",
+    );
+    assert_usage_error(
+        &["--system", "kolmogorov", "--modes", "predict"],
+        "Kolmogorov flow is studied in correction mode only",
+    );
+    assert_usage_error(
+        &["--system", "kolmogorov", "--channels", "9"],
+        "the 2-D ResNet comes in the paper's four sizes",
+    );
     assert_usage_error(&["--architecture", "mlp"], "unknown architecture 'mlp'");
     assert_usage_error(&["--channels", "-1"], "--channels must be non-negative");
     assert_usage_error(&["--channels", "0"], "channels must be between 1 and 256");

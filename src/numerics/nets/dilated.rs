@@ -93,12 +93,7 @@ mod tests {
     use burn::module::Param;
     use burn::tensor::TensorData;
 
-    fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-        t.into_data()
-            .convert::<f32>()
-            .try_to_vec::<f32>()
-            .expect("f32 data")
-    }
+    use crate::numerics::nets::test_values as values;
 
     #[test]
     fn dilated_taps_read_points_dilation_apart_periodically() {

@@ -196,12 +196,7 @@ mod tests {
     use super::*;
     use crate::numerics::backend::cpu;
 
-    fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-        t.into_data()
-            .convert::<f32>()
-            .try_to_vec::<f32>()
-            .expect("f32 data")
-    }
+    use crate::numerics::nets::test_values as values;
 
     /// A spectral conv whose weights are `w` (complex, one per mode) on the diagonal.
     fn diagonal(channels: usize, w: &[(f32, f32)], device: &Device) -> SpectralConv {

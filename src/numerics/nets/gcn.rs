@@ -153,12 +153,7 @@ mod tests {
     use crate::numerics::backend::{cpu, cpu_autodiff};
     use burn::tensor::TensorData;
 
-    fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-        t.into_data()
-            .convert::<f32>()
-            .try_to_vec::<f32>()
-            .expect("f32 data")
-    }
+    use crate::numerics::nets::test_values as values;
 
     #[test]
     fn edge_conv_matches_per_node_loop() {

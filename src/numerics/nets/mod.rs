@@ -352,6 +352,15 @@ pub(crate) fn stack_inputs(u: Tensor<2>, scale: Tensor<2>) -> Tensor<3> {
     Tensor::cat(vec![u, s], 1)
 }
 
+/// A tensor's values as f32, read synchronously (the networks' tests).
+#[cfg(test)]
+pub(crate) fn test_values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+    t.into_data()
+        .convert::<f32>()
+        .try_to_vec::<f32>()
+        .expect("f32 data")
+}
+
 /// Portable deterministic generator for weight init: SplitMix64 (Steele, Lea & Flood 2014).
 ///
 /// Chosen over `rand::rngs::SmallRng`, whose algorithm differs between 64-bit (Xoshiro256++) and

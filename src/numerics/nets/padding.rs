@@ -55,12 +55,7 @@ mod tests {
     use burn::tensor::ops::ConvOptions;
     use burn::tensor::{Device, TensorData};
 
-    fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-        t.into_data()
-            .convert::<f32>()
-            .try_to_vec::<f32>()
-            .expect("f32 data")
-    }
+    use crate::numerics::nets::test_values as values;
 
     fn tensor3(values: Vec<f32>, shape: [usize; 3], device: &Device) -> Tensor<3> {
         Tensor::<3>::from_data(TensorData::new(values, shape), device)

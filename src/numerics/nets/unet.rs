@@ -143,12 +143,7 @@ mod tests {
     use crate::numerics::backend::cpu;
     use burn::tensor::TensorData;
 
-    fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-        t.into_data()
-            .convert::<f32>()
-            .try_to_vec::<f32>()
-            .expect("f32 data")
-    }
+    use crate::numerics::nets::test_values as values;
 
     #[test]
     fn pool_and_upsample_by_hand() {
