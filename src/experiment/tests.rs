@@ -506,6 +506,14 @@ fn kolmogorov_urls_start_from_its_defaults() {
         .study_config()
         .validate()
         .expect("valid with a short rollout");
+    // A combination the runner refuses blocks Run with its reason.
+    let (predict, _) = Experiment::from_query("system=kolmogorov&modes=predict,correct");
+    let problems = predict.validate();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].1.contains("correction mode only"),
+        "{problems:?}"
+    );
     let mut switched = e.clone();
     switched.set_system(System::Ks);
     assert_eq!(switched, Experiment::default());

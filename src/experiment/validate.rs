@@ -35,9 +35,17 @@ impl Experiment {
     }
 
     /// Every field's problem (empty when valid), `(URL key, message)` in [`KNOBS`] order; the
-    /// last may be `workload` when the estimated memory exceeds the browser's ceiling.
+    /// last may be `workload` when the study as a whole is refused (a combination of knobs) or
+    /// the estimated memory exceeds the browser's ceiling.
     pub fn validate(&self) -> Vec<FieldError> {
         let mut errors = self.knob_errors();
+        if errors.is_empty() {
+            // What the runner would refuse (a combination no single knob shows).
+            if let Err(err) = self.study_config().validate() {
+                errors.push((WORKLOAD, format!("this study cannot run: {err}")));
+                return errors;
+            }
+        }
         if errors.is_empty() && self.target == Target::Browser {
             let memory = crate::numerics::cost::memory_bytes(&self.study_config());
             if memory > BROWSER_MEMORY_LIMIT_BYTES {
