@@ -7,7 +7,7 @@ use burn::tensor::Device;
 
 use crate::numerics::nets::{resnet2d, Architecture, NetConfig, MODES};
 use crate::numerics::study::{EvalConfig, Preset, StudyConfig, StudyError};
-use crate::numerics::train::flops::flops_per_iteration;
+use crate::numerics::train::flops::{flops_per_iteration, solver_flops_per_step};
 use crate::numerics::train::mode::mode_solver;
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::{Modality, Mode, TrainConfig, Trainer};
@@ -101,10 +101,6 @@ pub fn activation_floats_per_sample(net: &NetConfig, resolution: usize) -> f64 {
 }
 
 /// Counted FLOPs of one learned solver step of `mode` for `batch` rows (0 without a solver).
-fn solver_flops_per_step(variant: &TrainConfig, batch: usize, resolution: usize) -> f64 {
-    crate::numerics::train::flops::solver_flops_per_step(variant, batch, resolution)
-}
-
 /// Counted FLOPs of evaluating one trained `variant`: every test size's rollout of
 /// `rollout_steps` steps, batched over its tests (network forward + solver per step).
 fn evaluation_flops(variant: &TrainConfig, eval: &EvalConfig, resolution: usize) -> f64 {

@@ -3,7 +3,7 @@
 //! the ground truth, the MAC projection solver (standing in for the paper's PISO) as the
 //! coarse baseline, and the velocity MSE as the metric.
 
-use burn::tensor::Device;
+use burn::tensor::{Device, Tensor};
 
 use super::config::{COARSE_DT, COARSE_RESOLUTION};
 use super::data::{self, TEST_SEED};
@@ -18,7 +18,7 @@ use crate::numerics::study::results::SpaceTime;
 use crate::numerics::system::{Parameter, PhysicalSystem, StateShape, System};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::mode::Stepper;
-use crate::numerics::train::{Mode, TrainConfig, TrainError, Trainer};
+use crate::numerics::train::{Mode, TrainError};
 
 /// Vorticity snapshots kept per sample rollout (251 frames: every 10th step).
 pub const SAMPLE_SNAPSHOTS: usize = 26;
@@ -130,14 +130,19 @@ impl PhysicalSystem for Kolmogorov {
         .map_err(invalid)?;
         let starts: Vec<Vec<f64>> = truth.iter().map(|t| t[0].clone()).collect();
         let mut state = solver.velocity_tensor(&starts).map_err(invalid)?;
-        let mut frames: Vec<Vec<Vec<f64>>> = starts.iter().map(|s| vec![s.clone()]).collect();
-        let values = data::frame_values();
+        let mut states = Vec::with_capacity(steps);
         for _ in 0..steps {
             state = solver.step(state, 1.0 / parameter).0;
-            let all = super::coarse::read_values(state.clone()).map_err(invalid)?;
-            for (test, chunk) in all.chunks(values).enumerate() {
-                frames[test].push(chunk.to_vec());
-            }
+            states.push(state.clone());
+        }
+        let mut frames: Vec<Vec<Vec<f64>>> = starts.iter().map(|s| vec![s.clone()]).collect();
+        if states.is_empty() {
+            return Ok(frames);
+        }
+        // One readback: `[steps, tests, 2, N, N]`, step-major.
+        let all = super::coarse::read_values(Tensor::stack::<5>(states, 0)).map_err(invalid)?;
+        for (index, chunk) in all.chunks(data::frame_values()).enumerate() {
+            frames[index % starts.len()].push(chunk.to_vec());
         }
         Ok(frames)
     }
@@ -150,15 +155,6 @@ impl PhysicalSystem for Kolmogorov {
         error_horizon: usize,
     ) -> Result<TestMetrics, TrainError> {
         Ok(metrics::test_metrics(truth, rollout, error_horizon))
-    }
-
-    fn trainer(
-        &self,
-        config: TrainConfig,
-        data: &[Trajectory],
-        device: &Device,
-    ) -> Result<Trainer, TrainError> {
-        Trainer::new(config, data, device)
     }
 
     fn evaluation_stepper(

@@ -13,7 +13,7 @@ use crate::numerics::system::{Parameter, PhysicalSystem, StateShape, System};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::mode::Stepper;
 use crate::numerics::train::trainer::data_solver;
-use crate::numerics::train::{Mode, TrainConfig, TrainError, Trainer};
+use crate::numerics::train::{Mode, TrainError};
 
 /// Grid points of every study (the study's N).
 pub const RESOLUTION: usize = 48;
@@ -106,15 +106,6 @@ impl PhysicalSystem for Ks {
         error_horizon: usize,
     ) -> Result<TestMetrics, TrainError> {
         evaluate::test_metrics(truth, rollout, parameter, error_horizon)
-    }
-
-    fn trainer(
-        &self,
-        config: TrainConfig,
-        data: &[Trajectory],
-        device: &Device,
-    ) -> Result<Trainer, TrainError> {
-        Trainer::new(config, data, device)
     }
 
     fn evaluation_stepper(

@@ -163,13 +163,16 @@ pub trait PhysicalSystem: Sync {
     ) -> Result<TestMetrics, TrainError>;
 
     /// A trainer of `config` on `data` (the network inputs — state plus parameter channel —
-    /// and the mode's coarse solver are the system's).
+    /// and the mode's coarse solver are the system's: [`Trainer::new`] builds the stepper of
+    /// `config.system`).
     fn trainer(
         &self,
         config: TrainConfig,
         data: &[Trajectory],
         device: &Device,
-    ) -> Result<Trainer, TrainError>;
+    ) -> Result<Trainer, TrainError> {
+        Trainer::new(config, data, device)
+    }
 
     /// The frames of a rollout (`[frames][values]`) kept for the maps of the results: KS keeps
     /// [`SAMPLE_FRAMES`](crate::numerics::study::runner::SAMPLE_FRAMES) states (a space–time
