@@ -25,6 +25,8 @@ pub mod validate;
 pub mod value;
 
 #[cfg(test)]
+mod system_tests;
+#[cfg(test)]
 mod tests;
 
 pub use knob::{Kind, Knob, Value, KNOBS};

@@ -3,6 +3,7 @@
 //! minibatch schedule, the presets and the [`Trainer`] whose `step()` never reads back.
 
 pub mod config;
+pub mod curriculum;
 pub mod data;
 pub mod error;
 pub mod flops;
