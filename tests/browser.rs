@@ -126,13 +126,13 @@ fn default_training_set_generates_in_wasm() {
 #[wasm_bindgen_test]
 async fn every_architecture_trains_in_every_mode_and_modality_in_wasm() {
     use unroll_lab::numerics::backend;
+    use unroll_lab::numerics::ks::data::{data_solver, generate};
+    use unroll_lab::numerics::ks::preset::quick;
     use unroll_lab::numerics::nets::Architecture;
+    use unroll_lab::numerics::system::System;
     use unroll_lab::numerics::train::config::TrainDataConfig;
-    use unroll_lab::numerics::train::data::generate;
-    use unroll_lab::numerics::train::preset::quick;
     use unroll_lab::numerics::train::run::LossLog;
-    use unroll_lab::numerics::train::trainer::data_solver;
-    use unroll_lab::numerics::train::{Modality, Mode, Trainer};
+    use unroll_lab::numerics::train::{Modality, Mode};
 
     let data = TrainDataConfig {
         scales: vec![1.0, 1.2],
@@ -153,7 +153,10 @@ async fn every_architecture_trains_in_every_mode_and_modality_in_wasm() {
                 config.data = data.clone();
                 let mut losses = Vec::new();
                 for _ in 0..2 {
-                    let mut trainer = Trainer::new(config.clone(), &set, &device).expect("trainer");
+                    let mut trainer = System::Ks
+                        .physics()
+                        .trainer(config.clone(), &set, &device)
+                        .expect("trainer");
                     let mut log = LossLog::default();
                     while !trainer.finished() {
                         log.push(trainer.step().expect("step"));
@@ -181,7 +184,7 @@ async fn kolmogorov_wig_trains_with_its_curriculum_in_wasm() {
     use unroll_lab::numerics::train::run::LossLog;
     use unroll_lab::numerics::train::Modality;
 
-    let mut config = Preset::Quick.config_for(System::Kolmogorov, 1).base;
+    let mut config = System::Kolmogorov.physics().preset(Preset::Quick, 1).base;
     config.modality = Modality::Wig;
     config.unroll.horizon = 2;
     let curriculum = config.curriculum.as_mut().expect("curriculum");

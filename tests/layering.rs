@@ -2,7 +2,12 @@
 //! - `web_sys`, `js_sys` and `wasm_bindgen` only under `platform/`;
 //! - `numerics` imports no UI, report, experiment, chart or browser crate;
 //! - `experiment`, `report` and `charts` import no UI or browser code;
-//! - `ui` never creates a device (it receives the one `platform` acquired).
+//! - `ui` never creates a device (it receives the one `platform` acquired);
+//! - no layer outside a system's own folder and the registry (`numerics/system/`) names a
+//!   system's folder: `train/`, `study/`, `experiment/`, `report/`, `charts/` and `ui/` reach the
+//!   physics through `PhysicalSystem` (non-test code);
+//! - the plain-data floor (`numerics/types/`) imports only the numerics' utilities;
+//! - the `numerics` folders (and top-level files) import each other without cycles.
 
 use std::path::{Path, PathBuf};
 
@@ -119,5 +124,148 @@ fn ui_never_creates_a_device() {
                 path.display()
             );
         }
+    }
+}
+
+/// The code of `text` without its test module and its comments (a doc link is no import).
+fn non_test_code(path: &Path, text: &str) -> String {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if name == "tests.rs" || name.ends_with("_tests.rs") {
+        return String::new();
+    }
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    code.lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The `numerics` modules (`crate::numerics::X`) that the non-test code of `text` names.
+fn numerics_imports(path: &Path, text: &str) -> Vec<String> {
+    let code = non_test_code(path, text);
+    let mut out = Vec::new();
+    for (index, _) in code.match_indices("crate::numerics::") {
+        let rest = &code[index + "crate::numerics::".len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+#[test]
+fn only_a_systems_folder_and_the_registry_name_a_system() {
+    for dir in [
+        "numerics/train",
+        "numerics/study",
+        "experiment",
+        "report",
+        "charts",
+        "ui",
+    ] {
+        for (path, text) in files_under(dir) {
+            let code = non_test_code(&path, &text);
+            for folder in ["ks", "kolmogorov", "burgers"] {
+                assert!(
+                    !code.contains(&format!("numerics::{folder}::"))
+                        && !code.contains(&format!("numerics::{folder};")),
+                    "{} names numerics::{folder} (reach it through PhysicalSystem)",
+                    path.display()
+                );
+            }
+        }
+    }
+}
+
+/// Each direct child of `numerics/` (a folder or a file) with the others it imports.
+fn numerics_graph() -> Vec<(String, Vec<String>)> {
+    let root = src().join("numerics");
+    let mut nodes = Vec::new();
+    for entry in std::fs::read_dir(&root).expect("numerics dir") {
+        let path = entry.expect("entry").path();
+        let name = path
+            .file_stem()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        if name == "mod" {
+            continue;
+        }
+        let mut files = Vec::new();
+        if path.is_dir() {
+            rust_files(&path, &mut files);
+        } else {
+            files.push(path.clone());
+        }
+        let mut imports: Vec<String> = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("readable");
+            for import in numerics_imports(&file, &text) {
+                if import != name && !imports.contains(&import) {
+                    imports.push(import);
+                }
+            }
+        }
+        nodes.push((name, imports));
+    }
+    nodes
+}
+
+#[test]
+fn numerics_folders_import_each_other_without_cycles() {
+    let graph = numerics_graph();
+    let index = |name: &str| graph.iter().position(|(n, _)| n == name);
+    // Depth-first search; 1 = on the stack, 2 = done.
+    fn visit(
+        node: usize,
+        graph: &[(String, Vec<String>)],
+        index: &dyn Fn(&str) -> Option<usize>,
+        state: &mut Vec<u8>,
+        stack: &mut Vec<usize>,
+    ) {
+        state[node] = 1;
+        stack.push(node);
+        for import in &graph[node].1 {
+            let Some(next) = index(import) else { continue };
+            if state[next] == 1 {
+                let start = stack.iter().position(|&n| n == next).unwrap_or(0);
+                let cycle: Vec<&str> = stack[start..]
+                    .iter()
+                    .chain([&next])
+                    .map(|&n| graph[n].0.as_str())
+                    .collect();
+                panic!("numerics import cycle: {}", cycle.join(" → "));
+            }
+            if state[next] == 0 {
+                visit(next, graph, index, state, stack);
+            }
+        }
+        stack.pop();
+        state[node] = 2;
+    }
+    let mut state = vec![0u8; graph.len()];
+    for node in 0..graph.len() {
+        if state[node] == 0 {
+            visit(node, &graph, &index, &mut state, &mut Vec::new());
+        }
+    }
+}
+
+#[test]
+fn the_plain_data_floor_imports_only_utilities() {
+    let graph = numerics_graph();
+    let (_, imports) = graph
+        .iter()
+        .find(|(name, _)| name == "types")
+        .expect("numerics/types");
+    for import in imports {
+        assert!(
+            ["names", "metrics"].contains(&import.as_str()),
+            "numerics/types imports numerics::{import} (the floor imports only names and metrics)"
+        );
     }
 }

@@ -1,38 +1,41 @@
-//! The first screen's live picture: the study's ground truth (ETRK2, N = 48, L = 8, the first
-//! training IC after the study's 200 warm-up steps) advanced a step at a time and kept as a
-//! window of the latest frames, drawn as a space–time bitmap with time running to the right.
+//! The first screen's live picture: a 1-D system's ground truth (the default system, KS: ETRK2,
+//! N = 48, L = 8, the first training IC after the study's 200 warm-up steps) advanced a step at a
+//! time and kept as a window of the latest frames, drawn as a space–time bitmap with time running
+//! to the right.
 
 use std::collections::VecDeque;
 
 use super::colormap;
-use crate::numerics::ks::config::{KsConfig, Scheme};
-use crate::numerics::ks::data::WARMUP_STEPS;
-use crate::numerics::ks::initial::train_ic;
-use crate::numerics::ks::{Grid, KsError, ReferenceSolver};
+use crate::numerics::study::playground::{Playground, StepFn};
 
 /// Colour scale of the picture: |u| ≤ this (KS at L = 8 stays within about ±3).
 const SCALE: f64 = 3.0;
 
 /// A window of the latest `width` frames of a running KS solution.
-#[derive(Debug)]
 pub struct LiveField {
-    solver: ReferenceSolver,
+    step: StepFn,
     frames: VecDeque<Vec<f64>>,
     width: usize,
     steps: usize,
 }
 
+impl std::fmt::Debug for LiveField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LiveField")
+            .field("width", &self.width)
+            .field("steps", &self.steps)
+            .finish()
+    }
+}
+
 impl LiveField {
-    /// The study's first training trajectory after its warm-up, with a full window of `width`
-    /// frames already computed.
-    pub fn new(width: usize) -> Result<Self, KsError> {
-        let config = KsConfig::paper(Scheme::Etrk2, 1.0);
-        let solver = ReferenceSolver::new(config)?;
-        let grid = Grid::new(config.resolution, config.domain_size)?;
-        let (states, _) = solver.trajectory(&train_ic(&grid, 0)?, WARMUP_STEPS);
-        let start = states.last().cloned().unwrap_or_default();
+    /// The developed state of `playground`'s system at parameter 1 (KS: the study's first
+    /// training trajectory after its warm-up), with a full window of `width` frames already
+    /// computed.
+    pub fn new(playground: &dyn Playground, width: usize) -> Result<Self, String> {
+        let start = playground.developed_state(1.0)?;
         let mut field = Self {
-            solver,
+            step: playground.truth_step(1.0)?,
             frames: VecDeque::from([start]),
             width: width.max(2),
             steps: 0,
@@ -47,7 +50,7 @@ impl LiveField {
     pub fn advance(&mut self, steps: usize) {
         for _ in 0..steps {
             let last = self.frames.back().cloned().unwrap_or_default();
-            let next = self.solver.step(&last);
+            let next = (self.step)(&last);
             if next.iter().all(|v| v.is_finite()) {
                 self.frames.push_back(next);
             } else {
@@ -94,10 +97,15 @@ impl LiveField {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::numerics::system::System;
 
     #[test]
     fn the_window_moves_and_stays_finite() {
-        let mut field = LiveField::new(64).expect("field");
+        let ks = System::Ks
+            .physics()
+            .playground()
+            .expect("KS has a playground");
+        let mut field = LiveField::new(ks, 64).expect("field");
         assert_eq!(field.size(), (64, 48));
         let before = field.rgb();
         assert_eq!(before.len(), 3 * 64 * 48);

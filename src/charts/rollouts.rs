@@ -96,7 +96,8 @@ mod tests {
 
     #[test]
     fn maps_side_by_side_and_the_error() {
-        let rollouts = reference_rollouts(&InitialState::default(), 20).expect("rollouts");
+        let ks = crate::numerics::system::System::Ks.physics();
+        let rollouts = reference_rollouts(ks, &InitialState::default(), 20).expect("rollouts");
         let svg = render((720, 400), |area| draw_rollouts(area, &rollouts));
         for name in [
             "truth (ETRK2)",

@@ -2,9 +2,6 @@
 //! reproduces [`Experiment::study_config`]) and every deviation from the study's settings.
 
 use super::{Experiment, Knob, KNOBS};
-use crate::numerics::metrics::STABILITY_HORIZON;
-use crate::numerics::train::preset::{deviations, paper};
-use crate::numerics::train::{Modality, Mode};
 
 impl Experiment {
     /// `unroll-lab study` with the preset, seeds and iterations, and a flag for every other
@@ -26,35 +23,13 @@ impl Experiment {
         command
     }
 
-    /// Every deviation from the study, for the label next to the Run button.
+    /// Every deviation from the study, for the label next to the Run button: the system's
+    /// (solver substitutes, budgets, data) and the selection's (modes, modalities, α).
     pub fn deviations(&self) -> Vec<String> {
-        if self.system == crate::numerics::system::System::Kolmogorov {
-            let mut out = vec![
-                "coarse solver: a MAC projection scheme (SSP-RK3) stands in for the paper's PISO"
-                    .to_string(),
-            ];
-            out.extend(crate::numerics::kolmogorov::preset::config_deviations(
-                &self.study_config(),
-            ));
-            return out;
-        }
-        let study = paper(Mode::Correct, Modality::Wig);
-        let config = self.study_config();
-        let mut out = vec![format!(
-            "iterations {} per variant (study: {})",
-            self.iterations, study.iterations
-        )];
-        if self.rollout != STABILITY_HORIZON {
-            out.push(format!(
-                "evaluation rollout {} steps (study: {STABILITY_HORIZON})",
-                self.rollout
-            ));
-        }
-        out.extend(
-            deviations(&config.base, &study)
-                .into_iter()
-                .filter(|d| !d.starts_with("iterations")),
-        );
+        let mut out = self
+            .system
+            .physics()
+            .config_deviations(&self.study_config());
         let defaults = self.preset_defaults();
         for knob in [Knob::Modes, Knob::Modalities] {
             let (ours, preset) = (knob.read(self), knob.read(&defaults));

@@ -3,9 +3,7 @@
 //! `s` (L = 8·s). It lives in the URL (`ic=train:0.1,-0.1`, `ic=drawn:0,0.5,-1.2,…`, `ic-s=1.1`),
 //! so a shared link shows the same state; reading never panics and words what is wrong.
 
-use crate::numerics::ks::config::{BASE_DOMAIN_SIZE, DEFAULT_RESOLUTION};
-use crate::numerics::ks::grid::Grid;
-use crate::numerics::ks::initial::TestIc;
+use crate::numerics::study::playground::Playground;
 
 /// URL key of the state.
 pub const STATE_KEY: &str = "ic";
@@ -158,24 +156,19 @@ impl InitialState {
         }
     }
 
-    /// The state on the study's grid (N = 48, L = 8·s).
-    pub fn values(&self) -> Vec<f64> {
-        self.values_on(DEFAULT_RESOLUTION)
+    /// The state on the system's grid (KS: N = 48, L = 8·s).
+    pub fn values(&self, playground: &dyn Playground) -> Vec<f64> {
+        self.values_on(playground, playground.points())
     }
 
-    /// The state on `n` grid points (L = 8·s).
-    pub fn values_on(&self, n: usize) -> Vec<f64> {
-        let grid = Grid::new(n.max(8), BASE_DOMAIN_SIZE * self.scale);
-        match (&self.source, grid) {
-            (StateSource::Drawn { coefficients }, _) => from_modes(coefficients, n),
-            (StateSource::Train { a, b }, Ok(grid)) => train_family(&grid, *a, *b),
-            (StateSource::Test { c, s_prime }, Ok(grid)) => TestIc {
-                c: *c,
-                s_prime: *s_prime,
-            }
-            .state(&grid),
-            (_, Err(_)) => vec![0.0; n],
-        }
+    /// The state on `n` grid points (KS: L = 8·s); zeros where the family cannot be built.
+    pub fn values_on(&self, playground: &dyn Playground, n: usize) -> Vec<f64> {
+        let state = match &self.source {
+            StateSource::Drawn { coefficients } => Ok(from_modes(coefficients, n)),
+            StateSource::Train { a, b } => playground.training_state(*a, *b, self.scale, n),
+            StateSource::Test { c, s_prime } => playground.test_state(*c, *s_prime, self.scale, n),
+        };
+        state.unwrap_or_else(|_| vec![0.0; n])
     }
 
     /// The URL pairs (`ic=…`, and `ic-s=…` unless s = 1).
@@ -226,16 +219,6 @@ impl InitialState {
     }
 }
 
-/// The training family with free `(a, b)` on `grid`.
-fn train_family(grid: &Grid, a: f64, b: f64) -> Vec<f64> {
-    let tau = std::f64::consts::TAU;
-    let l = grid.domain_size;
-    grid.points()
-        .iter()
-        .map(|&x| (tau * x).cos() + a * (tau * x / l).cos() * (1.0 + b * (tau * x / l).sin()))
-        .collect()
-}
-
 /// Parses `train:a,b`, `test:c,s'` or `drawn:a0,a1,b1,…`.
 fn parse_source(text: &str) -> Result<StateSource, String> {
     let (kind, rest) = text
@@ -269,7 +252,16 @@ fn parse_source(text: &str) -> Result<StateSource, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::numerics::ks::grid::Grid;
     use crate::numerics::ks::initial::train_ic;
+    use crate::numerics::system::System;
+
+    fn ks() -> &'static dyn Playground {
+        System::Ks
+            .physics()
+            .playground()
+            .expect("KS has a playground")
+    }
 
     #[test]
     fn low_modes_round_trip_exactly() {
@@ -287,7 +279,7 @@ mod tests {
             .map(|j| (std::f64::consts::TAU * 2.0 * j as f64 / 200.0).sin() * 1.5 + 0.2)
             .collect();
         let state = InitialState::drawn(&samples, 1.2);
-        let values = state.values();
+        let values = state.values(ks());
         assert_eq!(values.len(), 48);
         let want = (std::f64::consts::TAU * 2.0 * 5.0 / 48.0).sin() * 1.5 + 0.2;
         assert!((values[5] - want).abs() < 0.01, "{} vs {want}", values[5]);
@@ -321,7 +313,7 @@ mod tests {
             };
             let (back, problems) = InitialState::from_query(get(STATE_KEY), get(SCALE_KEY));
             assert!(problems.is_empty(), "{problems:?}");
-            assert_eq!(back.values(), state.values());
+            assert_eq!(back.values(ks()), state.values(ks()));
             assert_eq!(back.scale, state.scale);
         }
         let drawn = InitialState {
@@ -340,7 +332,7 @@ mod tests {
             source: StateSource::Train { a: 0.1, b: 0.1 },
             scale: 1.0,
         };
-        assert_eq!(state.values(), train_ic(&grid, 0).expect("ic"));
+        assert_eq!(state.values(ks()), train_ic(&grid, 0).expect("ic"));
     }
 
     #[test]

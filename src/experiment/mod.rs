@@ -5,7 +5,7 @@
 //! writes); [`limits`] holds the one limits table (browser and native); [`problem`] words what
 //! is wrong for each surface; [`query`] is the URL codec, [`command`] the equivalent
 //! `unroll-lab study …` command and the deviations from the study, [`validate`] the per-field
-//! validation and the workload (the cost model itself is [`crate::numerics::cost`]).
+//! validation and the workload (the cost model itself is [`crate::numerics::study::cost`]).
 //!
 //! A preset sets the grid axis (network sizes for `sizes`, unroll horizons for `horizons`) and
 //! the defaults of every knob; the knobs override the preset's base training config. In the
@@ -129,7 +129,7 @@ impl Experiment {
 
     /// The defaults of `preset` for `system` at `target`.
     pub fn defaults_for(system: System, preset: Preset, target: Target) -> Self {
-        let config = preset.config_for(system, 1);
+        let config = system.physics().preset(preset, 1);
         let base = &config.base;
         let (seeds, iterations) = match target {
             Target::Browser => (limits::DEFAULT_SEEDS.0, limits::BROWSER_ITERATIONS),
@@ -152,10 +152,7 @@ impl Experiment {
             learning_rate: base.optimizer.learning_rate,
             seeds,
             iterations,
-            rollout: match system {
-                System::Ks => limits::DEFAULT_ROLLOUT,
-                System::Kolmogorov => config.eval.rollout_steps,
-            },
+            rollout: config.eval.rollout_steps,
             scales: base.data.scales.clone(),
         }
     }
@@ -217,9 +214,9 @@ impl Experiment {
         let mut out = Overrides::default();
         for knob in KNOBS {
             let value = knob.read(self);
-            // The system picks the defaults, so it always differs from KS's.
+            // The system picks the defaults, so it always differs from the default system's.
             let differs = value.to_string() != knob.read(&defaults).to_string();
-            if differs || (knob == Knob::System && self.system != System::Ks) {
+            if differs || (knob == Knob::System && self.system != System::default()) {
                 out.set(knob, value);
             }
         }
@@ -251,8 +248,7 @@ impl Experiment {
     /// True when the preset fixes the network sizes: `sizes`, and Kolmogorov's `paper` (the
     /// paper's four 2-D ResNets).
     pub fn preset_fixes_sizes(&self) -> bool {
-        self.preset == Preset::Sizes
-            || (self.system == System::Kolmogorov && self.preset == Preset::Paper)
+        self.system.physics().preset_fixes_sizes(self.preset)
     }
 
     /// True when the m knob is used (every preset but `horizons`).
@@ -308,8 +304,9 @@ impl Experiment {
     /// huge seed list: check [`Self::validate`].
     pub fn study_config(&self) -> StudyConfig {
         let mut config = self
-            .preset
-            .config_for(self.system, self.seeds.min(limits::max_seeds(self.target)));
+            .system
+            .physics()
+            .preset(self.preset, self.seeds.min(limits::max_seeds(self.target)));
         config.modes = self.modes.clone();
         config.modalities = self.modalities.clone();
         for knob in KNOBS {
@@ -326,12 +323,12 @@ impl Experiment {
             config.horizons = vec![self.horizon];
         }
         config.eval.rollout_steps = self.rollout;
-        if self.system == System::Kolmogorov {
-            // Its metric is over every frame of the rollout.
+        let physics = self.system.physics();
+        if physics.error_over_whole_rollout() {
             config.eval.error_horizon = config.eval.rollout_steps;
         }
-        if self.system == System::Kolmogorov && self.target == Target::Browser {
-            crate::numerics::kolmogorov::preset::lighten_for_browser(&mut config);
+        if self.target == Target::Browser {
+            physics.lighten_for_browser(&mut config);
         }
         sync_curriculum(&mut config.base);
         config

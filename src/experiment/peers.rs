@@ -4,12 +4,10 @@
 //! equivalent is listed.
 
 use super::Experiment;
-use crate::numerics::kolmogorov::config::TRAIN_REYNOLDS;
-use crate::numerics::kolmogorov::preset::PAPER_FRAMES;
-use crate::numerics::ks::data::TRAIN_SCALES;
 use crate::numerics::nets::{resnet2d, Architecture};
+use crate::numerics::study::Preset;
 use crate::numerics::system::System;
-use crate::numerics::train::config::Curriculum;
+use crate::numerics::train::config::{Curriculum, TrainDataConfig};
 use crate::numerics::train::preset::iterations_for_epochs;
 use crate::numerics::train::{Modality, Mode};
 
@@ -42,6 +40,11 @@ fn base_rate(architecture: Architecture) -> f64 {
 }
 
 impl Experiment {
+    /// The training data of the paper's set-up of this experiment's system.
+    fn paper_data(&self) -> TrainDataConfig {
+        self.system.physics().preset(Preset::Paper, 1).base.data
+    }
+
     /// The equivalent `python ks_train.py …` lines (one per mode) and `ks_eval.py` lines.
     pub fn ks_train_command(&self) -> PeerExport {
         if self.system == System::Kolmogorov {
@@ -61,7 +64,9 @@ impl Experiment {
             }
         };
         let horizon = base.unroll.horizon;
-        let windows_per_epoch = iterations_for_epochs(&base.data, horizon, base.batch, 1);
+        let trajectories = self.system.physics().training_trajectories(&base.data);
+        let windows_per_epoch =
+            iterations_for_epochs(trajectories, base.data.frames, horizon, base.batch, 1);
         let epochs = self.iterations as f64 / windows_per_epoch.max(1) as f64;
         let whole = epochs.round().max(1.0) as usize;
         if (epochs - whole as f64).abs() > 1e-9 {
@@ -78,7 +83,7 @@ impl Experiment {
                 base.optimizer.decay_every
             ));
         }
-        if base.data.scales != TRAIN_SCALES {
+        if base.data.scales != self.paper_data().scales {
             no_flag.push(format!(
                 "training domain sizes s = {} (ks_train.py's are fixed: 0.9–1.3)",
                 base.data
@@ -193,8 +198,11 @@ impl Experiment {
             learning_rates: vec![base.optimizer.learning_rate],
             ramp: false,
         });
+        let paper = self.paper_data();
         let epoch = base.data.scales.len()
-            * PAPER_FRAMES.saturating_sub(curriculum.horizons.last().copied().unwrap_or(1) + 1);
+            * paper
+                .frames
+                .saturating_sub(curriculum.horizons.last().copied().unwrap_or(1) + 1);
         let epochs = curriculum.stage_iterations as f64 / epoch.max(1) as f64;
         let whole = epochs.round().max(1.0) as usize;
         if (epochs - whole as f64).abs() > 1e-9 {
@@ -203,13 +211,13 @@ impl Experiment {
                 curriculum.stage_iterations
             ));
         }
-        if base.data.frames != PAPER_FRAMES {
+        if base.data.frames != paper.frames {
             no_flag.push(format!(
                 "{} frames per Re (the script reads its 6000-frame data set)",
                 base.data.frames
             ));
         }
-        if base.data.scales != TRAIN_REYNOLDS {
+        if base.data.scales != paper.scales {
             no_flag.push(format!(
                 "training Re {:?} (fixed in the script)",
                 base.data.scales
@@ -376,7 +384,7 @@ mod tests {
     #[test]
     fn the_paper_preset_needs_no_epoch_note() {
         let mut experiment = Experiment::for_preset(Preset::Quick);
-        let paper = crate::numerics::train::preset::paper(Mode::Correct, Modality::Wig);
+        let paper = System::Ks.physics().preset(Preset::Paper, 1).base;
         experiment.iterations = paper.iterations;
         experiment.learning_rate = paper.optimizer.learning_rate;
         // Same data fraction as the study: 1250 of 5000 frames.

@@ -1,25 +1,20 @@
-//! The playground: the ground truth (ETRK2), the coarse solver alone (ETD1) and every trained
-//! variant whose weights are at hand, rolled out from a reader's own [`InitialState`]
-//! (inference only), with the error of each against the truth at every step.
+//! The playground: the ground truth, the coarse solver alone and every trained variant whose
+//! weights are at hand, rolled out from a reader's own [`InitialState`] (inference only), with
+//! the error of each against the truth at every step. The system's
+//! [`Playground`](crate::numerics::study::playground::Playground) supplies the solvers.
 
 use burn::tensor::Device;
 
 use super::initial_state::InitialState;
-use crate::numerics::ks::config::{KsConfig, Scheme, DEFAULT_RESOLUTION};
-use crate::numerics::ks::ReferenceSolver;
 use crate::numerics::metrics::relative_error_per_frame;
 use crate::numerics::nets::export::load_weights;
 use crate::numerics::nets::NetConfig;
-use crate::numerics::study::evaluate::{baseline_rollout, rollout};
+use crate::numerics::study::evaluate::rollout;
 use crate::numerics::study::results::{StudyResults, VariantId};
-use crate::numerics::train::mode::Stepper;
+use crate::numerics::system::PhysicalSystem;
 
 /// Most steps a playground rollout takes.
 pub const MAX_STEPS: usize = 400;
-/// Name of the ground-truth rollout.
-pub const TRUTH: &str = "truth (ETRK2)";
-/// Name of the coarse-solver rollout.
-pub const COARSE: &str = "ETD1 only";
 
 /// A trained variant with its weights (burnpack bytes, as the page exports them).
 #[derive(Debug, Clone)]
@@ -82,32 +77,40 @@ pub fn models_of(
     (models, missing)
 }
 
-fn solver(scheme: Scheme, scale: f64) -> Result<ReferenceSolver, String> {
-    ReferenceSolver::new(KsConfig::paper(scheme, scale)).map_err(|e| e.to_string())
+/// The playground of `system`, or why there is none.
+fn playground_of(
+    system: &dyn PhysicalSystem,
+) -> Result<&dyn crate::numerics::study::playground::Playground, String> {
+    system
+        .playground()
+        .ok_or_else(|| format!("{} has no playground", system.title()))
 }
 
-/// The truth and the coarse solver from `state` over `steps` steps (a blow-up keeps the length
-/// with non-finite frames).
-pub fn reference_rollouts(state: &InitialState, steps: usize) -> Result<Vec<Rollout>, String> {
+/// The truth and the coarse solver of `system` from `state` over `steps` steps (a blow-up
+/// keeps the length with non-finite frames).
+pub fn reference_rollouts(
+    system: &dyn PhysicalSystem,
+    state: &InitialState,
+    steps: usize,
+) -> Result<Vec<Rollout>, String> {
+    let playground = playground_of(system)?;
     let steps = steps.min(MAX_STEPS);
-    let u0 = state.values();
-    let (mut truth, stopped) = solver(Scheme::Etrk2, state.scale)?.trajectory(&u0, steps);
-    if stopped.is_some() {
-        truth.resize(steps + 1, vec![f64::NAN; DEFAULT_RESOLUTION]);
-    }
-    let coarse = baseline_rollout(&[vec![u0]], state.scale, steps)
+    let u0 = state.values(playground);
+    let truth = playground.truth_rollout(&u0, state.scale, steps)?;
+    let coarse = system
+        .baseline_rollout(&[vec![u0]], state.scale, steps)
         .map_err(|e| e.to_string())?
         .remove(0);
     let coarse_error = relative_error_per_frame(&truth, &coarse, steps);
     Ok(vec![
         Rollout {
-            name: TRUTH.into(),
+            name: playground.truth_name().into(),
             id: None,
             frames: truth,
             error: Vec::new(),
         },
         Rollout {
-            name: COARSE.into(),
+            name: playground.coarse_name().into(),
             id: None,
             frames: coarse,
             error: coarse_error,
@@ -115,9 +118,10 @@ pub fn reference_rollouts(state: &InitialState, steps: usize) -> Result<Vec<Roll
     ])
 }
 
-/// `model` rolled out from `state` over `steps` steps on `device` (one async readback), scored
-/// against `truth`.
+/// `model` rolled out by `system`'s hybrid step from `state` over `steps` steps on `device` (one
+/// async readback), scored against `truth`.
 pub async fn model_rollout(
+    system: &dyn PhysicalSystem,
     model: &Model,
     state: &InitialState,
     truth: &[Vec<f64>],
@@ -132,17 +136,12 @@ pub async fn model_rollout(
     };
     let net = load_weights(model.bytes.clone(), &config, device)
         .map_err(|e| format!("{}: {e}", id.label()))?;
-    let stepper = Stepper::new(
-        id.mode,
-        model.alpha,
-        &[state.scale],
-        DEFAULT_RESOLUTION,
-        device,
-        false,
-    )
-    .map_err(|e| e.to_string())?;
+    let stepper = system
+        .stepper(id.mode, model.alpha, false, &[state.scale], device)
+        .map_err(|e| e.to_string())?;
+    let start = state.values(playground_of(system)?);
     let steps = steps.min(MAX_STEPS).min(truth.len().saturating_sub(1));
-    let frames = rollout(&net, &stepper, 0, &[vec![state.values()]], steps)
+    let frames = rollout(&net, &stepper, 0, &[vec![start]], steps)
         .await
         .map_err(|e| format!("{}: {e}", id.label()))?
         .remove(0);
@@ -160,6 +159,11 @@ mod tests {
     use super::*;
     use crate::numerics::backend;
     use crate::numerics::nets::export::weights_bytes;
+    use crate::numerics::system::System;
+
+    fn ks() -> &'static dyn PhysicalSystem {
+        System::Ks.physics()
+    }
 
     fn fixture() -> StudyResults {
         let text = include_str!("../../tests/e2e/fixtures/cli-results.json");
@@ -174,11 +178,14 @@ mod tests {
                 .collect::<Vec<_>>(),
             1.1,
         );
-        let rollouts = reference_rollouts(&state, 30).expect("rollouts");
+        let rollouts = reference_rollouts(ks(), &state, 30).expect("rollouts");
         assert_eq!(rollouts.len(), 2);
         assert_eq!(rollouts[0].frames.len(), 31);
         assert_eq!(rollouts[1].frames.len(), 31);
-        assert_eq!(rollouts[0].frames[0], state.values());
+        assert_eq!(
+            rollouts[0].frames[0],
+            state.values(ks().playground().expect("1-D"))
+        );
         assert!(rollouts[0].frames.iter().flatten().all(|v| v.is_finite()));
         assert_eq!(rollouts[1].error.len(), 31);
         assert_eq!(rollouts[1].error[0], 0.0);
@@ -221,9 +228,18 @@ mod tests {
             bytes,
         };
         let state = InitialState::default();
-        let truth = reference_rollouts(&state, 12).expect("truth").remove(0);
-        let out = pollster::block_on(model_rollout(&model, &state, &truth.frames, 12, &device))
-            .expect("rollout");
+        let truth = reference_rollouts(ks(), &state, 12)
+            .expect("truth")
+            .remove(0);
+        let out = pollster::block_on(model_rollout(
+            ks(),
+            &model,
+            &state,
+            &truth.frames,
+            12,
+            &device,
+        ))
+        .expect("rollout");
         assert_eq!(out.frames.len(), 13);
         assert_eq!(out.error.len(), 13);
         assert_eq!(out.name, id.label());
@@ -231,8 +247,14 @@ mod tests {
             bytes: vec![0; 8],
             ..model
         };
-        assert!(
-            pollster::block_on(model_rollout(&bad, &state, &truth.frames, 12, &device)).is_err()
-        );
+        assert!(pollster::block_on(model_rollout(
+            ks(),
+            &bad,
+            &state,
+            &truth.frames,
+            12,
+            &device
+        ))
+        .is_err());
     }
 }

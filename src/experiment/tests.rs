@@ -3,7 +3,7 @@
 
 use super::limits::{BROWSER_ITERATIONS, BROWSER_MEMORY_LIMIT_BYTES};
 use super::*;
-use crate::numerics::cost::memory_bytes;
+use crate::numerics::study::cost::memory_bytes;
 use crate::report::units::cost_summary;
 
 /// Every field differs from the headline defaults (but the architectures of the `sizes` grid,
@@ -268,13 +268,13 @@ fn the_memory_limit_refuses_huge_unrolls() {
     assert!(workload.memory_bytes > BROWSER_MEMORY_LIMIT_BYTES);
     // The default fits easily; memory grows with the horizon.
     let default = Experiment::default();
-    let small = memory_bytes(&default.study_config());
+    let small = memory_bytes(&default.study_config(), default.system.physics());
     assert!(small < 0.1 * BROWSER_MEMORY_LIMIT_BYTES, "{small}");
     let longer = Experiment {
         horizon: 12,
         ..Experiment::default()
     };
-    assert!(memory_bytes(&longer.study_config()) > small);
+    assert!(memory_bytes(&longer.study_config(), longer.system.physics()) > small);
 }
 
 #[test]
@@ -282,7 +282,10 @@ fn the_workload_counts_trainings_flops_and_time() {
     let default = Experiment::default();
     let w = default.workload().expect("valid");
     // The workload is the cost model of the study the experiment runs.
-    assert_eq!(w, crate::numerics::cost::cost(&default.study_config()));
+    assert_eq!(
+        w,
+        crate::numerics::study::cost::cost(&default.study_config(), default.system.physics())
+    );
     assert_eq!((w.trainings, w.iterations), (6, 6 * BROWSER_ITERATIONS));
     let rate = w.flops() / 120.0;
     assert!(cost_summary(&w, Some(rate)).contains("≈ 2 min"));
@@ -303,7 +306,9 @@ fn the_workload_counts_trainings_flops_and_time() {
 fn the_study_config_follows_every_field() {
     let e = custom();
     let config = e.study_config();
-    config.validate().expect("valid study");
+    config
+        .validate(config.system.physics())
+        .expect("valid study");
     assert_eq!(config.modes, e.modes);
     assert_eq!(config.modalities, e.modalities);
     assert_eq!(config.sizes, vec![NetSize::new(8, 4)]);
@@ -344,7 +349,7 @@ fn the_study_config_follows_every_field() {
     for preset in Preset::BROWSER {
         Experiment::for_preset(preset)
             .study_config()
-            .validate()
+            .validate(crate::numerics::system::System::Ks.physics())
             .expect("valid");
     }
     let devs = e.deviations();
@@ -405,7 +410,7 @@ fn the_sizes_preset_runs_every_chosen_architecture_with_its_grid() {
     );
     assert!(e.validate().is_empty(), "{:?}", e.validate());
     let config = e.study_config();
-    config.validate().expect("valid");
+    config.validate(config.system.physics()).expect("valid");
     // 4 architectures × 4 sizes × P, C × WIG.
     let variants = config.variants();
     assert_eq!(variants.len(), 32);

@@ -1,10 +1,10 @@
 //! Per-field validation of an experiment (every applicable knob against the limits of its
 //! target, in [`KNOBS`] order, then the browser's memory ceiling) and the workload shown before
-//! a run ([`crate::numerics::cost`]).
+//! a run ([`crate::numerics::study::cost`]).
 
 use super::limits::{self, Target, BROWSER_MEMORY_LIMIT_BYTES};
 use super::{Experiment, Knob, KNOBS};
-use crate::numerics::cost::{cost, Cost};
+use crate::numerics::study::cost::{cost, Cost};
 use crate::report::units::format_bytes;
 
 /// A problem with one field: `(field, message)`; `field` is the knob's URL key (or
@@ -41,13 +41,16 @@ impl Experiment {
         let mut errors = self.knob_errors();
         if errors.is_empty() {
             // What the runner would refuse (a combination no single knob shows).
-            if let Err(err) = self.study_config().validate() {
+            if let Err(err) = self.study_config().validate(self.system.physics()) {
                 errors.push((WORKLOAD, format!("this study cannot run: {err}")));
                 return errors;
             }
         }
         if errors.is_empty() && self.target == Target::Browser {
-            let memory = crate::numerics::cost::memory_bytes(&self.study_config());
+            let memory = crate::numerics::study::cost::memory_bytes(
+                &self.study_config(),
+                self.system.physics(),
+            );
             if memory > BROWSER_MEMORY_LIMIT_BYTES {
                 errors.push((
                     WORKLOAD,
@@ -77,6 +80,6 @@ impl Experiment {
     pub fn workload(&self) -> Option<Cost> {
         self.knob_errors()
             .is_empty()
-            .then(|| cost(&self.study_config()))
+            .then(|| cost(&self.study_config(), self.system.physics()))
     }
 }

@@ -2,7 +2,7 @@
 //! Nothing in here may depend on leptos, web-sys, js-sys or plotters (a test enforces it).
 
 pub mod backend;
-pub mod cost;
+pub mod etd;
 pub mod kolmogorov;
 pub mod ks;
 pub mod metrics;
@@ -14,3 +14,4 @@ pub mod selfcheck;
 pub mod study;
 pub mod system;
 pub mod train;
+pub mod types;

@@ -15,6 +15,7 @@ use super::timer::{now_secs, sleep, yield_now};
 use crate::numerics::study::batch::CellBatch;
 use crate::numerics::study::plan::StudyPlan;
 use crate::numerics::study::pool::{Fault, FromWorker, ToWorker};
+use crate::numerics::system::System;
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
@@ -89,7 +90,13 @@ async fn run(
         post(&FromWorker::Device("CPU backend".into()));
         compute::cpu_device()
     };
-    let mut batch = match CellBatch::new(&plan, &cells, &device, std::rc::Rc::new(now_secs)) {
+    let mut batch = match CellBatch::new(
+        &plan,
+        &cells,
+        System::physics,
+        &device,
+        std::rc::Rc::new(now_secs),
+    ) {
         Ok(batch) => batch,
         Err(err) => return post(&FromWorker::Error(err.to_string())),
     };

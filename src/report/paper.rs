@@ -2,13 +2,16 @@
 //! rows that set a run's measured values beside them, with the training budget of each and a
 //! one-line verdict of what reproduces at this budget and what does not.
 
-use crate::numerics::kolmogorov;
 use crate::numerics::nets::Architecture;
 use crate::numerics::study::results::{StudyResults, VariantResult};
+use crate::numerics::study::Preset;
 use crate::numerics::system::System;
-use crate::numerics::train::preset::{iterations_for_epochs, paper};
-use crate::numerics::train::{Modality, Mode};
+use crate::numerics::train::preset::iterations_for_epochs;
+use crate::numerics::train::Modality;
 use crate::report::results::ResultsText;
+
+/// Epochs of the KS study at its default dataset fraction, 25 % (PAPER.md).
+const PAPER_EPOCHS: usize = 16;
 
 /// What a published number measures.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -161,10 +164,27 @@ pub struct PaperRow {
     pub source: &'static str,
 }
 
-/// Iterations of `epochs` epochs of the study's data (m = 3, batch 16; 16 epochs = 44,892).
+/// Iterations of `epochs` epochs of the KS study's data (m = 3, batch 16; 16 epochs = 44,892).
 pub fn paper_iterations(epochs: usize) -> usize {
-    let study = paper(Mode::Correct, Modality::Wig);
-    iterations_for_epochs(&study.data, study.unroll.horizon, study.batch, epochs)
+    let ks = System::Ks.physics();
+    let study = ks.preset(Preset::Paper, 1).base;
+    let trajectories = ks.training_trajectories(&study.data);
+    iterations_for_epochs(
+        trajectories,
+        study.data.frames,
+        study.unroll.horizon,
+        study.batch,
+        epochs,
+    )
+}
+
+/// Iterations of the paper's full training of `system` (KS: `epochs` epochs; Kolmogorov: WIG's
+/// three curriculum stages, the base config's iterations).
+fn paper_budget(system: System, epochs: usize) -> usize {
+    match system {
+        System::Ks => paper_iterations(epochs),
+        _ => system.physics().preset(Preset::Paper, 1).base.iterations,
+    }
 }
 
 /// The run's iterations per training, from its config (`base.iterations`).
@@ -174,14 +194,8 @@ fn measured_iterations(results: &StudyResults) -> Option<usize> {
 }
 
 fn budget(results: &StudyResults, published: &Published) -> String {
-    let epochs = published
-        .epochs
-        .unwrap_or(crate::numerics::train::preset::PAPER_EPOCHS);
-    let theirs = match published.claim.system() {
-        System::Ks => paper_iterations(epochs),
-        // WIG's three curriculum stages (the base config's iterations are WIG's).
-        System::Kolmogorov => kolmogorov::preset::paper_training(Modality::Wig).iterations,
-    };
+    let epochs = published.epochs.unwrap_or(PAPER_EPOCHS);
+    let theirs = paper_budget(published.claim.system(), epochs);
     match measured_iterations(results) {
         Some(ours) => format!(
             "{ours} it. vs ≈ {theirs} it. ({epochs} epochs): {} % of the budget",

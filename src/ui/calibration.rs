@@ -5,7 +5,8 @@
 use burn::tensor::Device;
 use leptos::prelude::*;
 
-use crate::numerics::cost::Calibration;
+use crate::numerics::study::cost::Calibration;
+use crate::numerics::system::System;
 use crate::platform::files::now_secs;
 use crate::platform::timer::sleep;
 
@@ -25,7 +26,7 @@ pub fn flop_rate(device: ReadSignal<Option<Device>, LocalStorage>) -> ReadSignal
         started.set_value(true);
         leptos::task::spawn_local(async move {
             let measured = async {
-                let calibration = Calibration::start(&device).await?;
+                let calibration = Calibration::start(System::default().physics(), &device).await?;
                 sleep(0).await;
                 calibration.measure(&now_secs).await
             };

@@ -214,7 +214,7 @@ pub fn ExperimentForm(
                 </div>
                 <p id="preset-horizons" class:hidden=uses_horizon>
                     "Unroll horizons m (set by the preset): "
-                    {move || experiment.with(|e| e.preset.horizons()).unwrap_or_default()
+                    {move || experiment.with(|e| e.system.physics().preset(e.preset, 1).horizons)
                         .iter().map(usize::to_string).collect::<Vec<_>>().join(", ")}
                 </p>
                 <KnobField experiment=experiment knob=Knob::Warmup />

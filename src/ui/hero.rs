@@ -7,6 +7,7 @@
 //! into wasm, and the page's calls into wasm are not free (a study's messages need the main
 //! thread too).
 
+use crate::numerics::system::System;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -32,7 +33,11 @@ pub fn HeroAnimation() -> impl IntoView {
     let (steps, set_steps) = signal(0usize);
     let (error, set_error) = signal(String::new());
     leptos::task::spawn_local(async move {
-        let mut field = match LiveField::new(WINDOW) {
+        let Some(playground) = System::default().physics().playground() else {
+            set_error.set("The default system has no live picture.".into());
+            return;
+        };
+        let mut field = match LiveField::new(playground, WINDOW) {
             Ok(field) => field,
             Err(err) => {
                 set_error.set(format!("The live solution could not start: {err}"));

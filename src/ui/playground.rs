@@ -16,6 +16,8 @@ use crate::experiment::initial_state::{
 use crate::experiment::playground::{
     model_rollout, models_of, reference_rollouts, Rollout, MAX_STEPS,
 };
+use crate::numerics::study::playground::Playground;
+use crate::numerics::system::{PhysicalSystem, System};
 use crate::platform::canvas as canvas_backend;
 use crate::platform::timer::sleep;
 use crate::platform::{files, pointer};
@@ -29,6 +31,18 @@ const RANGE: f64 = 4.0;
 const BOX_W: f64 = 960.0;
 /// The SVG's coordinate box: height.
 const BOX_H: f64 = 240.0;
+
+/// The system whose states the playground draws (the default system: it has a playground).
+fn system() -> &'static dyn PhysicalSystem {
+    System::default().physics()
+}
+
+/// Its playground.
+fn playground() -> &'static dyn Playground {
+    system()
+        .playground()
+        .expect("the default system has a playground")
+}
 
 /// SVG polyline points of `values` across the surface (closing the period at the right edge).
 fn points(values: &[f64]) -> String {
@@ -115,7 +129,7 @@ pub fn Playground(
         leptos::task::spawn_local(async move {
             sleep(0).await;
             let stale = move || generation.try_get_value() != Some(mine);
-            let mut out = match reference_rollouts(&current, n) {
+            let mut out = match reference_rollouts(system(), &current, n) {
                 Ok(out) => out,
                 Err(err) => {
                     let _ = set_status.try_set(format!("The rollout failed: {err}"));
@@ -142,7 +156,8 @@ pub fn Playground(
                             if stale() {
                                 return;
                             }
-                            match model_rollout(model, &current, &truth, n, device).await {
+                            match model_rollout(system(), model, &current, &truth, n, device).await
+                            {
                                 Ok(rollout) => {
                                     out.push(rollout);
                                     done += 1;
@@ -201,7 +216,7 @@ pub fn Playground(
         let Some(at) = pointer::fraction(&ev) else {
             return;
         };
-        let mut samples = state.with_untracked(|s| s.values_on(SAMPLES));
+        let mut samples = state.with_untracked(|s| s.values_on(playground(), SAMPLES));
         last.set_value(Some(paint(&mut samples, None, at, RANGE)));
         set_stroke.set(Some(samples));
     };
@@ -232,7 +247,7 @@ pub fn Playground(
                 s_prime: 1.0,
             },
             _ => {
-                let values = state.with_untracked(|s| s.values_on(SAMPLES));
+                let values = state.with_untracked(|s| s.values_on(playground(), SAMPLES));
                 InitialState::drawn(&values, scale).source
             }
         };
@@ -309,7 +324,7 @@ pub fn Playground(
                 on:pointerdown=down on:pointermove=moved on:pointerup=up on:pointercancel=up>
                 <svg viewBox=format!("0 0 {BOX_W} {BOX_H}") preserveAspectRatio="none" aria-hidden="true">
                     <line x1="0" y1=BOX_H / 2.0 x2=BOX_W y2=BOX_H / 2.0 class="axis" />
-                    <polyline id="ic-curve" class="state" points=move || state.with(|s| points(&s.values())) />
+                    <polyline id="ic-curve" class="state" points=move || state.with(|s| points(&s.values(playground()))) />
                     <polyline class="stroke" points=move || stroke.get().map(|s| points(&s)).unwrap_or_default() />
                 </svg>
             </div>

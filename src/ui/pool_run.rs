@@ -13,6 +13,7 @@ use crate::charts::{extend_curve, LossCurve};
 use crate::numerics::study::plan::StudyPlan;
 use crate::numerics::study::pool::{partition, Assembly, Fault, FromWorker, ToWorker};
 use crate::numerics::study::results::StudyResults;
+use crate::numerics::system::System;
 use crate::platform::files;
 use crate::platform::timer::now_secs;
 use crate::platform::workers::{Heard, WorkerHandle, WORKER_SCRIPT};
@@ -73,7 +74,7 @@ impl PoolRun {
         let count = shares.len();
         let run = Rc::new(Self {
             workers: RefCell::new(Vec::new()),
-            assembly: RefCell::new(Assembly::new(launch.plan, shares)),
+            assembly: RefCell::new(Assembly::new(launch.plan, System::physics, shares)),
             lines: RefCell::new(vec!["starting".to_string(); count]),
             started_secs: now_secs(),
             stopped: Cell::new(false),

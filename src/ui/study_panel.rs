@@ -17,7 +17,7 @@ use super::pool_run::{Launch, PoolRun, Sinks};
 use super::{ExperimentForm, GradientFlow, Intro, LiveLoss, ResultsCharts, ResultsTable};
 use crate::charts::LossCurve;
 use crate::experiment::Experiment;
-use crate::numerics::cost::cost;
+use crate::numerics::study::cost::cost;
 use crate::numerics::study::plan::StudyPlan;
 use crate::numerics::study::pool::{pool_size, Fault};
 use crate::numerics::study::Preset;
@@ -93,7 +93,7 @@ pub fn StudyPanel(
     let launch = move || {
         set_confirm.set(None);
         let config = experiment.get().study_config();
-        let plan = match StudyPlan::new(config, flop_rate.get()) {
+        let plan = match StudyPlan::new(config, System::physics, flop_rate.get()) {
             Ok(plan) => plan,
             Err(err) => {
                 set_status.set(format!("Cannot run: {err}"));
@@ -130,7 +130,7 @@ pub fn StudyPanel(
             config.variants().len() * config.seeds.len(),
             None,
         );
-        let estimate = cost(&config)
+        let estimate = cost(&config, config.system.physics())
             .seconds(flop_rate.get())
             .map(|s| s / workers as f64);
         match estimate {

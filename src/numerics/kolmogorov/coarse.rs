@@ -30,7 +30,7 @@ use super::config::{check_dt, check_forcing, check_resolution, check_state, FORC
 use super::error::KolmogorovError;
 use super::grid::{sample, spacing};
 use super::poisson::PoissonSolver;
-use crate::numerics::ks::tensor::Precision;
+use crate::numerics::types::Precision;
 
 /// `t` at `[i + di][j + dj]` (periodic) for `[B, C, N, N]`.
 fn at(t: Tensor<4>, di: i64, dj: i64) -> Tensor<4> {

@@ -7,7 +7,7 @@ use super::initial::developed_state;
 use super::spectral::SpectralSolver;
 use super::staggered::coarse_from_fine;
 use super::KolmogorovError;
-use crate::numerics::ks::data::Trajectory;
+use crate::numerics::types::Trajectory;
 
 /// Fine steps per coarse frame (Δt = 0.02 = 4 × 0.005).
 pub const FRAME_EVERY: usize = 4;

@@ -24,6 +24,7 @@ pub mod preset;
 pub mod spectral;
 pub mod staggered;
 pub mod statistics;
+pub mod stepper;
 pub mod system;
 
 #[cfg(test)]

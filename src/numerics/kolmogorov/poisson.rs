@@ -12,7 +12,7 @@ use std::f64::consts::TAU;
 use burn::tensor::{Device, Tensor, TensorData};
 
 use super::grid::laplacian_eigenvalue;
-use crate::numerics::ks::tensor::Precision;
+use crate::numerics::types::Precision;
 
 /// The wavenumber of basis column `c` of [`basis`] (N even).
 fn basis_wavenumber(c: usize) -> f64 {

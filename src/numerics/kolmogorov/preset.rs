@@ -10,11 +10,11 @@
 use super::config::{TEST_REYNOLDS, TRAIN_REYNOLDS};
 use super::resnet_sizes;
 use crate::numerics::nets::{Architecture, NetConfig};
-use crate::numerics::study::{EvalConfig, NetSize, Preset, StudyConfig};
-use crate::numerics::system::System;
+use crate::numerics::study::{NetSize, Preset, StudyConfig};
 use crate::numerics::train::config::{Curriculum, TrainDataConfig};
 use crate::numerics::train::preset::deviations;
 use crate::numerics::train::{Modality, Mode, OptimizerConfig, TrainConfig, UnrollConfig};
+use crate::numerics::types::{EvalConfig, System};
 
 /// Coarse frames per training Reynolds number (the paper: 6000).
 pub const PAPER_FRAMES: usize = 6000;
@@ -220,7 +220,9 @@ mod tests {
     #[test]
     fn paper_preset_is_the_scripts_set_up() {
         let config = config(Preset::Paper, 1);
-        config.validate().expect("valid");
+        config
+            .validate(&super::super::system::Kolmogorov)
+            .expect("valid");
         let labels: Vec<String> = config
             .variants()
             .iter()
@@ -258,7 +260,9 @@ mod tests {
     #[test]
     fn reduced_presets_list_their_deviations() {
         let quick = config(Preset::Quick, 2);
-        quick.validate().expect("valid");
+        quick
+            .validate(&super::super::system::Kolmogorov)
+            .expect("valid");
         let listed = preset_deviations(Preset::Quick);
         for needle in [
             "iterations per curriculum stage",

@@ -19,7 +19,7 @@ use super::config::{check_dt, check_forcing, check_resolution, check_reynolds, c
 use super::error::KolmogorovError;
 use super::fft2::Fft2;
 use super::grid::{sample, wavenumber};
-use crate::numerics::ks::operators::Etdrk4Coefficients;
+use crate::numerics::etd::Etdrk4Coefficients;
 
 /// The pseudo-spectral ETDRK4 solver for one `(N, Re, dt, forcing amplitude)`.
 #[derive(Debug, Clone)]

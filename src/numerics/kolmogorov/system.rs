@@ -8,17 +8,23 @@ use burn::tensor::{Device, Tensor};
 use super::config::{COARSE_DT, COARSE_RESOLUTION};
 use super::data::{self, TEST_SEED};
 use super::metrics;
+use super::preset;
 use super::staggered::vorticity_from_velocity;
+use super::stepper::FlowStep;
 use super::CoarseSolver;
 use crate::numerics::backend;
-use crate::numerics::ks::data::Trajectory;
-use crate::numerics::ks::Precision;
-use crate::numerics::study::evaluate::{EvalConfig, TestMetrics};
-use crate::numerics::study::results::SpaceTime;
-use crate::numerics::system::{Parameter, PhysicalSystem, StateShape, System};
+use crate::numerics::study::physics::PhysicalSystem;
+use crate::numerics::study::{Preset, StudyConfig};
 use crate::numerics::train::config::TrainDataConfig;
-use crate::numerics::train::mode::Stepper;
-use crate::numerics::train::{Mode, TrainError};
+use crate::numerics::train::step::Stepper;
+use crate::numerics::train::{Mode, TrainConfig, TrainError};
+use crate::numerics::types::{
+    EvalConfig, Parameter, Precision, SpaceTime, StateShape, System, TestMetrics, Trajectory,
+};
+
+/// The coarse solver's deviation from the paper, first in every list of deviations.
+pub const SOLVER_DEVIATION: &str =
+    "coarse solver: a MAC projection scheme (SSP-RK3) stands in for the paper's PISO";
 
 /// Vorticity snapshots kept per sample rollout (251 frames: every 10th step).
 pub const SAMPLE_SNAPSHOTS: usize = 26;
@@ -157,11 +163,12 @@ impl PhysicalSystem for Kolmogorov {
         Ok(metrics::test_metrics(truth, rollout, error_horizon))
     }
 
-    fn evaluation_stepper(
+    fn stepper(
         &self,
         mode: Mode,
         _alpha: f64,
-        eval: &EvalConfig,
+        _black_box: bool,
+        parameters: &[f64],
         device: &Device,
     ) -> Result<Stepper, TrainError> {
         if mode != Mode::Correct {
@@ -170,7 +177,82 @@ impl PhysicalSystem for Kolmogorov {
                 "Kolmogorov flow is studied in correction mode only",
             ));
         }
-        Stepper::kolmogorov(&eval.scales, device)
+        Ok(FlowStep::new(parameters, device)?.stepper())
+    }
+
+    fn validate_training(&self, config: &TrainConfig) -> Result<(), TrainError> {
+        if !config.net.is_2d() {
+            return Err(TrainError::invalid(
+                "architecture",
+                format!(
+                    "{} does not fit {}: Kolmogorov flow needs the 2-D ResNet",
+                    config.net.architecture,
+                    self.title()
+                ),
+            ));
+        }
+        if config.mode != Mode::Correct {
+            return Err(TrainError::invalid(
+                "mode",
+                "Kolmogorov flow is studied in correction mode only (as in the paper)",
+            ));
+        }
+        if config.black_box_solver {
+            return Err(TrainError::invalid(
+                "black_box_solver",
+                "Kolmogorov NOG runs the tensor solver detached; there is no black-box variant",
+            ));
+        }
+        Ok(())
+    }
+
+    fn solver_flops_per_state(&self, _mode: Mode, _alpha: f64) -> f64 {
+        coarse_flops_per_step(1)
+    }
+
+    /// As KS's correction solver: 16 floats per value (an estimate; not counted from the
+    /// SSP-RK3 stages).
+    fn solver_backward_floats(&self, _mode: Mode, _alpha: f64) -> f64 {
+        16.0 * self.state_shape().values() as f64
+    }
+
+    fn preset(&self, preset: Preset, seeds: usize) -> StudyConfig {
+        preset::config(preset, seeds)
+    }
+
+    fn preset_deviations(&self, preset: Preset) -> Vec<String> {
+        preset::preset_deviations(preset)
+    }
+
+    fn preset_description(&self, preset: Preset) -> String {
+        let deviations = self.preset_deviations(preset);
+        if deviations.is_empty() {
+            return "The paper's kolm_train.py set-up: the four 2-D ResNets, the curriculum \
+                    1 → 2 → 4, batch 1, Adam 1e-4, 5 epochs per stage over 6 Re × 6000 frames."
+                .to_string();
+        }
+        format!(
+            "A reduced budget. Deviations from the paper: {}.",
+            deviations.join("; ")
+        )
+    }
+
+    fn config_deviations(&self, config: &StudyConfig) -> Vec<String> {
+        let mut out = vec![SOLVER_DEVIATION.to_string()];
+        out.extend(preset::config_deviations(config));
+        out
+    }
+
+    fn preset_fixes_sizes(&self, preset: Preset) -> bool {
+        matches!(preset, Preset::Sizes | Preset::Paper)
+    }
+
+    fn lighten_for_browser(&self, config: &mut StudyConfig) {
+        preset::lighten_for_browser(config);
+    }
+
+    fn error_over_whole_rollout(&self) -> bool {
+        true
     }
 
     fn sample(&self, rollout: &[Vec<f64>]) -> SpaceTime {
@@ -200,7 +282,7 @@ mod tests {
     /// first stage only, and the samples are vorticity snapshots of the 32² grid.
     #[test]
     fn tiny_study_trains_the_curriculum_and_scores_the_velocity() {
-        let mut config = Preset::Quick.config_for(System::Kolmogorov, 1);
+        let mut config = Kolmogorov.preset(Preset::Quick, 1);
         config.modalities = vec![Modality::One, Modality::Wig];
         config.horizons = vec![2];
         config.base.unroll.horizon = 2;
@@ -217,12 +299,13 @@ mod tests {
         config.eval.start_frame = 0;
         config.eval.rollout_steps = 6;
         config.eval.error_horizon = 6;
-        config.validate().expect("valid");
+        config.validate(&Kolmogorov).expect("valid");
         let iterations: Vec<usize> = config.variants().iter().map(|v| v.iterations).collect();
         assert_eq!(iterations, vec![3, 6]);
         let clock = std::cell::Cell::new(0.0);
         let mut study = Study::new(
             config,
+            crate::numerics::system::System::physics,
             &backend::cpu(),
             Box::new(move || {
                 clock.set(clock.get() + 0.25);

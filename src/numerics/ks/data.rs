@@ -7,6 +7,8 @@ use super::config::{KsConfig, Scheme, BASE_DOMAIN_SIZE};
 use super::error::KsError;
 use super::initial::{train_ic, TestIc, TRAIN_IC_PARAMETERS};
 use super::reference::ReferenceSolver;
+use crate::numerics::train::config::TrainDataConfig;
+pub use crate::numerics::types::Trajectory;
 
 /// Training scales `s` (L = 8·s).
 pub const TRAIN_SCALES: [f64; 6] = [0.9, 0.95, 1.0, 1.1, 1.2, 1.3];
@@ -38,49 +40,6 @@ impl Default for DataConfig {
             warmup_steps: WARMUP_STEPS,
             kept_frames: KEPT_FRAMES,
         }
-    }
-}
-
-/// One stored trajectory, f32, row-major `[frames, N]`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Trajectory {
-    /// Scale `s` (L = 8·s).
-    pub scale: f64,
-    /// Domain parameter `L`.
-    pub domain_size: f64,
-    /// Grid points `N`.
-    pub resolution: usize,
-    /// `frames · N` values.
-    pub values: Vec<f32>,
-}
-
-impl Trajectory {
-    /// Number of frames.
-    pub fn frames(&self) -> usize {
-        self.values.len() / self.resolution.max(1)
-    }
-
-    /// Frame `i`, shape `[N]`.
-    pub fn frame(&self, i: usize) -> &[f32] {
-        &self.values[i * self.resolution..(i + 1) * self.resolution]
-    }
-
-    /// Number of windows with `unroll` targets: `frames − unroll` (0 if too short).
-    pub fn window_count(&self, unroll: usize) -> usize {
-        self.frames().saturating_sub(unroll)
-    }
-
-    /// Window `i`: input frame `i` `[N]` and targets `i+1..=i+unroll` `[unroll, N]` (row-major);
-    /// `None` when `i ≥ window_count(unroll)`.
-    pub fn window(&self, i: usize, unroll: usize) -> Option<(&[f32], &[f32])> {
-        if i >= self.window_count(unroll) {
-            return None;
-        }
-        let n = self.resolution;
-        Some((
-            self.frame(i),
-            &self.values[(i + 1) * n..(i + 1 + unroll) * n],
-        ))
     }
 }
 
@@ -170,6 +129,37 @@ pub fn test_set(
 
 /// The study's ground-truth scheme (for callers building physics residuals).
 pub const GROUND_TRUTH: Scheme = Scheme::Etrk2;
+
+/// The ground-truth solver configuration training data is generated with (ETRK2, the study's
+/// grid), at resolution `resolution`.
+pub fn data_solver(resolution: usize) -> KsConfig {
+    KsConfig {
+        resolution,
+        ..KsConfig::default()
+    }
+}
+
+/// Generates the training trajectories of `config` (f64 reference, stored f32), size-major:
+/// for each scale the six training ICs.
+pub fn generate(config: &TrainDataConfig, solver: KsConfig) -> Result<Vec<Trajectory>, KsError> {
+    let recipe = DataConfig {
+        solver,
+        warmup_steps: config.warmup_steps,
+        kept_frames: config.frames,
+    };
+    let mut set = Vec::with_capacity(config.scales.len() * TRAIN_IC_PARAMETERS.len());
+    for &scale in &config.scales {
+        let grid = KsConfig {
+            domain_size: super::config::BASE_DOMAIN_SIZE * scale,
+            ..solver
+        }
+        .validate()?;
+        for index in 0..TRAIN_IC_PARAMETERS.len() {
+            set.push(trajectory(&recipe, scale, &train_ic(&grid, index)?)?);
+        }
+    }
+    Ok(set)
+}
 
 #[cfg(test)]
 mod tests {

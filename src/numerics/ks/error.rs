@@ -49,3 +49,9 @@ pub enum KsError {
     #[error("reading a tensor back failed: {0}")]
     Readback(String),
 }
+
+impl From<KsError> for crate::numerics::train::TrainError {
+    fn from(err: KsError) -> Self {
+        Self::Solver(err.to_string())
+    }
+}

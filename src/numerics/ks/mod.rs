@@ -4,15 +4,21 @@
 //! [`operators`] (spectral coefficients and their real N×N matrices, f64), [`reference`] (rustfft
 //! f64 ETD1 / ETRK2 / ETDRK4), [`tensor`] (batched differentiable burn ETD1 / ETRK2),
 //! [`initial`] (training / test / user ICs), [`data`] (training and test sets, windows),
-//! [`system`] (KS as the study's [`crate::numerics::system::PhysicalSystem`]).
+//! [`preset`] (the study's budgets and test set), [`stepper`] (the hybrid step in each mode),
+//! [`evaluate`] (test truths, the ETD1 baseline, the metrics), [`system`] (KS as the study's
+//! [`crate::numerics::study::physics::PhysicalSystem`]).
 
 pub mod config;
 pub mod data;
 pub mod error;
+pub mod evaluate;
 pub mod grid;
 pub mod initial;
 pub mod operators;
+pub mod playground;
+pub mod preset;
 pub mod reference;
+pub mod stepper;
 pub mod system;
 pub mod tensor;
 

@@ -43,7 +43,10 @@ impl ReferenceSolver {
             Scheme::Etd1 | Scheme::Etrk2 => {
                 Coefficients::Etd(EtdCoefficients::new(&grid, config.substep))
             }
-            Scheme::Etdrk4 => Coefficients::Etdrk4(Etdrk4Coefficients::new(&grid, config.substep)),
+            Scheme::Etdrk4 => Coefficients::Etdrk4(Etdrk4Coefficients::from_symbol(
+                &grid.linear_symbol(),
+                config.substep,
+            )),
         };
         let mut planner = FftPlanner::new();
         Ok(Self {

@@ -5,15 +5,20 @@
 use burn::tensor::Device;
 
 use super::config::{BASE_DOMAIN_SIZE, SCALE_RANGE};
-use super::data::{self, DataConfig, Trajectory};
+use super::data::{self, data_solver, DataConfig};
+use super::evaluate;
 use super::initial::{train_ic, TRAIN_IC_PARAMETERS};
+use super::preset;
+use super::stepper::{mode_solver, KsStep};
 use super::KsConfig;
-use crate::numerics::study::evaluate::{self, EvalConfig, TestMetrics};
-use crate::numerics::system::{Parameter, PhysicalSystem, StateShape, System};
+use crate::numerics::study::physics::PhysicalSystem;
+use crate::numerics::study::playground::Playground;
+use crate::numerics::study::{Preset, StudyConfig};
 use crate::numerics::train::config::TrainDataConfig;
-use crate::numerics::train::mode::Stepper;
-use crate::numerics::train::trainer::data_solver;
-use crate::numerics::train::{Mode, TrainError};
+use crate::numerics::train::preset::deviations;
+use crate::numerics::train::step::Stepper;
+use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
+use crate::numerics::types::{EvalConfig, Parameter, StateShape, System, TestMetrics, Trajectory};
 
 /// Grid points of every study (the study's N).
 pub const RESOLUTION: usize = 48;
@@ -108,21 +113,83 @@ impl PhysicalSystem for Ks {
         evaluate::test_metrics(truth, rollout, parameter, error_horizon)
     }
 
-    fn evaluation_stepper(
+    fn stepper(
         &self,
         mode: Mode,
         alpha: f64,
-        eval: &EvalConfig,
+        black_box: bool,
+        parameters: &[f64],
         device: &Device,
     ) -> Result<Stepper, TrainError> {
-        evaluate::evaluation_stepper(mode, alpha, eval, RESOLUTION, device)
+        let step = KsStep::new(mode, alpha, parameters, RESOLUTION, device, black_box)?;
+        Ok(step.stepper())
+    }
+
+    fn playground(&self) -> Option<&dyn Playground> {
+        Some(self)
+    }
+
+    fn validate_training(&self, config: &TrainConfig) -> Result<(), TrainError> {
+        if config.net.is_2d() {
+            return Err(TrainError::invalid(
+                "architecture",
+                format!(
+                    "{} does not fit {}: KS needs a 1-D network",
+                    config.net.architecture,
+                    self.title()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn solver_flops_per_state(&self, mode: Mode, alpha: f64) -> f64 {
+        mode_solver(mode, alpha, 1.0, RESOLUTION).map_or(0.0, |ks| ks.flops_per_step(1))
+    }
+
+    fn solver_backward_floats(&self, mode: Mode, alpha: f64) -> f64 {
+        mode_solver(mode, alpha, 1.0, RESOLUTION)
+            .map_or(0.0, |ks| 8.0 * ks.substeps as f64 * RESOLUTION as f64)
+    }
+
+    fn preset(&self, preset: Preset, seeds: usize) -> StudyConfig {
+        preset::study_config(preset, seeds)
+    }
+
+    fn preset_deviations(&self, preset: Preset) -> Vec<String> {
+        preset::preset_deviations(preset)
+    }
+
+    fn preset_description(&self, preset: Preset) -> String {
+        preset::description(preset)
+    }
+
+    fn config_deviations(&self, config: &StudyConfig) -> Vec<String> {
+        let study = preset::paper(Mode::Correct, Modality::Wig);
+        let mut out = vec![format!(
+            "iterations {} per variant (study: {})",
+            config.base.iterations, study.iterations
+        )];
+        let rollout = config.eval.rollout_steps;
+        let study_rollout = preset::eval_config().rollout_steps;
+        if rollout != study_rollout {
+            out.push(format!(
+                "evaluation rollout {rollout} steps (study: {study_rollout})"
+            ));
+        }
+        out.extend(
+            deviations(&config.base, &study)
+                .into_iter()
+                .filter(|d| !d.starts_with("iterations")),
+        );
+        out
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numerics::train::data::generate;
+    use crate::numerics::ks::data::generate;
 
     #[test]
     fn trajectories_one_by_one_equal_the_whole_set() {

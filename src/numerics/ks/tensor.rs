@@ -5,30 +5,12 @@
 //! ETD1 `u' = u Eᵀ + u² P₁ᵀ`, ETRK2 `a = u Eᵀ + u² P₁ᵀ`, `u' = a + (a² − u²) P₂ᵀ`.
 //! The matrices are constants (no gradient); gradients flow through the state.
 
-use burn::tensor::{DType, Device, Tensor, TensorData};
+use burn::tensor::{Device, Tensor, TensorData};
 
 use super::config::{KsConfig, Scheme};
 use super::error::KsError;
 use super::operators::{transpose, EtdMatrices};
-
-/// Floating-point precision of a tensor solver.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Precision {
-    /// `f32`: training, the browser.
-    F32,
-    /// `f64`: tests against the reference.
-    F64,
-}
-
-impl Precision {
-    /// The burn dtype.
-    pub fn dtype(self) -> DType {
-        match self {
-            Precision::F32 => DType::F32,
-            Precision::F64 => DType::F64,
-        }
-    }
-}
+pub use crate::numerics::types::Precision;
 
 /// A `[rows, cols]` float tensor of `precision` from row-major f64 values.
 pub fn matrix_tensor(

@@ -101,14 +101,17 @@ fn error_curve(per_seed_tests: &[&[TestMetrics]]) -> Vec<(usize, f64)> {
     downsample(&curve, 200)
 }
 
-/// The result of one variant over its seeds (`relative_to_one` filled by [`relative_to_one`]).
+/// The result of one variant over its seeds (`relative_to_one` filled by [`relative_to_one`]);
+/// a seed whose mean error is NaN or above `diverged_above` (the system's
+/// `PhysicalSystem::diverged_error`) is left out of the means and counted.
 pub fn variant_result(
     config: &TrainConfig,
     seeds: &[u64],
     outcomes: &[SeedOutcome],
+    diverged_above: Option<f64>,
 ) -> VariantResult {
     let tests: Vec<&[TestMetrics]> = outcomes.iter().map(|o| o.tests.as_slice()).collect();
-    let metrics = metrics_without_diverged(&tests, config.system.physics().diverged_error());
+    let metrics = metrics_without_diverged(&tests, diverged_above);
     VariantResult {
         id: config.variant_id(),
         params: config.net.parameter_count(),
@@ -204,7 +207,7 @@ pub fn downsample<T: Copy>(history: &[T], points: usize) -> Vec<(usize, T)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numerics::train::preset::paper;
+    use crate::numerics::ks::preset::paper;
     use crate::numerics::train::Mode;
 
     fn test(error: f64, class: Stability) -> TestMetrics {
@@ -261,8 +264,8 @@ mod tests {
             ),
         ];
         let mut variants = vec![
-            variant_result(&paper(Mode::Correct, Modality::One), &seeds, &one),
-            variant_result(&paper(Mode::Correct, Modality::Nog), &seeds, &nog),
+            variant_result(&paper(Mode::Correct, Modality::One), &seeds, &one, None),
+            variant_result(&paper(Mode::Correct, Modality::Nog), &seeds, &nog, None),
         ];
         relative_to_one(&mut variants);
         let m = &variants[1].metrics;
@@ -293,6 +296,7 @@ mod tests {
             &paper(Mode::Predict, Modality::Wig),
             &[0, 1],
             &[outcome(0, vec![test(1.0, Stability::Regular)]), diverged],
+            None,
         );
         assert!(result.diverged);
         assert_eq!(result.metrics.relative_error.per_seed, vec![1.0]);

@@ -10,6 +10,7 @@ use burn::tensor::Device;
 
 use super::cell::{CellError, CellResult, CELL_SCHEMA};
 use super::driver::{Driver, Losses, Progress, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK};
+use super::physics::Systems;
 use super::plan::StudyPlan;
 use super::{Phase, Study};
 
@@ -47,10 +48,12 @@ pub struct CellBatch {
 }
 
 impl CellBatch {
-    /// Prepares cells `cells` of `plan` on `device` (nothing is computed yet).
+    /// Prepares cells `cells` of `plan` on `device` (nothing is computed yet; `systems`: the
+    /// registry's `System::physics`).
     pub fn new(
         plan: &StudyPlan,
         cells: &[usize],
+        systems: Systems,
         device: &Device,
         clock: Rc<dyn Fn() -> f64>,
     ) -> Result<Self, CellError> {
@@ -62,8 +65,13 @@ impl CellBatch {
             })
             .collect::<Result<Vec<_>, _>>()?;
         let study_clock = clock.clone();
-        let study = Study::new(plan.config.clone(), device, Box::new(move || study_clock()))?
-            .only_jobs(cells)?;
+        let study = Study::new(
+            plan.config.clone(),
+            systems,
+            device,
+            Box::new(move || study_clock()),
+        )?
+        .only_jobs(cells)?;
         let driver = Driver::from_study(
             study,
             clock.clone(),

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::aggregate::SeedOutcome;
 use super::batch::{BatchEvent, CellBatch};
 use super::evaluate::TestMetrics;
+use super::physics::Systems;
 use super::plan::{PlanError, StudyPlan};
 use super::results::SampleTest;
 use super::StudyError;
@@ -72,14 +73,16 @@ pub enum CellError {
     NoOutcome,
 }
 
-/// Runs cell `index` of `plan` on `device`; `clock` reads seconds.
+/// Runs cell `index` of `plan` on `device` (`systems`: the registry's `System::physics`);
+/// `clock` reads seconds.
 pub async fn run_cell(
     plan: &StudyPlan,
     index: usize,
+    systems: Systems,
     device: &Device,
     clock: Rc<dyn Fn() -> f64>,
 ) -> Result<CellResult, CellError> {
-    let mut batch = CellBatch::new(plan, &[index], device, clock)?;
+    let mut batch = CellBatch::new(plan, &[index], systems, device, clock)?;
     let mut result = None;
     while !batch.stopped() {
         for event in batch.tick().await {

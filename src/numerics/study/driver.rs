@@ -9,6 +9,7 @@ use std::rc::Rc;
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
+use super::physics::Systems;
 use super::results::{StudyResults, VariantId, VariantResult};
 use super::runner::{Phase, Study, StudyProgress};
 use super::{StudyConfig, StudyError};
@@ -59,7 +60,7 @@ pub struct Losses {
     /// Iteration of the first loss.
     pub first_iteration: usize,
     /// One loss per iteration (a non-finite loss is `null` in JSON).
-    #[serde(deserialize_with = "super::nullable::f32s")]
+    #[serde(deserialize_with = "crate::numerics::types::nullable::f32s")]
     pub values: Vec<f32>,
 }
 
@@ -94,15 +95,17 @@ pub struct Driver {
 }
 
 impl Driver {
-    /// Validates `config` and prepares the study on `device`; `clock` reads seconds.
+    /// Validates `config` and prepares the study on `device` (`systems`: the registry's
+    /// `System::physics`); `clock` reads seconds.
     pub fn new(
         config: StudyConfig,
+        systems: Systems,
         device: &Device,
         clock: Rc<dyn Fn() -> f64>,
         policy: TickPolicy,
     ) -> Result<Self, StudyError> {
         let study_clock = clock.clone();
-        let study = Study::new(config, device, Box::new(move || study_clock()))?;
+        let study = Study::new(config, systems, device, Box::new(move || study_clock()))?;
         Ok(Self::from_study(study, clock, policy))
     }
 
@@ -242,6 +245,7 @@ mod tests {
         });
         let mut driver = Driver::new(
             config,
+            crate::numerics::system::System::physics,
             &backend::cpu(),
             clock,
             TickPolicy::Adaptive { target_secs: 0.04 },

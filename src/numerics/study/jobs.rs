@@ -25,10 +25,11 @@ impl Study {
         }
         let config = job.trainer.config();
         let evaluation = Box::new(Evaluation {
-            stepper: self.system.evaluation_stepper(
+            stepper: self.system.stepper(
                 config.mode,
                 config.alpha,
-                &self.config.eval,
+                false,
+                &self.config.eval.scales,
                 &self.device,
             )?,
             net: job.trainer.net_for_inference(),
@@ -164,6 +165,7 @@ impl Study {
                 &self.variants[variant],
                 &self.config.seeds,
                 &self.outcomes[variant],
+                self.system.diverged_error(),
             );
             self.results[variant] = Some(result.clone());
             progress.finished_variant = Some(result);

@@ -5,6 +5,7 @@
 
 use super::aggregate::{metrics, study_results, variant_result, SeedOutcome};
 use super::cell::{CellFailure, CellResult, CELL_SCHEMA};
+use super::physics::PhysicalSystem;
 use super::plan::StudyPlan;
 use super::results::{MissingCell, StudyResults};
 
@@ -132,8 +133,10 @@ pub fn problems(plan: &StudyPlan, states: &[CellState]) -> Vec<MissingCell> {
 /// one-process study's, except `wall_secs` (here the sum of the cells') and each seed's
 /// iterations/s (measured where the cell ran). With `allow_partial`, cells that are not done are
 /// listed in [`StudyResults::missing_cells`] and each variant is over the seeds that are there.
+/// `system` is the plan's system's implementation (its diverged-model bound).
 pub fn merge(
     plan: &StudyPlan,
+    system: &dyn PhysicalSystem,
     states: &[CellState],
     allow_partial: bool,
 ) -> Result<StudyResults, MergeError> {
@@ -178,7 +181,8 @@ pub fn merge(
                 .filter(|c| plan.cells[c.cell].variant == variant)
                 .map(|c| (plan.cells[c.cell].seed, c.outcome.clone()))
                 .unzip();
-            (!seeds.is_empty()).then(|| variant_result(config, &seeds, &outcomes))
+            (!seeds.is_empty())
+                .then(|| variant_result(config, &seeds, &outcomes, system.diverged_error()))
         })
         .collect();
     let mut results = study_results(
@@ -198,6 +202,7 @@ mod tests {
 
     use super::*;
     use crate::numerics::backend;
+    use crate::numerics::ks::system::Ks;
     use crate::numerics::study::cell::run_cell;
     use crate::numerics::study::driver::{
         Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK,
@@ -224,6 +229,7 @@ mod tests {
     fn one_process(config: StudyConfig) -> StudyResults {
         let mut driver = Driver::new(
             config,
+            crate::numerics::system::System::physics,
             &backend::cpu(),
             clock(),
             TickPolicy::Fixed(NATIVE_ITERATIONS_PER_TICK),
@@ -242,8 +248,14 @@ mod tests {
 
     /// Through the JSON a cell file holds.
     fn cell(plan: &StudyPlan, index: usize) -> CellState {
-        let result =
-            pollster::block_on(run_cell(plan, index, &backend::cpu(), clock())).expect("cell");
+        let result = pollster::block_on(run_cell(
+            plan,
+            index,
+            crate::numerics::system::System::physics,
+            &backend::cpu(),
+            clock(),
+        ))
+        .expect("cell");
         let json = serde_json::to_string(&result).expect("json");
         CellState::read(plan, index, Some(&json), None)
     }
@@ -261,10 +273,11 @@ mod tests {
 
     #[test]
     fn cells_merge_into_the_one_process_results_number_for_number() {
-        let plan = StudyPlan::new(config(), None).expect("plan");
+        let plan =
+            StudyPlan::new(config(), crate::numerics::system::System::physics, None).expect("plan");
         assert_eq!(plan.cells.len(), 4);
         let states: Vec<CellState> = (0..4).map(|i| cell(&plan, i)).collect();
-        let merged = merge(&plan, &states, false).expect("merge");
+        let merged = merge(&plan, &Ks, &states, false).expect("merge");
         assert!(merged.missing_cells.is_empty());
         let single = one_process(config());
         assert_eq!(without_timing(merged), without_timing(single));
@@ -272,7 +285,8 @@ mod tests {
 
     #[test]
     fn missing_failed_and_foreign_cells_are_named_and_partial_merges_marked() {
-        let plan = StudyPlan::new(config(), None).expect("plan");
+        let plan =
+            StudyPlan::new(config(), crate::numerics::system::System::physics, None).expect("plan");
         let done = cell(&plan, 0);
         let CellState::Done(result) = &done else {
             panic!("cell 0 is done");
@@ -297,7 +311,7 @@ mod tests {
                 None,
             ),
         ];
-        let err = merge(&plan, &states, false).expect_err("incomplete");
+        let err = merge(&plan, &Ks, &states, false).expect_err("incomplete");
         let message = err.to_string();
         assert!(
             message.starts_with("3 of 4 cells are not done"),
@@ -317,7 +331,7 @@ mod tests {
             ),
             "{message}"
         );
-        let partial = merge(&plan, &states, true).expect("partial");
+        let partial = merge(&plan, &Ks, &states, true).expect("partial");
         assert_eq!(partial.missing_cells.len(), 3);
         assert_eq!(partial.variants.len(), 1);
         assert_eq!(partial.variants[0].seeds, vec![3]);
@@ -331,7 +345,7 @@ mod tests {
         );
         let none = vec![CellState::Missing; 4];
         assert!(matches!(
-            merge(&plan, &none, true),
+            merge(&plan, &Ks, &none, true),
             Err(MergeError::NothingDone)
         ));
         assert!(matches!(

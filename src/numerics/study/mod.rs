@@ -7,12 +7,15 @@ pub mod aggregate;
 pub mod batch;
 pub mod cell;
 pub mod convergence;
+pub mod cost;
 pub mod driver;
 pub mod evaluate;
 mod jobs;
+mod limits;
 pub mod merge;
-mod nullable;
+pub mod physics;
 pub mod plan;
+pub mod playground;
 pub mod pool;
 pub mod preset;
 pub mod progress;
@@ -22,14 +25,16 @@ pub mod stage;
 
 use serde::{Deserialize, Serialize};
 
-pub use evaluate::{EvalConfig, MAX_ROLLOUT, MAX_TESTS_PER_SIZE};
+pub use crate::numerics::types::EvalConfig;
+pub use limits::{MAX_ROLLOUT, MAX_TESTS_PER_SIZE};
 pub use preset::Preset;
 pub use runner::{Phase, Study, StudyProgress};
 pub use stage::StudyError;
 
 use crate::numerics::nets::{Architecture, NetConfig};
-use crate::numerics::system::System;
 use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
+use crate::numerics::types::System;
+use physics::PhysicalSystem;
 
 /// A network of the grid: its size, and its architecture where the grid varies it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -141,8 +146,9 @@ impl StudyConfig {
         }
     }
 
-    /// Checks the grid and every variant's training config.
-    pub fn validate(&self) -> Result<(), TrainError> {
+    /// Checks the grid and every variant's training config against `system` (this config's
+    /// system's implementation: its parameter range, architectures and modes).
+    pub fn validate(&self, system: &dyn PhysicalSystem) -> Result<(), TrainError> {
         let empty = |field: &'static str, what: &str| {
             TrainError::invalid(field, format!("select at least one {what}"))
         };
@@ -190,7 +196,7 @@ impl StudyConfig {
             ));
         }
         for variant in self.variants() {
-            variant.validate()?;
+            system.validate(&variant)?;
         }
         Ok(())
     }
@@ -200,7 +206,7 @@ impl StudyConfig {
 /// 12-frame trajectory, one 12-step test.
 #[cfg(test)]
 pub(crate) fn tiny_config() -> StudyConfig {
-    let mut config = Preset::Quick.config(1);
+    let mut config = crate::numerics::ks::preset::study_config(Preset::Quick, 1);
     config.modes = vec![Mode::Predict];
     config.modalities = vec![Modality::Nog];
     config.sizes = vec![NetSize::new(2, 0)];
@@ -218,11 +224,13 @@ pub(crate) fn tiny_config() -> StudyConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::numerics::ks::preset::study_config;
+    use crate::numerics::ks::system::Ks;
 
     #[test]
     fn presets_have_the_documented_grids() {
-        let quick = Preset::Quick.config(3);
-        quick.validate().expect("valid");
+        let quick = study_config(Preset::Quick, 3);
+        quick.validate(&Ks).expect("valid");
         let labels: Vec<String> = quick
             .variants()
             .iter()
@@ -233,7 +241,7 @@ mod tests {
             ["P-ONE", "P-NOG", "P-WIG", "C-ONE", "C-NOG", "C-WIG"]
         );
         assert_eq!(quick.seeds, vec![0, 1, 2]);
-        let sizes = Preset::Sizes.config(1);
+        let sizes = study_config(Preset::Sizes, 1);
         let params: Vec<usize> = sizes
             .sizes
             .iter()
@@ -249,16 +257,16 @@ mod tests {
         // ≥ 4 sizes spanning ≥ 1.5 decades.
         assert!(params.len() >= 4);
         assert!((params[params.len() - 1] as f64 / params[0] as f64).log10() >= 1.5);
-        let horizons = Preset::Horizons.config(1);
+        let horizons = study_config(Preset::Horizons, 1);
         assert_eq!(horizons.horizons, vec![1, 2, 4, 8]);
         assert_eq!(horizons.variants().len(), 8);
     }
 
     #[test]
     fn empty_grids_are_rejected_with_the_field() {
-        let mut config = Preset::Quick.config(1);
+        let mut config = study_config(Preset::Quick, 1);
         config.modalities.clear();
-        let err = config.validate().expect_err("invalid");
+        let err = config.validate(&Ks).expect_err("invalid");
         assert!(err.to_string().starts_with("modalities"), "{err}");
     }
 }

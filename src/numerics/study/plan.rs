@@ -8,10 +8,11 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::cost::cost;
+use super::physics::{PhysicalSystem, Systems};
 use super::StudyConfig;
-use crate::numerics::cost::cost;
-use crate::numerics::system::System;
 use crate::numerics::train::TrainConfig;
+use crate::numerics::types::System;
 
 /// The schema tag of a plan file.
 pub const PLAN_SCHEMA: &str = "unroll-lab/plan@1";
@@ -96,11 +97,17 @@ pub fn config_hash(config: &StudyConfig) -> String {
 }
 
 impl StudyPlan {
-    /// Plans `config` (validated first); `flop_rate` (FLOP/s, e.g. from
-    /// [`crate::numerics::cost::calibrate`]) turns counted FLOPs into estimated seconds.
-    pub fn new(config: StudyConfig, flop_rate: Option<f64>) -> Result<Self, super::StudyError> {
-        config.validate()?;
-        let cells = cells(&config, flop_rate);
+    /// Plans `config` (validated first against its system, found by `systems`: the registry's
+    /// `System::physics`); `flop_rate` (FLOP/s, e.g. from [`super::cost::calibrate`]) turns
+    /// counted FLOPs into estimated seconds.
+    pub fn new(
+        config: StudyConfig,
+        systems: Systems,
+        flop_rate: Option<f64>,
+    ) -> Result<Self, super::StudyError> {
+        let system = systems(config.system);
+        config.validate(system)?;
+        let cells = cells(&config, system, flop_rate);
         let flops = cells.iter().map(|c| c.flops).sum::<f64>();
         Ok(Self {
             schema: PLAN_SCHEMA.to_string(),
@@ -114,8 +121,9 @@ impl StudyPlan {
         })
     }
 
-    /// Parses and checks a plan file: schema, hash and cells against the config.
-    pub fn from_json(text: &str) -> Result<Self, PlanError> {
+    /// Parses and checks a plan file: schema, hash and cells against the config (its system
+    /// found by `systems`, the registry's `System::physics`).
+    pub fn from_json(text: &str, systems: Systems) -> Result<Self, PlanError> {
         #[derive(Deserialize)]
         struct Tag {
             schema: String,
@@ -134,10 +142,11 @@ impl StudyPlan {
                 actual,
             });
         }
+        let system = systems(plan.config.system);
         plan.config
-            .validate()
+            .validate(system)
             .map_err(|e| PlanError::Cells(e.to_string()))?;
-        let expected = cells(&plan.config, plan.flop_rate);
+        let expected = cells(&plan.config, system, plan.flop_rate);
         if expected.len() != plan.cells.len() {
             return Err(PlanError::Cells(format!(
                 "{} cells listed, the config has {}",
@@ -175,7 +184,11 @@ fn seconds(flops: f64, flop_rate: Option<f64>) -> Option<f64> {
 }
 
 /// The cells of `config`: variant-major, then seed (the order of the one-process study).
-fn cells(config: &StudyConfig, flop_rate: Option<f64>) -> Vec<CellSpec> {
+fn cells(
+    config: &StudyConfig,
+    system: &dyn PhysicalSystem,
+    flop_rate: Option<f64>,
+) -> Vec<CellSpec> {
     config
         .variants()
         .into_iter()
@@ -189,7 +202,7 @@ fn cells(config: &StudyConfig, flop_rate: Option<f64>) -> Vec<CellSpec> {
         .enumerate()
         .map(|(index, (variant, mut train, seed))| {
             train.seed = seed;
-            let flops = cost(&config.single_training(&train)).flops();
+            let flops = cost(&config.single_training(&train), system).flops();
             CellSpec {
                 index,
                 label: format!("{} seed {seed}", train.variant_id().long_label()),
@@ -211,14 +224,19 @@ mod tests {
 
     #[test]
     fn a_plan_lists_every_training_with_its_cost() {
-        let config = Preset::Quick.config(3);
-        let plan = StudyPlan::new(config.clone(), Some(1e9)).expect("plan");
+        let config = crate::numerics::ks::preset::study_config(Preset::Quick, 3);
+        let plan = StudyPlan::new(
+            config.clone(),
+            crate::numerics::system::System::physics,
+            Some(1e9),
+        )
+        .expect("plan");
         assert_eq!(plan.cells.len(), 18);
         assert_eq!(plan.cells[4].label, "P-NOG 16×10 m=3 seed 1");
         assert_eq!((plan.cells[4].variant, plan.cells[4].seed), (1, 1));
         assert_eq!(plan.cells[4].config.seed, 1);
         // The cells' costs add up to the study's.
-        let total = cost(&config).flops();
+        let total = cost(&config, crate::numerics::system::System::Ks.physics()).flops();
         assert!(
             (plan.flops - total).abs() <= 1e-9 * total,
             "{} vs {total}",
@@ -226,12 +244,15 @@ mod tests {
         );
         assert_eq!(plan.estimated_secs, Some(plan.flops / 1e9));
         let json = serde_json::to_string(&plan).expect("json");
-        assert_eq!(StudyPlan::from_json(&json).expect("parse"), plan);
+        assert_eq!(
+            StudyPlan::from_json(&json, crate::numerics::system::System::physics).expect("parse"),
+            plan
+        );
     }
 
     #[test]
     fn the_hash_is_the_config_identity() {
-        let config = Preset::Quick.config(1);
+        let config = crate::numerics::ks::preset::study_config(Preset::Quick, 1);
         let mut other = config.clone();
         other.base.iterations += 1;
         assert_eq!(config_hash(&config), config_hash(&config.clone()));
@@ -241,20 +262,31 @@ mod tests {
 
     #[test]
     fn edited_or_foreign_plans_are_refused_with_a_reason() {
-        let plan = StudyPlan::new(Preset::Quick.config(1), None).expect("plan");
+        let plan = StudyPlan::new(
+            crate::numerics::ks::preset::study_config(Preset::Quick, 1),
+            crate::numerics::system::System::physics,
+            None,
+        )
+        .expect("plan");
         let mut edited = plan.clone();
         edited.config.base.iterations = 7;
         let json = serde_json::to_string(&edited).expect("json");
-        let err = StudyPlan::from_json(&json).expect_err("edited");
+        let err = StudyPlan::from_json(&json, crate::numerics::system::System::physics)
+            .expect_err("edited");
         assert!(err.to_string().contains("was it edited?"), "{err}");
         let mut shuffled = plan.clone();
         shuffled.cells.swap(0, 1);
         let json = serde_json::to_string(&shuffled).expect("json");
-        let err = StudyPlan::from_json(&json).expect_err("cells");
+        let err = StudyPlan::from_json(&json, crate::numerics::system::System::physics)
+            .expect_err("cells");
         assert!(err.to_string().contains("differs from the config"), "{err}");
-        let err = StudyPlan::from_json("{\"schema\":\"unroll-lab/results@1\"}").expect_err("tag");
+        let err = StudyPlan::from_json(
+            "{\"schema\":\"unroll-lab/results@1\"}",
+            crate::numerics::system::System::physics,
+        )
+        .expect_err("tag");
         assert!(err.to_string().contains("unsupported plan schema"), "{err}");
-        assert!(StudyPlan::from_json("[").is_err());
+        assert!(StudyPlan::from_json("[", crate::numerics::system::System::physics).is_err());
         let err = plan.cell(6).expect_err("range");
         assert_eq!(err.to_string(), "no cell 6: the plan has cells 0–5");
     }

@@ -10,6 +10,7 @@ use super::batch::BatchEvent;
 use super::cell::CellResult;
 use super::driver::{Losses, Progress};
 use super::merge::{merge, CellState, MergeError};
+use super::physics::{PhysicalSystem, Systems};
 use super::plan::{CellSpec, StudyPlan};
 use super::results::{StudyResults, VariantResult};
 
@@ -115,6 +116,7 @@ pub fn partition(plan: &StudyPlan, workers: usize) -> Vec<Vec<usize>> {
 /// The page's view of a pooled study: what each worker was given and reported.
 pub struct Assembly {
     plan: StudyPlan,
+    system: &'static dyn PhysicalSystem,
     shares: Vec<Vec<usize>>,
     states: Vec<CellState>,
     weights: Vec<(String, Vec<u8>)>,
@@ -123,8 +125,9 @@ pub struct Assembly {
 }
 
 impl Assembly {
-    /// `plan` shared out as `shares` (from [`partition`]).
-    pub fn new(plan: StudyPlan, shares: Vec<Vec<usize>>) -> Self {
+    /// `plan` shared out as `shares` (from [`partition`]); `systems` finds its system (the
+    /// registry's `System::physics`).
+    pub fn new(plan: StudyPlan, systems: Systems, shares: Vec<Vec<usize>>) -> Self {
         let work = shares
             .iter()
             .map(|s| s.iter().map(|&i| plan.cells[i].flops.max(1.0)).sum())
@@ -135,6 +138,7 @@ impl Assembly {
             weights: Vec::new(),
             work,
             shares,
+            system: systems(plan.config.system),
             plan,
         }
     }
@@ -217,7 +221,7 @@ impl Assembly {
 
     /// The results: complete, or with `partial` whatever is done (the rest listed as missing).
     pub fn results(&self, partial: bool) -> Result<StudyResults, MergeError> {
-        merge(&self.plan, &self.states, partial)
+        merge(&self.plan, self.system, &self.states, partial)
     }
 
     /// The trained weights received so far (first seed of each variant), in plan order.
@@ -258,7 +262,12 @@ mod tests {
 
     #[test]
     fn partition_balances_counted_work_and_keeps_plan_order() {
-        let plan = StudyPlan::new(Preset::Quick.config(3), None).expect("plan");
+        let plan = StudyPlan::new(
+            crate::numerics::ks::preset::study_config(Preset::Quick, 3),
+            crate::numerics::system::System::physics,
+            None,
+        )
+        .expect("plan");
         let shares = partition(&plan, 4);
         assert_eq!(shares.len(), 4);
         let mut all: Vec<usize> = shares.iter().flatten().copied().collect();
@@ -281,11 +290,22 @@ mod tests {
     /// interleaving), through the page's assembly.
     fn pooled(plan: &StudyPlan, workers: usize) -> (StudyResults, usize, usize) {
         let shares = partition(plan, workers);
-        let mut assembly = Assembly::new(plan.clone(), shares.clone());
+        let mut assembly = Assembly::new(
+            plan.clone(),
+            crate::numerics::system::System::physics,
+            shares.clone(),
+        );
         let mut variants = 0;
         for (worker, share) in shares.iter().enumerate().rev() {
             let clock: Rc<dyn Fn() -> f64> = Rc::new(|| 0.0);
-            let mut batch = CellBatch::new(plan, share, &backend::cpu(), clock).expect("batch");
+            let mut batch = CellBatch::new(
+                plan,
+                share,
+                crate::numerics::system::System::physics,
+                &backend::cpu(),
+                clock,
+            )
+            .expect("batch");
             while !batch.stopped() {
                 for event in pollster::block_on(batch.tick()) {
                     // Through the JSON a worker posts.
@@ -316,7 +336,8 @@ mod tests {
         let mut config = tiny_config();
         config.modalities = vec![Modality::One, Modality::Wig];
         config.seeds = vec![0, 1];
-        let plan = StudyPlan::new(config, None).expect("plan");
+        let plan =
+            StudyPlan::new(config, crate::numerics::system::System::physics, None).expect("plan");
         let (one, variants, weights) = pooled(&plan, 1);
         assert_eq!((variants, weights), (2, 2));
         let (three, _, _) = pooled(&plan, 3);

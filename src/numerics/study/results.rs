@@ -3,11 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::nullable;
-
 use crate::numerics::metrics::mean_std;
-use crate::numerics::nets::Architecture;
+pub use crate::numerics::train::variant::VariantId;
 use crate::numerics::train::{Modality, Mode};
+use crate::numerics::types::nullable;
+pub use crate::numerics::types::SpaceTime;
 
 /// The schema tag.
 pub const RESULTS_SCHEMA: &str = "unroll-lab/results@1";
@@ -80,38 +80,6 @@ pub struct Metrics {
 /// Largest value of [`Metrics::error_curve`] (a frame that is not finite scores this).
 pub const ERROR_CURVE_CAP: f64 = crate::numerics::metrics::FRAME_ERROR_CLIP;
 
-/// Frames of one test kept for the space–time maps: `frames[k]` is rollout step `k * every`
-/// (`[frames][N]`, values rounded to 1e-3, non-finite values stored as `null`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SpaceTime {
-    /// Rollout steps between kept frames.
-    pub every: usize,
-    /// `[frames][N]`; `None` where the rollout was not finite.
-    pub frames: Vec<Vec<Option<f32>>>,
-}
-
-impl SpaceTime {
-    /// Keeps at most `max_frames` frames of `rollout` (`[frames][N]`), evenly strided from
-    /// frame 0, values rounded to 1e-3 (non-finite → `None`).
-    pub fn from_rollout(rollout: &[Vec<f64>], max_frames: usize) -> Self {
-        let last = rollout.len().saturating_sub(1);
-        let every = last.div_ceil(max_frames.saturating_sub(1).max(1)).max(1);
-        let frames = rollout
-            .iter()
-            .step_by(every)
-            .map(|frame| {
-                frame
-                    .iter()
-                    .map(|&v| {
-                        Some(((v * 1000.0).round() / 1000.0) as f32).filter(|r| r.is_finite())
-                    })
-                    .collect()
-            })
-            .collect();
-        Self { every, frames }
-    }
-}
-
 /// The chosen test of one test size: its ground truth and the coarse-solver-only baseline.
 /// Every [`VariantResult::samples`] holds the same tests, in the same order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -148,64 +116,6 @@ pub struct SeedTraining {
 
 fn is_zero(count: &usize) -> bool {
     *count == 0
-}
-
-/// Which variant: mode, modality, architecture, size and horizon. Flattened into
-/// [`VariantResult`], so the file keeps the keys `mode`, `modality`, `architecture`,
-/// `channels`, `depth`, `horizon` it always had.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VariantId {
-    /// Prediction, correction or transition.
-    pub mode: Mode,
-    /// ONE, NOG or WIG.
-    pub modality: Modality,
-    /// The network architecture.
-    pub architecture: Architecture,
-    /// Channels C.
-    pub channels: usize,
-    /// Depth D.
-    pub depth: usize,
-    /// Unroll horizon m.
-    pub horizon: usize,
-}
-
-impl VariantId {
-    /// The paper's tag: `P-ONE`, `C-NOG`, `T-WIG`.
-    pub fn label(&self) -> String {
-        format!("{}-{}", self.mode.letter(), self.modality.label())
-    }
-
-    /// The tag with size and horizon, and the architecture unless it is the paper's ResNet1D:
-    /// `P-ONE 16×10 m=3`, `C-WIG fno 24×4 m=3` (tables).
-    pub fn long_label(&self) -> String {
-        let architecture = match self.architecture {
-            Architecture::Resnet => String::new(),
-            other => format!(" {other}"),
-        };
-        format!(
-            "{}{architecture} {}×{} m={}",
-            self.label(),
-            self.channels,
-            self.depth,
-            self.horizon
-        )
-    }
-
-    /// The tag with size and horizon for file names: `P-ONE-16x10-m3`.
-    pub fn file_label(&self) -> String {
-        format!(
-            "{}-{}x{}-m{}",
-            self.label(),
-            self.channels,
-            self.depth,
-            self.horizon
-        )
-    }
-
-    /// Whether `self` is `mode` × `modality` (any size, horizon, architecture).
-    pub fn is(&self, mode: Mode, modality: Modality) -> bool {
-        self.mode == mode && self.modality == modality
-    }
 }
 
 /// One trained variant over its seeds.

@@ -12,14 +12,14 @@ use burn::tensor::Device;
 use super::aggregate::{study_results, SeedOutcome};
 use super::evaluate::{TestMetrics, TestSize};
 use super::jobs::EVAL_WORK;
+use super::physics::{PhysicalSystem, Systems};
 pub use super::progress::{Phase, StudyProgress};
 use super::results::{Metrics, SampleTest, StudyResults, VariantResult};
 use super::stage::{Job, Stage, StudyError};
 use super::StudyConfig;
-use crate::numerics::ks::data::Trajectory;
-use crate::numerics::system::PhysicalSystem;
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::{TrainConfig, Trainer};
+use crate::numerics::types::Trajectory;
 
 /// Evaluation rollout steps per training iteration of the `advance` budget (a rollout step of
 /// 10 tests costs a small fraction of a training iteration: forward only, no unroll).
@@ -63,16 +63,18 @@ const DATA_WORK: f64 = 20.0;
 pub(super) type Step = Result<(Stage, StudyProgress), StudyError>;
 
 impl Study {
-    /// Validates the config; nothing is computed yet. `clock` reads seconds (the numerics have
-    /// no clock of their own: `Instant` natively, `performance.now()` in the browser); it times
-    /// the training iterations.
+    /// Validates the config against its system's implementation (found by `systems`, the
+    /// registry's `System::physics`); nothing is computed yet. `clock` reads seconds (the numerics
+    /// have no clock of their own: `Instant` natively, `performance.now()` in the browser); it
+    /// times the training iterations.
     pub fn new(
         config: StudyConfig,
+        systems: Systems,
         device: &Device,
         clock: Box<dyn Fn() -> f64>,
     ) -> Result<Self, StudyError> {
-        config.validate()?;
-        let system = config.system.physics();
+        let system = systems(config.system);
+        config.validate(system)?;
         let variants = config.variants();
         let jobs: Vec<JobSpec> = (0..variants.len())
             .flat_map(|variant| {
@@ -376,7 +378,7 @@ mod tests {
     /// file round-trips through the schema.
     #[test]
     fn tiny_study_produces_every_field() {
-        let mut config = Preset::Quick.config(1);
+        let mut config = crate::numerics::ks::preset::study_config(Preset::Quick, 1);
         config.sizes = vec![NetSize::new(4, 1), NetSize::new(6, 2)];
         config.base.iterations = 6;
         config.base.data.scales = vec![1.0];
@@ -389,6 +391,7 @@ mod tests {
         let ticks = ticks.clone();
         let mut study = Study::new(
             config,
+            crate::numerics::system::System::physics,
             &backend::cpu(),
             Box::new(move || {
                 ticks.set(ticks.get() + 0.25);
@@ -473,8 +476,13 @@ mod tests {
 
     #[test]
     fn logic_errors_say_what_went_wrong() {
-        let mut study =
-            Study::new(tiny_config(), &backend::cpu(), Box::new(|| 0.0)).expect("study");
+        let mut study = Study::new(
+            tiny_config(),
+            crate::numerics::system::System::physics,
+            &backend::cpu(),
+            Box::new(|| 0.0),
+        )
+        .expect("study");
         let mut guard = 0;
         while !study.finished() {
             pollster::block_on(study.advance(8)).expect("advance");

@@ -6,8 +6,8 @@ use burn::tensor::Tensor;
 use super::evaluate::TestMetrics;
 use super::results::SpaceTime;
 use crate::numerics::nets::{Net, NetError};
-use crate::numerics::train::mode::Stepper;
 use crate::numerics::train::run::LossLog;
+use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{TrainError, Trainer};
 
 /// Why a study was refused or stopped.

@@ -4,33 +4,8 @@
 
 use burn::tensor::{Device, Int, Tensor, TensorData};
 
-use super::config::TrainDataConfig;
 use super::error::TrainError;
-use crate::numerics::ks::data::{self, DataConfig, Trajectory};
-use crate::numerics::ks::initial::{train_ic, TRAIN_IC_PARAMETERS};
-use crate::numerics::ks::{KsConfig, KsError};
-
-/// Generates the training trajectories of `config` (f64 reference, stored f32), size-major:
-/// for each scale the six training ICs.
-pub fn generate(config: &TrainDataConfig, solver: KsConfig) -> Result<Vec<Trajectory>, KsError> {
-    let recipe = DataConfig {
-        solver,
-        warmup_steps: config.warmup_steps,
-        kept_frames: config.frames,
-    };
-    let mut set = Vec::with_capacity(config.scales.len() * TRAIN_IC_PARAMETERS.len());
-    for &scale in &config.scales {
-        let grid = KsConfig {
-            domain_size: crate::numerics::ks::config::BASE_DOMAIN_SIZE * scale,
-            ..solver
-        }
-        .validate()?;
-        for index in 0..TRAIN_IC_PARAMETERS.len() {
-            set.push(data::trajectory(&recipe, scale, &train_ic(&grid, index)?)?);
-        }
-    }
-    Ok(set)
-}
+use crate::numerics::types::Trajectory;
 
 /// The trajectories of one domain size on the device.
 #[derive(Debug, Clone)]
@@ -129,7 +104,10 @@ impl TrainingData {
 mod tests {
     use super::*;
     use crate::numerics::backend;
+    use crate::numerics::ks::data::generate;
     use crate::numerics::ks::tensor::read_rows;
+    use crate::numerics::ks::KsConfig;
+    use crate::numerics::train::config::TrainDataConfig;
 
     #[test]
     fn gather_returns_the_requested_frames() {

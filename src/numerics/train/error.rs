@@ -1,7 +1,6 @@
 //! Training errors: bad configurations (shown next to the field in the UI, exit code 2 in the CLI)
 //! and failures while training.
 
-use crate::numerics::ks::KsError;
 use crate::numerics::nets::NetError;
 use crate::numerics::readback::ReadbackError;
 
@@ -16,9 +15,9 @@ pub enum TrainError {
         /// What is wrong and what is allowed.
         message: String,
     },
-    /// The solver configuration is invalid.
+    /// The system's solver configuration is invalid (its error, in words).
     #[error("solver: {0}")]
-    Solver(#[from] KsError),
+    Solver(String),
     /// The network configuration is invalid.
     #[error("network: {0}")]
     Net(#[from] NetError),

@@ -1,23 +1,26 @@
 //! Counted floating-point operations of one training iteration (the basis of the GFLOP/s the
 //! training bench reports).
 //!
-//! Forward: network `flops_per_sample` per call, solver [`crate::numerics::ks::KsConfig::flops_per_step`] per
-//! step. Backward of the network ≈ 2× its forward (input and weight gradients); backward of
+//! Forward: network `flops_per_sample` per call, the system's solver (its FLOPs per state and
+//! step, `PhysicalSystem::solver_flops_per_state`) per step. Backward of the network ≈ 2× its forward (input and weight gradients); backward of
 //! the solver (WIG only; its matrices are constants, so only the input gradient) ≈ 1× its
 //! forward. Warm-up steps have no backward. Adam: ≈ 10 FLOPs per parameter.
 
 use super::config::{Modality, TrainConfig};
-use super::mode::mode_solver;
-use crate::numerics::system::System;
 
-/// Counted FLOPs of one iteration of `config` on a grid of `resolution` points.
-pub fn flops_per_iteration(config: &TrainConfig, resolution: usize) -> f64 {
+/// Counted FLOPs of one iteration of `config` on states of `resolution` values whose coarse
+/// solver costs `solver_flops_per_state` per state and step.
+pub fn flops_per_iteration(
+    config: &TrainConfig,
+    resolution: usize,
+    solver_flops_per_state: f64,
+) -> f64 {
     let batch = config.effective_batch();
     let unroll = config.effective_unroll();
     let steps = (unroll.warmup + unroll.horizon) as f64;
     let loss_steps = unroll.horizon as f64;
     let net_forward = config.net.flops_per_sample(resolution) * batch as f64;
-    let solver_forward = solver_flops_per_step(config, batch, resolution);
+    let solver_forward = solver_flops_per_state * batch as f64;
     let solver_backward = match config.modality {
         Modality::Wig => solver_forward * loss_steps,
         _ => 0.0,
@@ -31,29 +34,19 @@ pub fn flops_per_iteration(config: &TrainConfig, resolution: usize) -> f64 {
         + adam
 }
 
-/// Counted FLOPs of one coarse-solver step of `config`'s mode for `batch` states of
-/// `resolution` values (KS: the mode's ETD1/ETRK2 solver; Kolmogorov: the MAC projection step,
-/// see [`crate::numerics::kolmogorov::system::coarse_flops_per_step`]).
-pub fn solver_flops_per_step(config: &TrainConfig, batch: usize, resolution: usize) -> f64 {
-    match config.system {
-        System::Ks => mode_solver(config.mode, config.alpha, 1.0, resolution)
-            .map_or(0.0, |ks| ks.flops_per_step(batch)),
-        System::Kolmogorov => crate::numerics::kolmogorov::system::coarse_flops_per_step(batch),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numerics::train::preset::paper;
+    use crate::numerics::ks::preset::paper;
     use crate::numerics::train::Mode;
 
     #[test]
     fn correction_costs_more_than_prediction_and_wig_more_than_nog() {
-        let p = flops_per_iteration(&paper(Mode::Predict, Modality::Nog), 48);
-        let c = flops_per_iteration(&paper(Mode::Correct, Modality::Nog), 48);
-        let w = flops_per_iteration(&paper(Mode::Correct, Modality::Wig), 48);
-        let one = flops_per_iteration(&paper(Mode::Predict, Modality::One), 48);
+        let solver = 1_000.0;
+        let p = flops_per_iteration(&paper(Mode::Predict, Modality::Nog), 48, 0.0);
+        let c = flops_per_iteration(&paper(Mode::Correct, Modality::Nog), 48, solver);
+        let w = flops_per_iteration(&paper(Mode::Correct, Modality::Wig), 48, solver);
+        let one = flops_per_iteration(&paper(Mode::Predict, Modality::One), 48, 0.0);
         assert!(c > p && w > c);
         // ONE: batch ×3 at horizon 1 costs the same network FLOPs as NOG's 3 steps.
         assert!((one - p).abs() / p < 1e-9);

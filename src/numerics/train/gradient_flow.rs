@@ -293,7 +293,7 @@ impl GradientGraph {
 mod tests {
     use super::*;
     use crate::numerics::nets::NetConfig;
-    use crate::numerics::train::config::{OptimizerConfig, TrainConfig, TrainDataConfig};
+    use crate::numerics::train::config::{OptimizerConfig, TrainConfig};
 
     fn unroll(horizon: usize, warmup: usize, detach_interval: usize) -> UnrollConfig {
         UnrollConfig {
@@ -418,7 +418,7 @@ mod tests {
             iterations: 1,
             optimizer: OptimizerConfig::default(),
             seed: 0,
-            data: TrainDataConfig::default(),
+            data: crate::numerics::ks::preset::train_data(),
             black_box_solver: false,
             system: crate::numerics::system::System::Ks,
             curriculum: None,
@@ -544,12 +544,13 @@ mod tests {
 
         use super::super::*;
         use crate::numerics::backend;
+        use crate::numerics::ks::data::data_solver;
+        use crate::numerics::ks::data::generate;
+        use crate::numerics::ks::stepper::KsStep;
         use crate::numerics::nets::{Architecture, Net, NetConfig};
         use crate::numerics::train::config::TrainDataConfig;
-        use crate::numerics::train::data::{generate, TrainingData};
+        use crate::numerics::train::data::TrainingData;
         use crate::numerics::train::modality::unrolled_loss;
-        use crate::numerics::train::mode::Stepper;
-        use crate::numerics::train::trainer::data_solver;
 
         const N: usize = 32;
 
@@ -639,7 +640,7 @@ mod tests {
         fn replay(
             graph: &GradientGraph,
             nets: &[Net],
-            stepper: &Stepper,
+            stepper: &crate::numerics::train::step::Stepper,
             frames: &[Tensor<2>],
         ) -> Vec<Tensor<1>> {
             let [batch, _] = frames[0].dims();
@@ -677,7 +678,9 @@ mod tests {
             let f = fixture();
             for (mode, modality, u) in configs() {
                 let graph = gradient_graph(mode, modality, &u);
-                let stepper = Stepper::new(mode, 0.5, &f.scales, N, &f.device, false).expect("s");
+                let stepper = KsStep::new(mode, 0.5, &f.scales, N, &f.device, false)
+                    .expect("s")
+                    .stepper();
                 let frames = frames(&f, &graph.unroll);
                 let trained = unrolled_loss(&f.net, &stepper, 0, &frames, modality, graph.unroll)
                     .expect("loss");
@@ -704,7 +707,9 @@ mod tests {
             let f = fixture();
             for (mode, modality, u) in configs() {
                 let graph = gradient_graph(mode, modality, &u);
-                let stepper = Stepper::new(mode, 0.5, &f.scales, N, &f.device, false).expect("s");
+                let stepper = KsStep::new(mode, 0.5, &f.scales, N, &f.device, false)
+                    .expect("s")
+                    .stepper();
                 let frames = frames(&f, &graph.unroll);
                 let nets: Vec<Net> = (0..graph.steps())
                     .map(|_| copy(&f.net, &f.device))
@@ -740,8 +745,9 @@ mod tests {
             for (modality, u, sensitive) in cases {
                 let graph = gradient_graph(Mode::Correct, modality, &u);
                 assert_eq!(graph.reaches(Node::State(0), graph.loss_terms()), sensitive);
-                let stepper =
-                    Stepper::new(Mode::Correct, 0.5, &f.scales, N, &f.device, false).expect("s");
+                let stepper = KsStep::new(Mode::Correct, 0.5, &f.scales, N, &f.device, false)
+                    .expect("s")
+                    .stepper();
                 let mut frames = frames(&f, &graph.unroll);
                 let start = frames[0].clone().require_grad();
                 frames[0] = start.clone();

@@ -11,14 +11,16 @@ pub mod gradient_captions;
 pub mod gradient_flow;
 pub mod guard;
 pub mod modality;
-pub mod mode;
 pub mod preset;
 pub mod run;
 pub mod schedule;
+pub mod step;
 pub mod trainer;
+pub mod variant;
 
 pub use config::{Modality, Mode, OptimizerConfig, TrainConfig, UnrollConfig};
 pub use error::TrainError;
+pub use step::{HybridStep, Stepper};
 pub use trainer::Trainer;
 
 #[cfg(test)]

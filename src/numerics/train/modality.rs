@@ -14,7 +14,7 @@ use burn::tensor::Tensor;
 
 use super::config::{Modality, UnrollConfig};
 use super::error::TrainError;
-use super::mode::Stepper;
+use super::step::Stepper;
 use crate::numerics::nets::Net;
 use crate::numerics::profile::{self, Phase};
 

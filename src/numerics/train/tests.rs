@@ -7,14 +7,17 @@ use burn::module::{Module, ModuleMapper, ModuleVisitor, Param};
 use burn::tensor::{Device, Tensor, TensorData};
 
 use super::config::{Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig};
-use super::data::{generate, TrainingData};
+use super::data::TrainingData;
 use super::modality::unrolled_loss;
-use super::mode::Stepper;
 use super::run::run_blocking;
-use super::trainer::{data_solver, Trainer};
+use super::step::Stepper;
 use crate::numerics::backend;
-use crate::numerics::ks::data::Trajectory;
+use crate::numerics::ks::data::{data_solver, generate};
+use crate::numerics::ks::stepper::KsStep;
+use crate::numerics::ks::system::Ks;
 use crate::numerics::nets::{Architecture, Net, NetConfig};
+use crate::numerics::study::physics::PhysicalSystem;
+use crate::numerics::types::Trajectory;
 
 const N: usize = 48;
 
@@ -161,7 +164,9 @@ fn fixture_of(architecture: Architecture, mode: Mode) -> Fixture {
     let (data_config, set) = tiny_data(30);
     let device = backend::cpu_autodiff();
     let data = TrainingData::upload(&set, &device).expect("upload");
-    let stepper = Stepper::new(mode, 0.5, &data_config.scales, N, &device, false).expect("stepper");
+    let stepper = KsStep::new(mode, 0.5, &data_config.scales, N, &device, false)
+        .expect("stepper")
+        .stepper();
     let net = tiny_config_of(architecture, mode, Modality::Wig, data_config)
         .net
         .init(&device, 5)
@@ -325,7 +330,7 @@ fn identical_initial_weights(
         // Equal network evaluations per iteration, and equal iterations.
         assert_eq!(config.network_calls_per_iteration(), 8);
         assert_eq!(config.iterations, 40);
-        let trainer = Trainer::new(config, set, &backend::cpu()).expect("trainer");
+        let trainer = Ks.trainer(config, set, &backend::cpu()).expect("trainer");
         weights.push(flat_params(trainer.net()));
     }
     assert_eq!(
@@ -339,7 +344,7 @@ fn identical_initial_weights(
 }
 
 fn losses(config: TrainConfig, set: &[Trajectory]) -> Vec<f32> {
-    let mut trainer = Trainer::new(config, set, &backend::cpu()).expect("trainer");
+    let mut trainer = Ks.trainer(config, set, &backend::cpu()).expect("trainer");
     run_blocking(&mut trainer, &|| 0.0, &mut |_| {})
         .expect("run")
         .loss_history
@@ -415,7 +420,7 @@ fn divergence_is_a_result_not_a_panic() {
     let mut config = tiny_config(Mode::Predict, Modality::Wig, data);
     config.optimizer.learning_rate = 1e12;
     config.iterations = 60;
-    let mut trainer = Trainer::new(config, &set, &backend::cpu()).expect("trainer");
+    let mut trainer = Ks.trainer(config, &set, &backend::cpu()).expect("trainer");
     let outcome = run_blocking(&mut trainer, &|| 0.0, &mut |_| {}).expect("run");
     let k = outcome.diverged_at.expect("diverges");
     assert_eq!(outcome.loss_history.len(), k + 1);

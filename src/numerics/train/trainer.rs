@@ -11,13 +11,11 @@ use super::data::TrainingData;
 use super::error::TrainError;
 use super::guard::{gradient_norms, GradientGuard};
 use super::modality::unrolled_loss;
-use super::mode::Stepper;
 use super::schedule::Schedule;
-use crate::numerics::ks::data::Trajectory;
-use crate::numerics::ks::KsConfig;
+use super::step::Stepper;
 use crate::numerics::nets::Net;
 use crate::numerics::profile::{span, Phase};
-use crate::numerics::system::System;
+use crate::numerics::types::Trajectory;
 
 /// A training run in progress. Owns the network, the optimiser state and the data on the device.
 pub struct Trainer {
@@ -41,29 +39,20 @@ impl std::fmt::Debug for Trainer {
 }
 
 impl Trainer {
-    /// Validates `config`, uploads `trajectories` (the training set of `config.data`, see
-    /// [`super::data::generate`]) and initialises the network from `config.seed` on `device`
-    /// with autodiff. `device` must be a plain (non-autodiff) device.
+    /// Checks `config` (the generic checks; a system's own run in
+    /// `PhysicalSystem::trainer`), uploads `trajectories` (the training set of `config.data`)
+    /// and initialises the network from `config.seed` on `device`, an autodiff device;
+    /// `stepper` is the system's hybrid step for the trajectories' parameter values, in order
+    /// of first appearance, on that device.
     pub fn new(
         config: TrainConfig,
         trajectories: &[Trajectory],
+        stepper: Stepper,
         device: &Device,
     ) -> Result<Self, TrainError> {
         config.validate()?;
-        let device = device.clone().autodiff();
+        let device = device.clone();
         let data = TrainingData::upload(trajectories, &device)?;
-        let scales: Vec<f64> = data.sizes.iter().map(|size| size.scale).collect();
-        let stepper = match config.system {
-            System::Ks => Stepper::new(
-                config.mode,
-                config.alpha,
-                &scales,
-                data.resolution,
-                &device,
-                config.black_box_solver,
-            )?,
-            System::Kolmogorov => Stepper::kolmogorov(&scales, &device)?,
-        };
         let unroll = config.effective_unroll();
         let longest = config.stage_horizons().into_iter().max().unwrap_or(1);
         let span = unroll.warmup + longest;
@@ -204,14 +193,5 @@ impl Trainer {
             self.optimizer.step(learning_rate, net, gradients)
         }));
         self.iteration += 1;
-    }
-}
-
-/// The ground-truth solver configuration training data is generated with (ETRK2, the study's
-/// grid), at resolution `resolution`.
-pub fn data_solver(resolution: usize) -> KsConfig {
-    KsConfig {
-        resolution,
-        ..KsConfig::default()
     }
 }

@@ -9,13 +9,21 @@ use serde::Serialize;
 
 use super::CliError;
 use unroll_lab::numerics::backend;
+use unroll_lab::numerics::ks::data::{data_solver, generate};
 use unroll_lab::numerics::profile::{self, Phase};
 use unroll_lab::numerics::study::Preset;
-use unroll_lab::numerics::train::data::generate;
+use unroll_lab::numerics::system::{PhysicalSystem, System};
 use unroll_lab::numerics::train::flops::flops_per_iteration;
 use unroll_lab::numerics::train::run::LossLog;
-use unroll_lab::numerics::train::trainer::data_solver;
-use unroll_lab::numerics::train::{Modality, Mode, Trainer};
+use unroll_lab::numerics::train::{Modality, Mode, TrainConfig};
+
+/// The study's training config of `mode` × `modality` (KS, the paper's budget).
+fn study_training(ks: &dyn PhysicalSystem, mode: Mode, modality: Modality) -> TrainConfig {
+    let mut config = ks.preset(Preset::Paper, 1).base;
+    config.mode = mode;
+    config.modality = modality;
+    config
+}
 
 #[derive(Debug, Args)]
 pub struct BenchTrainArgs {
@@ -58,7 +66,8 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
     if args.iterations == 0 {
         return Err(CliError::Usage("--iterations must be at least 1".into()));
     }
-    let mut data = Preset::Paper.training(Mode::Correct, Modality::Wig).data;
+    let ks = System::Ks.physics();
+    let mut data = study_training(ks, Mode::Correct, Modality::Wig).data;
     data.frames = 200;
     let trajectories = generate(&data, data_solver(48))?;
     let mut bench = Bench {
@@ -73,7 +82,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
     };
     for mode in [Mode::Predict, Mode::Correct] {
         for modality in Modality::ALL {
-            let mut config = Preset::Paper.training(mode, modality);
+            let mut config = study_training(ks, mode, modality);
             config.data = data.clone();
             config.iterations = args.iterations + 3;
             bench.channels = config.net.channels;
@@ -81,8 +90,9 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
             bench.batch = config.batch;
             bench.horizon = config.unroll.horizon;
             let label = config.variant_id().label();
-            let flops = flops_per_iteration(&config, 48);
-            let mut trainer = Trainer::new(config, &trajectories, &backend::cpu())?;
+            let solver = ks.solver_flops_per_state(config.mode, config.alpha);
+            let flops = flops_per_iteration(&config, 48, solver);
+            let mut trainer = ks.trainer(config, &trajectories, &backend::cpu())?;
             let mut log = LossLog::default();
             for _ in 0..3 {
                 log.push(trainer.step()?);

@@ -13,11 +13,12 @@ use super::knobs::KnobArgs;
 use super::study::{experiment, write_results};
 use super::CliError;
 use unroll_lab::numerics::backend;
-use unroll_lab::numerics::cost::calibrate;
 use unroll_lab::numerics::study::cell::{self, CellFailure};
+use unroll_lab::numerics::study::cost::calibrate;
 use unroll_lab::numerics::study::merge::{self, CellState};
 use unroll_lab::numerics::study::plan::StudyPlan;
 use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::system::System;
 use unroll_lab::report::units::{format_flops, format_seconds};
 
 #[derive(Debug, Args)]
@@ -91,7 +92,8 @@ pub fn read_plan(path: &Path) -> Result<StudyPlan, CliError> {
         path: path.display().to_string(),
         message: err.to_string(),
     })?;
-    StudyPlan::from_json(&text).map_err(|err| CliError::Usage(format!("{}: {err}", path.display())))
+    StudyPlan::from_json(&text, System::physics)
+        .map_err(|err| CliError::Usage(format!("{}: {err}", path.display())))
 }
 
 /// Writes `text` to `path` atomically: a temporary file beside it, then a rename.
@@ -112,17 +114,19 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, CliError> {
 
 pub fn plan(args: &PlanArgs) -> Result<(), CliError> {
     let config = experiment(args.preset, &args.knobs)?.study_config();
-    config.validate()?;
+    config.validate(config.system.physics())?;
     let rate = if args.no_estimate {
         None
     } else {
         let clock = Instant::now();
-        pollster::block_on(calibrate(&backend::cpu(), &|| {
-            clock.elapsed().as_secs_f64()
-        }))
+        pollster::block_on(calibrate(
+            System::default().physics(),
+            &backend::cpu(),
+            &|| clock.elapsed().as_secs_f64(),
+        ))
         .ok()
     };
-    let plan = StudyPlan::new(config, rate)?;
+    let plan = StudyPlan::new(config, System::physics, rate)?;
     std::fs::write(&args.out, to_json(&plan)?)
         .map_err(|err| CliError::Output(format!("{}: {err}", args.out.display())))?;
     let each = plan.cells.iter().map(|c| c.flops).fold(0.0, f64::max);
@@ -172,12 +176,18 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
     eprintln!("cell {} ({}): running", args.cell, spec.label);
     let clock = Instant::now();
     let now: Rc<dyn Fn() -> f64> = Rc::new(move || clock.elapsed().as_secs_f64());
-    let outcome = pollster::block_on(cell::run_cell(&plan, args.cell, &backend::cpu(), now))
-        .map_err(|err| CliError::Run(err.to_string()))
-        .and_then(|result| {
-            write_atomic(&path, &to_json(&result)?)?;
-            Ok((result.wall_secs, result.data_secs))
-        });
+    let outcome = pollster::block_on(cell::run_cell(
+        &plan,
+        args.cell,
+        System::physics,
+        &backend::cpu(),
+        now,
+    ))
+    .map_err(|err| CliError::Run(err.to_string()))
+    .and_then(|result| {
+        write_atomic(&path, &to_json(&result)?)?;
+        Ok((result.wall_secs, result.data_secs))
+    });
     let failure = failure_path(&args.out, args.cell);
     match outcome {
         Ok((secs, data_secs)) => {
@@ -223,8 +233,13 @@ pub fn read_states(plan: &StudyPlan, dir: &Path) -> Result<Vec<CellState>, CliEr
 pub fn merge(args: &MergeArgs) -> Result<(), CliError> {
     let plan = read_plan(&args.plan)?;
     let states = read_states(&plan, &args.dir)?;
-    let results = merge::merge(&plan, &states, args.allow_partial)
-        .map_err(|err| CliError::Merge(err.to_string()))?;
+    let results = merge::merge(
+        &plan,
+        plan.config.system.physics(),
+        &states,
+        args.allow_partial,
+    )
+    .map_err(|err| CliError::Merge(err.to_string()))?;
     write_results(&results, &args.out, args.csv.as_deref())?;
     if !results.missing_cells.is_empty() {
         println!(

@@ -14,7 +14,7 @@ use super::knobs::KnobArgs;
 use super::{cells, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Knob, Target, Value};
 use unroll_lab::numerics::backend;
-use unroll_lab::numerics::cost::{calibrate, cost};
+use unroll_lab::numerics::study::cost::{calibrate, cost};
 use unroll_lab::numerics::study::driver::{
     Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK,
 };
@@ -83,7 +83,7 @@ pub struct StudyArgs {
 pub fn experiment(preset: Preset, knobs: &KnobArgs<false>) -> Result<Experiment, CliError> {
     let system = match knobs.overrides.get(Knob::System) {
         Some(Value::System(system)) => *system,
-        _ => System::Ks,
+        _ => System::default(),
     };
     let mut experiment = Experiment::defaults_for(system, preset, Target::Native);
     experiment
@@ -102,16 +102,18 @@ pub fn experiment(preset: Preset, knobs: &KnobArgs<false>) -> Result<Experiment,
 fn study(args: &StudyArgs) -> Result<(), CliError> {
     let experiment = experiment(args.preset, &args.knobs)?;
     let config = experiment.study_config();
-    config.validate()?;
+    let system = config.system.physics();
+    config.validate(system)?;
     let clock = Instant::now();
     let now: Rc<dyn Fn() -> f64> = Rc::new(move || clock.elapsed().as_secs_f64());
     let device = backend::cpu();
     if !args.quiet {
-        let rate = pollster::block_on(calibrate(&device, &*now)).ok();
-        eprintln!("estimate: {}", cost_summary(&cost(&config), rate));
+        let rate = pollster::block_on(calibrate(System::default().physics(), &device, &*now)).ok();
+        eprintln!("estimate: {}", cost_summary(&cost(&config, system), rate));
     }
     let mut driver = Driver::new(
         config,
+        System::physics,
         &device,
         now.clone(),
         TickPolicy::Fixed(NATIVE_ITERATIONS_PER_TICK),

@@ -63,10 +63,13 @@ fn count(name: &str, value: Option<i64>) -> Result<Option<usize>, CliError> {
 fn resolve_config(args: &TrainArgs) -> Result<TrainConfig, CliError> {
     let mut config = match &args.config {
         Some(path) => read_config(path)?,
-        None => args.preset.unwrap_or(Preset::Quick).training(
-            args.mode.unwrap_or(Mode::Correct),
-            args.modality.unwrap_or(Modality::Wig),
-        ),
+        None => {
+            let preset = args.preset.unwrap_or(Preset::Quick);
+            let mut config = System::default().physics().preset(preset, 1).base;
+            config.mode = Mode::Correct;
+            config.modality = Modality::Wig;
+            config
+        }
     };
     if let Some(mode) = args.mode {
         config.mode = mode;
@@ -82,7 +85,7 @@ fn resolve_config(args: &TrainArgs) -> Result<TrainConfig, CliError> {
         config.optimizer.learning_rate = 1e-3;
     }
     for (knob, value) in overrides.iter() {
-        check(*knob, value, Target::Native, System::Ks)
+        check(*knob, value, Target::Native, config.system)
             .map_err(|problem| CliError::Usage(problem.for_cli(*knob, &value.to_string())))?;
         knob.write_train(&mut config, value);
     }
@@ -95,7 +98,7 @@ fn resolve_config(args: &TrainArgs) -> Result<TrainConfig, CliError> {
     if args.black_box_solver {
         config.black_box_solver = true;
     }
-    config.validate()?;
+    config.system.physics().validate(&config)?;
     Ok(config)
 }
 
@@ -127,7 +130,7 @@ pub fn train(args: &TrainArgs) -> Result<(), CliError> {
     let output = |err: std::io::Error| CliError::Output(format!("{}: {err}", args.out.display()));
     std::fs::create_dir_all(&args.out).map_err(output)?;
     let data_start = Instant::now();
-    let system = System::Ks.physics();
+    let system = config.system.physics();
     let trajectories = system.training_data(&config.data)?;
     let data_generation_secs = data_start.elapsed().as_secs_f64();
     let mut trainer = system.trainer(config.clone(), &trajectories, &backend::cpu())?;

@@ -5,10 +5,10 @@
 
 use burn::tensor::Device;
 
+use super::physics::PhysicalSystem;
+use super::{EvalConfig, Preset, StudyConfig, StudyError};
 use crate::numerics::nets::{resnet2d, Architecture, NetConfig, MODES};
-use crate::numerics::study::{EvalConfig, Preset, StudyConfig, StudyError};
-use crate::numerics::train::flops::{flops_per_iteration, solver_flops_per_step};
-use crate::numerics::train::mode::mode_solver;
+use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::{Modality, Mode, TrainConfig, Trainer};
 
@@ -45,30 +45,26 @@ impl Cost {
 /// ([`flops_per_iteration`]: network forward per call × `network_calls_per_iteration`,
 /// backward ≈ 2× forward, solver, loss, Adam) plus the evaluation rollouts (per test size,
 /// `rollout` steps of network forward + solver over its tests); data generation (the f64
-/// reference solver) is not counted.
-pub fn cost(config: &StudyConfig) -> Cost {
+/// reference solver) is not counted. `system` is `config.system`'s implementation.
+pub fn cost(config: &StudyConfig, system: &dyn PhysicalSystem) -> Cost {
     let seeds = config.seeds.len();
-    let n = state_values(config);
+    let n = system.state_shape().values();
     let mut cost = Cost {
         trainings: 0,
         iterations: 0,
         training_flops: 0.0,
         evaluation_flops: 0.0,
-        memory_bytes: memory_bytes(config),
+        memory_bytes: memory_bytes(config, system),
     };
     for variant in config.variants() {
         cost.trainings += seeds;
         cost.iterations += seeds * variant.iterations;
+        let solver = system.solver_flops_per_state(variant.mode, variant.alpha);
         cost.training_flops +=
-            (seeds * variant.iterations) as f64 * flops_per_iteration(&variant, n);
-        cost.evaluation_flops += seeds as f64 * evaluation_flops(&variant, &config.eval, n);
+            (seeds * variant.iterations) as f64 * flops_per_iteration(&variant, n, solver);
+        cost.evaluation_flops += seeds as f64 * evaluation_flops(&variant, &config.eval, n, solver);
     }
     cost
-}
-
-/// Values of one state of the study's system (the network's input width).
-fn state_values(config: &StudyConfig) -> usize {
-    config.system.physics().state_shape().values()
 }
 
 /// Floats of every intermediate tensor of one forward pass of `net` on one sample of
@@ -100,13 +96,18 @@ pub fn activation_floats_per_sample(net: &NetConfig, resolution: usize) -> f64 {
     }
 }
 
-/// Counted FLOPs of one learned solver step of `mode` for `batch` rows (0 without a solver).
 /// Counted FLOPs of evaluating one trained `variant`: every test size's rollout of
-/// `rollout_steps` steps, batched over its tests (network forward + solver per step).
-fn evaluation_flops(variant: &TrainConfig, eval: &EvalConfig, resolution: usize) -> f64 {
+/// `rollout_steps` steps, batched over its tests (network forward + the solver's
+/// `solver_flops_per_state` per state and step).
+fn evaluation_flops(
+    variant: &TrainConfig,
+    eval: &EvalConfig,
+    resolution: usize,
+    solver_flops_per_state: f64,
+) -> f64 {
     let tests = eval.tests_per_size;
     let net = variant.net.flops_per_sample(resolution) * tests as f64;
-    let solver = solver_flops_per_step(variant, tests, resolution);
+    let solver = solver_flops_per_state * tests as f64;
     (eval.scales.len() * eval.rollout_steps) as f64 * (net + solver)
 }
 
@@ -122,7 +123,8 @@ fn evaluation_flops(variant: &TrainConfig, eval: &EvalConfig, resolution: usize)
 ///   + 4 · B·m·a(net)            the unrolled activations of one iteration: every loss step's network
 ///                               intermediates (a = activation_floats_per_sample), kept for the backward
 ///                               pass; warm-up steps are detached and freed, so they do not add up
-///   + 4 · B·m·8K·N              WIG only: the solver's intermediates (K sub-steps) kept for the backward
+///   + 4 · B·m·I                 WIG only: the solver's intermediates kept for the backward (I per state
+///                               and step, `PhysicalSystem::solver_backward_floats`; KS: 8 per sub-step and value)
 ///   + 4 · B·(w+m+1)·N           the gathered minibatch windows
 /// ```
 ///
@@ -130,13 +132,10 @@ fn evaluation_flops(variant: &TrainConfig, eval: &EvalConfig, resolution: usize)
 /// T = tests per size, R = rollout steps, P = parameters, B = effective batch (ONE: batch·m),
 /// m = effective horizon (ONE: 1), w = warm-up. Allocator and autodiff bookkeeping are not
 /// counted.
-pub fn memory_bytes(config: &StudyConfig) -> f64 {
-    let resolution = state_values(config);
+pub fn memory_bytes(config: &StudyConfig, system: &dyn PhysicalSystem) -> f64 {
+    let resolution = system.state_shape().values();
     let n = resolution as f64;
-    let trajectories = config
-        .system
-        .physics()
-        .training_trajectories(&config.base.data);
+    let trajectories = system.training_trajectories(&config.base.data);
     let data = trajectories as f64 * config.base.data.frames as f64 * n;
     let eval = &config.eval;
     let rollout_values = eval.tests_per_size as f64 * (eval.rollout_steps + 1) as f64 * n;
@@ -152,10 +151,10 @@ pub fn memory_bytes(config: &StudyConfig) -> f64 {
             let params = 16.0 * variant.net.parameter_count() as f64;
             let activations =
                 4.0 * batch * m * activation_floats_per_sample(&variant.net, resolution);
-            let substeps = mode_solver(variant.mode, variant.alpha, 1.0, resolution)
-                .map_or(0.0, |ks| ks.substeps as f64);
             let solver = match variant.modality {
-                Modality::Wig => 4.0 * batch * m * 8.0 * substeps * n,
+                Modality::Wig => {
+                    4.0 * batch * m * system.solver_backward_floats(variant.mode, variant.alpha)
+                }
                 _ => 0.0,
             };
             let windows = 4.0 * batch * (unroll.warmup + unroll.horizon + 1) as f64 * n;
@@ -168,27 +167,30 @@ pub fn memory_bytes(config: &StudyConfig) -> f64 {
 /// Training iterations [`calibrate`] times.
 pub const TIMED_ITERATIONS: usize = 3;
 
-/// The FLOP-rate calibration of a device: a trainer of the default network (quick budget,
-/// correction + WIG, the study's ResNet1D 16 × 10) on a small data set, after one untimed
+/// The FLOP-rate calibration of a device: a trainer of the system's quick budget (correction +
+/// WIG; KS: the study's ResNet1D 16 × 10) on a small data set, after one untimed
 /// iteration that takes the first-use costs (allocations, WebGPU pipeline compilation) out of
 /// the measurement. [`Calibration::measure`] then times [`TIMED_ITERATIONS`] iterations.
 pub struct Calibration {
     trainer: Trainer,
     config: TrainConfig,
     resolution: usize,
+    solver_flops_per_state: f64,
 }
 
 impl Calibration {
-    /// Builds the trainer on `device` and runs the untimed iteration (one async readback).
-    pub async fn start(device: &Device) -> Result<Self, StudyError> {
-        let mut config = Preset::Quick.training(Mode::Correct, Modality::Wig);
+    /// Builds the trainer of `system` on `device` and runs the untimed iteration (one async
+    /// readback).
+    pub async fn start(system: &dyn PhysicalSystem, device: &Device) -> Result<Self, StudyError> {
+        let mut config = system.preset(Preset::Quick, 1).base;
+        config.mode = Mode::Correct;
+        config.modality = Modality::Wig;
         // A small data set: the cost of an iteration does not depend on it.
-        config.data.scales = vec![1.0];
+        config.data.scales.truncate(1);
         config.data.warmup_steps = 0;
         config.data.frames = 32;
-        let study = Preset::Quick.config(1);
-        let system = study.system.physics();
         let resolution = system.state_shape().values();
+        let solver_flops_per_state = system.solver_flops_per_state(config.mode, config.alpha);
         let trajectories = system.training_data(&config.data)?;
         let mut trainer = system.trainer(config.clone(), &trajectories, device)?;
         let mut log = LossLog::default();
@@ -198,6 +200,7 @@ impl Calibration {
             trainer,
             config,
             resolution,
+            solver_flops_per_state,
         })
     }
 
@@ -214,29 +217,39 @@ impl Calibration {
         if !(seconds > 0.0 && seconds.is_finite()) {
             return Err(StudyError::Clock(seconds));
         }
-        Ok(TIMED_ITERATIONS as f64 * flops_per_iteration(&self.config, self.resolution) / seconds)
+        let flops = flops_per_iteration(&self.config, self.resolution, self.solver_flops_per_state);
+        Ok(TIMED_ITERATIONS as f64 * flops / seconds)
     }
 }
 
-/// Measures the counted FLOP/s of training on `device` ([`Calibration`] without a pause).
-pub async fn calibrate(device: &Device, now_secs: &dyn Fn() -> f64) -> Result<f64, StudyError> {
-    Calibration::start(device).await?.measure(now_secs).await
+/// Measures the counted FLOP/s of training `system` on `device` ([`Calibration`] without a
+/// pause).
+pub async fn calibrate(
+    system: &dyn PhysicalSystem,
+    device: &Device,
+    now_secs: &dyn Fn() -> f64,
+) -> Result<f64, StudyError> {
+    Calibration::start(system, device)
+        .await?
+        .measure(now_secs)
+        .await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::numerics::backend;
+    use crate::numerics::ks::system::Ks;
 
     #[test]
     fn cost_counts_trainings_flops_and_memory() {
-        let config = Preset::Quick.config(1);
-        let c = cost(&config);
+        let config = Ks.preset(Preset::Quick, 1);
+        let c = cost(&config, &Ks);
         assert_eq!((c.trainings, c.iterations), (6, 6 * 600));
         let training: f64 = config
             .variants()
             .iter()
-            .map(|v| 600.0 * flops_per_iteration(v, 48))
+            .map(|v| 600.0 * flops_per_iteration(v, 48, Ks.solver_flops_per_state(v.mode, v.alpha)))
             .sum();
         assert!((c.training_flops - training).abs() <= 1e-9 * training);
         assert!(c.evaluation_flops > 0.0);
@@ -244,12 +257,12 @@ mod tests {
         let rate = c.flops() / 120.0;
         assert!((c.seconds(Some(rate)).expect("rate") - 120.0).abs() < 1e-6);
         // Two seeds double everything but the memory; a longer unroll takes more memory.
-        let two = cost(&Preset::Quick.config(2));
+        let two = cost(&Ks.preset(Preset::Quick, 2), &Ks);
         assert!((two.flops() - 2.0 * c.flops()).abs() < 1e-6 * c.flops());
         assert_eq!(two.memory_bytes, c.memory_bytes);
         let mut longer = config.clone();
         longer.horizons = vec![12];
-        assert!(memory_bytes(&longer) > c.memory_bytes);
+        assert!(memory_bytes(&longer, &Ks) > c.memory_bytes);
     }
 
     #[test]
@@ -259,7 +272,7 @@ mod tests {
             ticks.set(ticks.get() + 0.5);
             ticks.get()
         };
-        let rate = pollster::block_on(calibrate(&backend::cpu(), &clock)).expect("calibrates");
+        let rate = pollster::block_on(calibrate(&Ks, &backend::cpu(), &clock)).expect("calibrates");
         assert!(rate > 0.0 && rate.is_finite());
     }
 }

@@ -1,0 +1,81 @@
+//! Kolmogorov flow's hybrid step (correction only): `(v, p) = S(u)` by the MAC projection
+//! solver, then `u' = v + f(v, p, Re/1000)` (the network sees the solver's output and its
+//! pressure, as in the paper's code). States travel flattened: `[batch, 2·N²]`, u then v.
+
+use burn::tensor::{Device, Tensor};
+
+use super::config::{COARSE_DT, COARSE_RESOLUTION};
+use super::CoarseSolver;
+use crate::numerics::nets::Net;
+use crate::numerics::profile::{span, Phase};
+use crate::numerics::train::step::{HybridStep, Stepper};
+use crate::numerics::train::TrainError;
+
+/// The network's input channel per unit of Re (`Re/1000`).
+pub const CHANNEL_PER_REYNOLDS: f64 = 1.0 / 1000.0;
+
+/// The correction step for each Reynolds number (32², Δt 0.02).
+#[derive(Debug, Clone)]
+pub struct FlowStep {
+    solver: CoarseSolver,
+    reynolds: Vec<f64>,
+    device: Device,
+}
+
+impl FlowStep {
+    /// The correction stepper for each Reynolds number of `reynolds` on `device`.
+    pub fn new(reynolds: &[f64], device: &Device) -> Result<Self, TrainError> {
+        let solver = CoarseSolver::new(COARSE_RESOLUTION, COARSE_DT, device)
+            .map_err(|err| TrainError::invalid("solver", err.to_string()))?;
+        Ok(Self {
+            solver,
+            reynolds: reynolds.to_vec(),
+            device: device.clone(),
+        })
+    }
+
+    /// As a [`Stepper`].
+    pub fn stepper(self) -> Stepper {
+        Stepper::new(self)
+    }
+}
+
+/// One solver step on flattened states: velocity `[batch, 2·N²]` → (velocity `[batch, 2·N²]`,
+/// pressure `[batch, N²]`).
+fn flow_step(solver: &CoarseSolver, viscosity: f64, u: Tensor<2>) -> (Tensor<2>, Tensor<2>) {
+    let [batch, values] = u.dims();
+    let n = solver.resolution();
+    let (velocity, pressure) = solver.step(u.reshape([batch, 2, n, n]), viscosity);
+    (
+        velocity.reshape([batch, values]),
+        pressure.reshape([batch, n * n]),
+    )
+}
+
+impl HybridStep for FlowStep {
+    fn device(&self) -> Device {
+        self.device.clone()
+    }
+
+    fn parameter(&self, size: usize) -> f64 {
+        self.reynolds[size]
+    }
+
+    fn channel(&self, size: usize) -> f64 {
+        self.reynolds[size] * CHANNEL_PER_REYNOLDS
+    }
+
+    fn step(
+        &self,
+        net: &Net,
+        size: usize,
+        u: Tensor<2>,
+        channel: Tensor<2>,
+    ) -> Result<Tensor<2>, TrainError> {
+        let viscosity = 1.0 / self.reynolds[size];
+        let (velocity, pressure) = span(Phase::Solver, || flow_step(&self.solver, viscosity, u));
+        let input = Tensor::cat(vec![velocity.clone(), pressure], 1);
+        let correction = span(Phase::Network, || net.forward(input, channel));
+        Ok(span(Phase::Loss, || velocity + correction))
+    }
+}

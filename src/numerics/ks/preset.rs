@@ -1,0 +1,206 @@
+//! KS's training budgets: `paper` (the study's settings) and `quick` (small enough that all six
+//! variants train natively on 2 cores in a few minutes), chosen by
+//! [`crate::numerics::study::Preset`]. Deviations from `paper` are computed field by field
+//! ([`crate::numerics::train::preset::deviations`]), so the list shown to users cannot drift
+//! from the settings.
+
+use super::data::{KEPT_FRAMES, TESTS_PER_SIZE, TEST_SCALES, TRAIN_SCALES, WARMUP_STEPS};
+use super::initial::TRAIN_IC_PARAMETERS;
+use crate::numerics::metrics::{ERROR_HORIZON, STABILITY_HORIZON};
+use crate::numerics::nets::NetConfig;
+use crate::numerics::study::{NetSize, Preset, StudyConfig};
+use crate::numerics::train::config::{
+    Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig,
+};
+use crate::numerics::train::preset::{self, deviations};
+use crate::numerics::types::{EvalConfig, System};
+
+/// The study's training data: the six training scales, 200 warm-up steps, the first 25 % of
+/// the 5000 kept frames.
+pub fn train_data() -> TrainDataConfig {
+    TrainDataConfig {
+        scales: TRAIN_SCALES.to_vec(),
+        warmup_steps: WARMUP_STEPS,
+        frames: KEPT_FRAMES / 4,
+    }
+}
+
+/// Epochs of the study at its default dataset fraction (4 / 25 %).
+pub const PAPER_EPOCHS: usize = 16;
+
+/// Iterations of `epochs` passes over the windows of `data` at `batch` windows per iteration.
+pub fn iterations_for_epochs(
+    data: &TrainDataConfig,
+    horizon: usize,
+    batch: usize,
+    epochs: usize,
+) -> usize {
+    let trajectories = data.scales.len() * TRAIN_IC_PARAMETERS.len();
+    preset::iterations_for_epochs(trajectories, data.frames, horizon, batch, epochs)
+}
+
+/// The study's configuration.
+pub fn paper(mode: Mode, modality: Modality) -> TrainConfig {
+    let data = train_data();
+    let unroll = UnrollConfig::default();
+    let batch = 16;
+    TrainConfig {
+        net: NetConfig::default(),
+        mode,
+        alpha: 0.5,
+        modality,
+        unroll,
+        batch,
+        iterations: iterations_for_epochs(&data, unroll.horizon, batch, PAPER_EPOCHS),
+        optimizer: OptimizerConfig::default(),
+        seed: 0,
+        data,
+        black_box_solver: false,
+        system: System::Ks,
+        curriculum: None,
+        gradient_guard: false,
+    }
+}
+
+/// The quick preset: shorter training, higher learning rate with faster decay, fewer frames.
+pub fn quick(mode: Mode, modality: Modality) -> TrainConfig {
+    let mut config = paper(mode, modality);
+    config.iterations = 600;
+    config.optimizer = OptimizerConfig {
+        learning_rate: 1e-3,
+        decay: 0.9,
+        decay_every: 100,
+    };
+    config.data.frames = 400;
+    config
+}
+
+/// The study's test set: four test scales × 10 seeded tests, rollouts from frame 200, error
+/// horizon H = 12, 750-step rollouts.
+pub fn eval_config() -> EvalConfig {
+    EvalConfig {
+        scales: TEST_SCALES.to_vec(),
+        tests_per_size: TESTS_PER_SIZE,
+        test_seed: 0,
+        start_frame: 200,
+        error_horizon: ERROR_HORIZON,
+        rollout_steps: STABILITY_HORIZON,
+    }
+}
+
+/// The training configuration of `mode` and `modality` at this preset's budget (`paper`:
+/// the study's settings; every other preset: the quick budget).
+pub fn training(preset: Preset, mode: Mode, modality: Modality) -> TrainConfig {
+    match preset {
+        Preset::Paper => paper(mode, modality),
+        _ => quick(mode, modality),
+    }
+}
+
+/// What the training budget changes from the study, one line per field (empty for `paper`).
+pub fn preset_deviations(preset: Preset) -> Vec<String> {
+    deviations(
+        &training(preset, Mode::Correct, Modality::Wig),
+        &paper(Mode::Correct, Modality::Wig),
+    )
+}
+
+/// One paragraph: what the training budget is, and every deviation from the study.
+pub fn description(preset: Preset) -> String {
+    match preset {
+        Preset::Paper => "The study's settings: ResNet1D 16 channels × depth 10, Adam 1e-4 \
+                          ×0.9 every 2000 iterations, batch 16, m = 3, 6 train sizes × 6 ICs, \
+                          1250 frames each (25 % of 5000), 16 epochs."
+            .to_string(),
+        _ => format!(
+            "A reduced budget so the six variants train in minutes. Deviations from the \
+             study: {}.",
+            preset_deviations(preset).join("; ")
+        ),
+    }
+}
+
+/// The grid of this preset (KS) with `seeds` seeds (0, 1, …).
+pub fn study_config(preset: Preset, seeds: usize) -> StudyConfig {
+    let base = training(preset, Mode::Correct, Modality::Wig);
+    let default_size = NetSize::new(base.net.channels, base.net.depth);
+    let both_modes = vec![Mode::Predict, Mode::Correct];
+    let (modes, modalities, sizes, horizons) = match preset {
+        Preset::Quick | Preset::Paper => (
+            both_modes,
+            Modality::ALL.to_vec(),
+            vec![default_size],
+            vec![base.unroll.horizon],
+        ),
+        Preset::Sizes => (
+            both_modes,
+            vec![Modality::Wig],
+            Preset::size_grid(base.net.architecture),
+            vec![base.unroll.horizon],
+        ),
+        Preset::Horizons => (
+            vec![Mode::Correct],
+            vec![Modality::Nog, Modality::Wig],
+            vec![default_size],
+            vec![1, 2, 4, 8],
+        ),
+    };
+    StudyConfig {
+        preset: preset.name().to_string(),
+        system: System::Ks,
+        base,
+        modes,
+        modalities,
+        sizes,
+        horizons,
+        seeds: (0..seeds as u64).collect(),
+        eval: eval_config(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paper_preset_is_the_study() {
+        let config = paper(Mode::Correct, Modality::Nog);
+        config.validate().expect("valid");
+        assert_eq!(config.net.channels, 16);
+        assert_eq!(config.net.depth, 10);
+        assert_eq!(config.batch, 16);
+        assert_eq!(config.unroll.horizon, 3);
+        assert_eq!(config.optimizer.learning_rate, 1e-4);
+        assert_eq!(config.optimizer.decay, 0.9);
+        assert_eq!(config.optimizer.decay_every, 2000);
+        assert_eq!(config.data.frames, 1250);
+        // 16 epochs over 36 trajectories × 1247 windows at batch 16.
+        assert_eq!(config.iterations, 44_892);
+        assert!(deviations(&config, &paper(Mode::Correct, Modality::Nog)).is_empty());
+    }
+
+    #[test]
+    fn the_quick_budget_lists_every_deviation() {
+        assert!(preset_deviations(Preset::Paper).is_empty());
+        assert!(description(Preset::Quick).contains("study: 44892"));
+        assert_eq!(
+            training(Preset::Sizes, Mode::Predict, Modality::One),
+            training(Preset::Quick, Mode::Predict, Modality::One)
+        );
+    }
+
+    #[test]
+    fn quick_preset_lists_every_deviation() {
+        let listed = deviations(
+            &quick(Mode::Correct, Modality::Wig),
+            &paper(Mode::Correct, Modality::Wig),
+        );
+        assert!(listed.iter().any(|d| d.starts_with("iterations")));
+        assert!(listed.iter().any(|d| d.starts_with("learning rate")));
+        for modality in Modality::ALL {
+            super::quick(Mode::Predict, modality)
+                .validate()
+                .expect("valid");
+        }
+    }
+}

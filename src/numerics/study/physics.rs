@@ -1,0 +1,229 @@
+//! What a study needs of a physical system: the [`PhysicalSystem`] trait. A system supplies the
+//! state shape, the parameter varied between cases, the ground-truth data, the test set, the
+//! coarse-solver baseline, the test metrics, its hybrid step for training and evaluation, its
+//! FLOP count, its checks and presets. The runner, the cost model, the results and the UI reach
+//! the physics only through it; each system's folder (`ks/`, `kolmogorov/`, …) implements it and
+//! the registry ([`crate::numerics::system`]) finds the implementation of a [`System`].
+
+use burn::tensor::Device;
+
+use super::playground::Playground;
+use super::preset::Preset;
+use super::runner::SAMPLE_FRAMES;
+use super::StudyConfig;
+use crate::numerics::train::config::TrainDataConfig;
+use crate::numerics::train::step::Stepper;
+use crate::numerics::train::{Mode, TrainConfig, TrainError, Trainer};
+use crate::numerics::types::{
+    EvalConfig, Parameter, SpaceTime, StateShape, System, TestMetrics, Trajectory,
+};
+
+/// Finds the implementation of a [`System`]: the registry's `System::physics`, handed down by
+/// the front ends (CLI, page, workers) to the study's entry points, which never name a system.
+pub type Systems = fn(System) -> &'static dyn PhysicalSystem;
+
+/// The parameter value of each group of trajectories, in order of first appearance.
+pub fn parameters_of(data: &[Trajectory]) -> Vec<f64> {
+    let mut parameters: Vec<f64> = Vec::new();
+    for trajectory in data {
+        if !parameters.contains(&trajectory.scale) {
+            parameters.push(trajectory.scale);
+        }
+    }
+    parameters
+}
+
+/// One physical system, as a study needs it. Frames are flattened states of
+/// [`PhysicalSystem::state_shape`]; `parameter` is a value of [`PhysicalSystem::parameter`]
+/// (one entry of `TrainDataConfig::scales` / `EvalConfig::scales`).
+pub trait PhysicalSystem: Sync {
+    /// Which system this is.
+    fn system(&self) -> System;
+
+    /// Menu title.
+    fn title(&self) -> &'static str;
+
+    /// The shape of one state.
+    fn state_shape(&self) -> StateShape;
+
+    /// The parameter varied between cases.
+    fn parameter(&self) -> Parameter;
+
+    /// Name of the coarse-solver-only baseline (`ETD1 only`).
+    fn baseline_name(&self) -> &'static str;
+
+    /// Short name of the error metric in tables (`rel. error`, `velocity MSE`).
+    fn error_name(&self) -> &'static str {
+        "rel. error"
+    }
+
+    /// Training trajectories the data recipe `data` makes (per parameter value, the system's
+    /// initial conditions).
+    fn training_trajectories(&self, data: &TrainDataConfig) -> usize;
+
+    /// Training trajectory `index` (parameter-major) of `data`: the ground-truth solver from the
+    /// system's initial condition, warm-up dropped, stored f32.
+    fn training_trajectory(
+        &self,
+        data: &TrainDataConfig,
+        index: usize,
+    ) -> Result<Trajectory, TrainError>;
+
+    /// Every training trajectory of `data`, in order.
+    fn training_data(&self, data: &TrainDataConfig) -> Result<Vec<Trajectory>, TrainError> {
+        (0..self.training_trajectories(data))
+            .map(|index| self.training_trajectory(data, index))
+            .collect()
+    }
+
+    /// The ground truth of test `test` of test size `size` (`[rollout_steps + 1][values]`,
+    /// frame 0 = the evaluation start, f64).
+    fn test_truth(
+        &self,
+        eval: &EvalConfig,
+        size: usize,
+        test: usize,
+    ) -> Result<Vec<Vec<f64>>, TrainError>;
+
+    /// The coarse solver alone from each truth's frame 0, `steps` steps (`[tests][steps + 1]`).
+    fn baseline_rollout(
+        &self,
+        truth: &[Vec<Vec<f64>>],
+        parameter: f64,
+        steps: usize,
+    ) -> Result<Vec<Vec<Vec<f64>>>, TrainError>;
+
+    /// The metrics of `rollout` against `truth` (relative error over `error_horizon` steps,
+    /// correlation, divergence, stability, the error of every frame).
+    fn test_metrics(
+        &self,
+        truth: &[Vec<f64>],
+        rollout: &[Vec<f64>],
+        parameter: f64,
+        error_horizon: usize,
+    ) -> Result<TestMetrics, TrainError>;
+
+    /// The hybrid step of `mode` (α for the transition mode) on the coarse solver of every
+    /// value of `parameters`, on `device` (an autodiff device for training). `black_box` runs
+    /// the solver outside autodiff where the system has such a variant (NOG correction).
+    fn stepper(
+        &self,
+        mode: Mode,
+        alpha: f64,
+        black_box: bool,
+        parameters: &[f64],
+        device: &Device,
+    ) -> Result<Stepper, TrainError>;
+
+    /// The playground of a 1-D system (a reader's own initial state, the live picture), where
+    /// the system offers one.
+    fn playground(&self) -> Option<&dyn Playground> {
+        None
+    }
+
+    /// The system's own checks of a training config (beyond [`TrainConfig::validate`]'s
+    /// generic ones): the modes and solver options it supports. The parameter range is checked
+    /// by [`PhysicalSystem::validate`].
+    fn validate_training(&self, _config: &TrainConfig) -> Result<(), TrainError> {
+        Ok(())
+    }
+
+    /// Every check of `config` for this system: the generic ones, the parameter range, the
+    /// system's own.
+    fn validate(&self, config: &TrainConfig) -> Result<(), TrainError> {
+        config.validate()?;
+        if config.system != self.system() {
+            return Err(TrainError::invalid(
+                "system",
+                format!("a {} config given to {}", config.system, self.system()),
+            ));
+        }
+        let parameter = self.parameter();
+        let (low, high) = parameter.native;
+        if let Some(bad) = config
+            .data
+            .scales
+            .iter()
+            .find(|s| !(s.is_finite() && (low..=high).contains(*s)))
+        {
+            return Err(TrainError::invalid(
+                "scales",
+                format!(
+                    "{} {} {bad} is outside {low}..={high}",
+                    parameter.name, parameter.symbol
+                ),
+            ));
+        }
+        self.validate_training(config)
+    }
+
+    /// A trainer of `config` on `data` (validated; the network sees the state plus the
+    /// parameter channel, the mode's coarse solver is the system's).
+    fn trainer(
+        &self,
+        config: TrainConfig,
+        data: &[Trajectory],
+        device: &Device,
+    ) -> Result<Trainer, TrainError> {
+        self.validate(&config)?;
+        let device = device.clone().autodiff();
+        let stepper = self.stepper(
+            config.mode,
+            config.alpha,
+            config.black_box_solver,
+            &parameters_of(data),
+            &device,
+        )?;
+        Trainer::new(config, data, stepper, &device)
+    }
+
+    /// Counted FLOPs of one coarse-solver step of `mode` (α for the transition mode) for one
+    /// state (0 where the mode has no solver).
+    fn solver_flops_per_state(&self, mode: Mode, alpha: f64) -> f64;
+
+    /// Floats the coarse solver keeps per state and step for the backward pass (WIG's memory
+    /// estimate).
+    fn solver_backward_floats(&self, mode: Mode, alpha: f64) -> f64;
+
+    /// The study grid of `preset` for this system with `seeds` seeds (0, 1, …).
+    fn preset(&self, preset: Preset, seeds: usize) -> StudyConfig;
+
+    /// What `preset`'s training budget changes from the paper, one line per field.
+    fn preset_deviations(&self, preset: Preset) -> Vec<String>;
+
+    /// One paragraph: what `preset`'s training budget is, and every deviation from the paper.
+    fn preset_description(&self, preset: Preset) -> String;
+
+    /// Everything `config` changes from the paper's set-up of this system, one line each
+    /// (solver substitutes, budgets, data sizes).
+    fn config_deviations(&self, config: &StudyConfig) -> Vec<String>;
+
+    /// Whether `preset` fixes the network sizes (the grid of `sizes`; Kolmogorov's `paper`: the
+    /// paper's four 2-D ResNets).
+    fn preset_fixes_sizes(&self, preset: Preset) -> bool {
+        preset == Preset::Sizes
+    }
+
+    /// Makes `config` light enough for the browser (shorter data, fewer frames), where the
+    /// system needs it.
+    fn lighten_for_browser(&self, _config: &mut StudyConfig) {}
+
+    /// Whether the error metric runs over the whole rollout (Kolmogorov's velocity MSE) rather
+    /// than over the error horizon H (KS's relative error).
+    fn error_over_whole_rollout(&self) -> bool {
+        false
+    }
+
+    /// The frames of a rollout (`[frames][values]`) kept for the maps of the results: KS keeps
+    /// [`SAMPLE_FRAMES`] states (a space–time
+    /// map), Kolmogorov fewer vorticity fields `[N²]` (snapshots for a time slider).
+    fn sample(&self, rollout: &[Vec<f64>]) -> SpaceTime {
+        SpaceTime::from_rollout(rollout, SAMPLE_FRAMES)
+    }
+
+    /// The error above which (or NaN) a trained model counts as diverged: excluded from the
+    /// mean over seeds and flagged (`None`: every model counts).
+    fn diverged_error(&self) -> Option<f64> {
+        None
+    }
+}

@@ -1,0 +1,19 @@
+//! The plain-data floor: the types every layer shares (which system, the shape of a state, the
+//! parameter varied between cases, trajectories, precision, test metrics and the test set, the
+//! kept frames of a rollout). Nothing here imports anything above the numerics' utilities
+//! (`names`, `metrics`): a test (`tests/layering.rs`) holds it.
+
+pub mod eval_config;
+pub(crate) mod nullable;
+pub mod precision;
+pub mod space_time;
+pub mod system;
+pub mod test_metrics;
+pub mod trajectory;
+
+pub use eval_config::EvalConfig;
+pub use precision::Precision;
+pub use space_time::SpaceTime;
+pub use system::{Parameter, StateShape, System};
+pub use test_metrics::TestMetrics;
+pub use trajectory::Trajectory;
