@@ -25,7 +25,7 @@ pub fn draw_error_bars<DB: DrawingBackend>(
             std: e.metrics.relative_error.std,
         })
         .collect();
-    draw_log_bars(area, title, super::metric_axis(results), &bars, None)
+    draw_log_bars(area, title, results.facts().metric.axis, &bars, None)
 }
 
 /// Bars of each NOG / WIG variant's relative error ÷ ONE's (same configuration and seed,

@@ -50,7 +50,7 @@ pub fn draw_error_curve<DB: DrawingBackend>(
         title,
         steps,
         (lo, hi),
-        ("rollout step", super::metric_axis(results)),
+        ("rollout step", results.facts().metric.axis),
     )?;
     for (_, color, points) in &curves {
         let width = if *color == BASELINE_COLOR { 1 } else { 2 };

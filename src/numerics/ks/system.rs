@@ -9,7 +9,10 @@ use super::data::{self, DataConfig, Trajectory};
 use super::initial::{train_ic, TRAIN_IC_PARAMETERS};
 use super::KsConfig;
 use crate::numerics::study::evaluate::{self, EvalConfig, TestMetrics};
-use crate::numerics::system::{Parameter, PhysicalSystem, StateShape, System};
+use crate::numerics::system::{
+    BaselineWords, MapKind, MapWords, MetricWords, Parameter, ParameterWords, PhysicalSystem,
+    StateShape, System, SystemFacts,
+};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::mode::Stepper;
 use crate::numerics::train::trainer::data_solver;
@@ -48,8 +51,32 @@ impl PhysicalSystem for Ks {
         }
     }
 
-    fn baseline_name(&self) -> &'static str {
-        "ETD1 only"
+    fn facts(&self) -> SystemFacts {
+        SystemFacts {
+            metric: MetricWords {
+                short: "rel. error",
+                axis: "relative error",
+                title: "Relative error",
+            },
+            baseline: BaselineWords {
+                name: "ETD1 only",
+                short: "ETD1",
+            },
+            maps: MapWords {
+                kind: MapKind::SpaceTime,
+                title: "Space–time",
+                caption: "Grid point horizontally, rollout step upwards; one symmetric colour \
+                          scale (the truth's max |u|); grey where the rollout was not finite.",
+                snapshot_label: "Snapshot",
+            },
+            parameter: ParameterWords {
+                name: "domain scale",
+                test: "size s",
+                training_label: "Training domain sizes s (L = 8·s)",
+                training_unit: "training domain size",
+            },
+            solver_first: None,
+        }
     }
 
     fn training_trajectories(&self, data: &TrainDataConfig) -> usize {

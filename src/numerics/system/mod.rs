@@ -22,6 +22,10 @@ use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::mode::Stepper;
 use crate::numerics::train::{Mode, TrainConfig, TrainError, Trainer};
 
+mod facts;
+
+pub use facts::{BaselineWords, MapKind, MapWords, MetricWords, ParameterWords, SystemFacts};
+
 /// The simulated systems.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -108,13 +112,9 @@ pub trait PhysicalSystem: Sync {
     /// The parameter varied between cases.
     fn parameter(&self) -> Parameter;
 
-    /// Name of the coarse-solver-only baseline (`ETD1 only`).
-    fn baseline_name(&self) -> &'static str;
-
-    /// Short name of the error metric in tables (`rel. error`, `velocity MSE`).
-    fn error_name(&self) -> &'static str {
-        "rel. error"
-    }
+    /// Its words: metric, baseline, maps and parameter as tables, charts and the form show
+    /// them.
+    fn facts(&self) -> SystemFacts;
 
     /// Training trajectories the data recipe `data` makes (per parameter value, the system's
     /// initial conditions).

@@ -82,7 +82,7 @@ fn resolve_config(args: &TrainArgs) -> Result<TrainConfig, CliError> {
         config.optimizer.learning_rate = 1e-3;
     }
     for (knob, value) in overrides.iter() {
-        check(*knob, value, Target::Native, System::Ks)
+        check(*knob, value, Target::Native, config.system)
             .map_err(|problem| CliError::Usage(problem.for_cli(*knob, &value.to_string())))?;
         knob.write_train(&mut config, value);
     }
