@@ -97,8 +97,11 @@ proptest! {
     fn the_command_of_every_system_round_trips(e in experiment()) {
         let mut native = Experiment { target: Target::Native, ..e };
         if native.study_config().validate().is_err() {
-            // A combination the system refuses (e.g. a mode): its default modes instead.
-            native.modes = Experiment::defaults_for(native.system, native.preset, Target::Native).modes;
+            // A combination the system refuses (a mode, a network size): its defaults instead.
+            let defaults = Experiment::defaults_for(native.system, native.preset, Target::Native);
+            native.modes = defaults.modes;
+            native.channels = defaults.channels;
+            native.depth = defaults.depth;
         }
         prop_assume!(native.study_config().validate().is_ok());
         let browser = Experiment { target: Target::Browser, ..native.clone() };

@@ -3,8 +3,7 @@
 use proptest::prelude::*;
 use proptest::sample::subsequence;
 
-use unroll_lab::experiment::limits::check;
-use unroll_lab::experiment::{Experiment, Knob, Target, Value};
+use unroll_lab::experiment::{Experiment, Target};
 use unroll_lab::numerics::nets::Architecture;
 use unroll_lab::numerics::study::Preset;
 use unroll_lab::numerics::system::System;
@@ -23,7 +22,7 @@ fn scales(system: System) -> impl Strategy<Value = Vec<f64>> {
 }
 
 /// A valid browser experiment of any system (every knob within the browser's limits for that
-/// system; an architecture the system refuses is replaced by its default).
+/// system; architectures the system's study refuses are replaced by its defaults).
 pub fn experiment() -> impl Strategy<Value = Experiment> {
     prop::sample::select(System::ALL.to_vec()).prop_flat_map(|system| {
         (
@@ -63,19 +62,25 @@ pub fn experiment() -> impl Strategy<Value = Experiment> {
                     ),
                 )| {
                     let defaults = Experiment::defaults_for(system, preset, Target::Browser);
-                    let accepted = |a: Architecture| {
-                        check(
-                            Knob::Architecture,
-                            &Value::Architecture(a),
-                            Target::Browser,
-                            system,
-                        )
+                    let accepted = |a: &Architecture| {
+                        Experiment {
+                            architecture: *a,
+                            architectures: vec![*a],
+                            ..defaults.clone()
+                        }
+                        .study_config()
+                        .validate()
                         .is_ok()
                     };
-                    let architecture = if accepted(architecture) {
-                        architecture
+                    let architecture = Some(architecture)
+                        .filter(accepted)
+                        .unwrap_or(defaults.architecture);
+                    let architectures: Vec<Architecture> =
+                        architectures.into_iter().filter(accepted).collect();
+                    let architectures = if architectures.is_empty() {
+                        defaults.architectures.clone()
                     } else {
-                        defaults.architecture
+                        architectures
                     };
                     Experiment {
                         modes,
