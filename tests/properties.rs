@@ -1,72 +1,23 @@
-//! Property tests of the edges: the URL codec (every valid experiment round-trips; arbitrary
-//! queries never panic and every rejected parameter is named) and the results importer
+//! Property tests of the edges: the URL codec (every valid experiment of every system
+//! round-trips; arbitrary queries, with or without a system, never panic and every rejected
+//! parameter is named against the system the query selects) and the results importer
 //! (arbitrary bytes and mutated valid files never panic: they are refused with a reason, or
 //! imported and then shown in every view).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod strategies;
+
 use plotters::prelude::*;
 use proptest::prelude::*;
-use proptest::sample::subsequence;
 
+use strategies::experiment;
 use unroll_lab::charts::{self, ChartKind};
 use unroll_lab::experiment::{Experiment, Knob, Target};
-use unroll_lab::numerics::nets::Architecture;
-use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::system::System;
 use unroll_lab::numerics::train::{Modality, Mode};
 use unroll_lab::report::results::{ResultsText, StudyResults};
 
 const FIXTURE: &str = include_str!("e2e/fixtures/cli-results.json");
-
-/// A valid browser experiment (every knob within the browser's limits).
-fn experiment() -> impl Strategy<Value = Experiment> {
-    (
-        (
-            prop::sample::select(Preset::BROWSER.to_vec()),
-            subsequence(Mode::ALL.to_vec(), 1..=3),
-            subsequence(Modality::ALL.to_vec(), 1..=3),
-            prop::sample::select(Architecture::ALL.to_vec()),
-            1usize..=64,
-            0usize..=16,
-            1usize..=32,
-            0usize..=32,
-        ),
-        (
-            0usize..=32,
-            0.0f64..1.0,
-            1e-6f64..=1.0,
-            1usize..=5,
-            1usize..=20_000,
-            12usize..=5000,
-            prop::collection::btree_set(50u32..=200, 1..=8),
-            subsequence(Architecture::ALL.to_vec(), 1..=5),
-        ),
-    )
-        .prop_map(
-            |(
-                (preset, modes, modalities, architecture, channels, depth, horizon, warmup),
-                (detach, alpha, learning_rate, seeds, iterations, rollout, scales, architectures),
-            )| Experiment {
-                preset,
-                modes,
-                modalities,
-                architecture,
-                architectures,
-                channels,
-                // A U-Net halves 48 points at most 4 times.
-                depth: depth.min(architecture.max_depth()),
-                horizon,
-                warmup,
-                detach,
-                alpha,
-                learning_rate,
-                seeds,
-                iterations,
-                rollout,
-                scales: scales.into_iter().map(|s| f64::from(s) / 100.0).collect(),
-                ..Experiment::for_preset(preset)
-            },
-        )
-}
 
 /// A query parameter: a known key or a random one, with a random value.
 fn pair() -> impl Strategy<Value = (String, String)> {
@@ -96,7 +47,14 @@ fn pair() -> impl Strategy<Value = (String, String)> {
         .prop_map(String::from),
         "[a-zA-Z0-9_.é<>-]{1,12}",
     ];
-    (keys, "[a-zA-Z0-9_.,é<> -]{0,16}")
+    let values = prop_oneof![
+        "[a-zA-Z0-9_.,é<> -]{0,16}",
+        prop::sample::select(System::ALL.to_vec()).prop_map(|s| s.to_string()),
+        // Values of every system's parameter (a KS scale, a Reynolds number).
+        prop::sample::select(vec!["1", "0.9,1.1", "400,800", "300", "1000", "5000"])
+            .prop_map(String::from),
+    ];
+    (keys, values)
 }
 
 proptest! {
@@ -123,12 +81,27 @@ proptest! {
     }
 
     #[test]
+    fn arbitrary_queries_of_every_system_never_panic(
+        system in prop::sample::select(System::ALL.to_vec()),
+        query in any::<String>(),
+        pairs in prop::collection::vec(pair(), 0..8),
+    ) {
+        let pairs: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        for query in [format!("system={system}&{query}"), format!("system={system}&{}", pairs.join("&"))] {
+            let (experiment, ignored) = Experiment::from_query(&query);
+            prop_assert!(ignored.iter().all(|m| m.chars().count() < 200));
+            // Whatever was read is within the browser's limits of the system it selects.
+            prop_assert!(experiment.knob_errors().is_empty(), "{query}: {:?}", experiment.knob_errors());
+        }
+    }
+
+    #[test]
     fn every_rejected_parameter_is_named(pairs in prop::collection::vec(pair(), 0..8)) {
         let query: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let (experiment, ignored) = Experiment::from_query(&query.join("&"));
         for (key, value) in &pairs {
             let accepted = match Knob::from_key(key) {
-                Some(knob) => knob.parse_checked(value, Target::Browser).is_ok(),
+                Some(knob) => knob.parse_checked(value, Target::Browser, experiment.system).is_ok(),
                 None if key == "device" => true,
                 None => key == "preset" && ["quick", "headline", "sizes", "horizons"].contains(&value.as_str()),
             };

@@ -6,7 +6,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::bars::{draw_bars, Bar, BarSpec};
-use super::{draw_message, entries, ChartError, ChartKind};
+use super::kind::CORRELATION_TITLE;
+use super::{draw_message, entries, ChartError};
 use crate::report::results::StudyResults;
 
 /// Bars of the correlation time (steps) per variant, then the baseline; whiskers ± std.
@@ -14,7 +15,7 @@ pub fn draw_correlation<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     results: &StudyResults,
 ) -> Result<(), ChartError> {
-    let title = ChartKind::Correlation.title();
+    let title = CORRELATION_TITLE;
     let bars: Vec<Bar> = entries(results)
         .into_iter()
         .map(|e| Bar {

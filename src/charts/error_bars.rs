@@ -1,6 +1,7 @@
 //! Relative error per variant (and the ETD1 baseline) as bars with ± std over seeds, log y; and
 //! the relative-to-ONE view (NOG / WIG error ÷ ONE's, reference line at 1).
 
+use crate::report::results::SystemWords;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -25,7 +26,7 @@ pub fn draw_error_bars<DB: DrawingBackend>(
             std: e.metrics.relative_error.std,
         })
         .collect();
-    draw_log_bars(area, title, super::metric_axis(results), &bars, None)
+    draw_log_bars(area, title, results.facts().metric.axis, &bars, None)
 }
 
 /// Bars of each NOG / WIG variant's relative error ÷ ONE's (same configuration and seed,

@@ -1,6 +1,7 @@
 //! Error over rollout time: the mean per-frame relative error (over every test of every seed)
 //! against the rollout step, one line per variant and the ETD1 baseline, log y.
 
+use crate::report::results::SystemWords;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -50,7 +51,7 @@ pub fn draw_error_curve<DB: DrawingBackend>(
         title,
         steps,
         (lo, hi),
-        ("rollout step", super::metric_axis(results)),
+        ("rollout step", results.facts().metric.axis),
     )?;
     for (_, color, points) in &curves {
         let width = if *color == BASELINE_COLOR { 1 } else { 2 };

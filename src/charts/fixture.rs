@@ -163,8 +163,10 @@ pub fn fixture() -> StudyResults {
     variants[0].training[0].loss_curve[4].1 = f32::INFINITY;
     StudyResults {
         schema: RESULTS_SCHEMA.into(),
-        preset: "test".into(),
-        config: serde_json::Value::Null,
+        preset: crate::numerics::study::Preset::Quick,
+        config: crate::numerics::system::System::Ks
+            .physics()
+            .preset(crate::numerics::study::Preset::Quick, 1),
         variants,
         baseline: metrics(0.9, 4.0, [0, 0, 4, 16]),
         wall_secs: 12.0,

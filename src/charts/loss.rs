@@ -5,9 +5,10 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::kind::LOSS_TITLE;
 use super::{
     draw_legend, draw_message, linear_log_chart, log_bounds, series_names, shaded,
-    with_legend_strip, ChartError, ChartKind, Hue, Swatch,
+    with_legend_strip, ChartError, Hue, Swatch,
 };
 use crate::report::results::StudyResults;
 
@@ -80,7 +81,7 @@ pub fn draw_loss<DB: DrawingBackend>(
     curves: &[LossCurve],
     empty: &str,
 ) -> Result<(), ChartError> {
-    let title = ChartKind::Loss.title();
+    let title = LOSS_TITLE;
     let points: Vec<Series> = curves
         .iter()
         .map(|c| (c.name.as_str(), c.hue, positive(&c.points)))

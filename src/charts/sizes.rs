@@ -3,6 +3,7 @@
 //! shape per architecture), each legend entry with the group's fitted slope ([`log_log_slope`]:
 //! error ∝ params^slope) and its spread over seeds; the ETD1 baseline as a dashed line.
 
+use crate::report::results::SystemWords;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -13,7 +14,6 @@ use super::{
 use crate::numerics::metrics::log_log_slope;
 use crate::numerics::nets::Architecture;
 use crate::numerics::study::convergence::convergence_fits;
-use crate::report::results::ResultsText;
 use crate::report::results::{StudyResults, VariantResult};
 
 /// Pixel width of the legend strip (names like `C-WIG dilated (slope -0.47 ± 0.02)`).
@@ -140,7 +140,7 @@ pub fn draw_sizes<DB: DrawingBackend>(
         .configure_mesh()
         .light_line_style(TRANSPARENT)
         .x_desc("trainable parameters")
-        .y_desc(super::metric_axis(results))
+        .y_desc(results.facts().metric.axis)
         .x_label_formatter(&log_label)
         .y_label_formatter(&log_label)
         .label_style(label_font())
@@ -189,10 +189,7 @@ pub fn draw_sizes<DB: DrawingBackend>(
             4,
             BASELINE_COLOR.stroke_width(1),
         ))?;
-        items.push((
-            ResultsText::baseline_name(results).to_string(),
-            BASELINE_COLOR,
-        ));
+        items.push((results.facts().baseline.name.to_string(), BASELINE_COLOR));
     }
     draw_legend(&legend_area, &items, Swatch::Line)
 }

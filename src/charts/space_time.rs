@@ -3,13 +3,14 @@
 //! symmetric colour scale (the truth's max |u|), with a colour bar. Each field is one bitmap
 //! ([`DrawingBackend::blit_bitmap`] of [`colormap::field_rgb`]).
 
+use crate::report::results::SystemWords;
 use plotters::coord::Shift;
 use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 use super::{colormap, draw_message, label_font, series_names, title_font, ChartError};
-use crate::report::results::{ResultsText, SpaceTime, StudyResults};
+use crate::report::results::{SpaceTime, StudyResults};
 
 /// Panels per row.
 const COLUMNS: usize = 4;
@@ -76,7 +77,8 @@ pub fn draw_space_time<DB: DrawingBackend>(
     results: &StudyResults,
     sample: usize,
 ) -> Result<(), ChartError> {
-    let title = super::ChartKind::SpaceTime.title();
+    let facts = results.facts();
+    let title = &super::ChartKind::SpaceTime.title(&facts);
     let Some(chosen) = results
         .samples
         .get(sample.min(results.samples.len().saturating_sub(1)))
@@ -85,8 +87,8 @@ pub fn draw_space_time<DB: DrawingBackend>(
     };
     let index = sample.min(results.samples.len() - 1);
     let heading = format!(
-        "Space–time, test size s = {} (test {})",
-        chosen.scale, chosen.test
+        "{}, test {} = {} (test {})",
+        facts.maps.title, facts.parameter.test, chosen.scale, chosen.test
     );
     let body = area.titled(&heading, title_font())?;
     let (panels_area, bar_area) = body.split_horizontally(body.dim_in_pixel().0 - BAR_WIDTH);
@@ -103,7 +105,7 @@ pub fn draw_space_time<DB: DrawingBackend>(
             .zip(names)
             .map(|(v, name)| (name, v.samples.get(index))),
     );
-    panels.push((results.baseline_name().into(), Some(&chosen.baseline)));
+    panels.push((facts.baseline.name.into(), Some(&chosen.baseline)));
     let rows = panels.len().div_ceil(COLUMNS);
     let cells = panels_area.split_evenly((rows, COLUMNS));
     for ((name, field), cell) in panels.iter().zip(&cells) {

@@ -4,9 +4,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{
-    draw_legend, draw_message, entries, label_font, title_font, ChartError, ChartKind, Swatch,
-};
+use super::kind::STABILITY_TITLE;
+use super::{draw_legend, draw_message, entries, label_font, title_font, ChartError, Swatch};
 use crate::report::results::{StabilityCounts, StudyResults};
 
 /// The classes bottom to top: name, colour, count.
@@ -24,7 +23,7 @@ pub fn draw_stability<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     results: &StudyResults,
 ) -> Result<(), ChartError> {
-    let title = ChartKind::Stability.title();
+    let title = STABILITY_TITLE;
     let entries = entries(results);
     let totals: Vec<usize> = entries
         .iter()

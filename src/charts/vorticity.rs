@@ -2,12 +2,13 @@
 //! the coarse-solver baseline as a grid of square panels (x to the right, y upwards) on one
 //! symmetric colour scale (the truth's max |ω| over all snapshots), with a colour bar.
 
+use crate::report::results::SystemWords;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::space_time::{blit, draw_colorbar};
 use super::{colormap, draw_message, series_names, title_font, ChartError};
-use crate::report::results::{ResultsText, SpaceTime, StudyResults};
+use crate::report::results::{SpaceTime, StudyResults};
 
 /// Panels per row.
 const COLUMNS: usize = 4;
@@ -44,9 +45,10 @@ pub fn draw_vorticity<DB: DrawingBackend>(
     let index = sample.min(results.samples.len() - 1);
     let snapshot = snapshot.min(chosen.truth.frames.len().saturating_sub(1));
     let heading = format!(
-        "Vorticity ω at step {} (t = {:.2}), Re = {} (test {})",
+        "Vorticity ω at step {} (t = {:.2}), {} = {} (test {})",
         snapshot * chosen.truth.every,
         snapshot as f64 * chosen.truth.every as f64 * 0.02,
+        results.facts().parameter.test,
         chosen.scale,
         chosen.test
     );
@@ -64,7 +66,7 @@ pub fn draw_vorticity<DB: DrawingBackend>(
             .zip(series_names(results))
             .map(|(v, name)| (name, v.samples.get(index))),
     );
-    panels.push((results.baseline_name().into(), Some(&chosen.baseline)));
+    panels.push((results.facts().baseline.name.into(), Some(&chosen.baseline)));
     let rows = panels.len().div_ceil(COLUMNS);
     let cells = panels_area.split_evenly((rows, COLUMNS));
     for ((name, field), cell) in panels.iter().zip(&cells) {

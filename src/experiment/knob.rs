@@ -9,6 +9,7 @@ use std::fmt;
 pub use super::value::Value;
 use super::Experiment;
 use crate::numerics::study::Preset;
+use crate::numerics::system::System;
 use crate::numerics::train::{Mode, TrainConfig};
 
 /// A knob of the experiment.
@@ -44,7 +45,8 @@ pub enum Knob {
     Alpha,
     /// Initial learning rate.
     LearningRate,
-    /// Training values of the system's parameter (KS: domain scales s).
+    /// Training values of the system's parameter (its facts name them: KS's domain scales s,
+    /// Kolmogorov's Reynolds numbers).
     Scales,
 }
 
@@ -217,8 +219,9 @@ impl Knob {
             Knob::Scales => spec(
                 "scales",
                 "scales",
-                "Training domain sizes s (L = 8·s)",
-                "training domain size",
+                "Training values of the system's parameter (its domain sizes s, Reynolds \
+                 numbers Re, …)",
+                "training parameter value",
                 Reals,
                 true,
             ),
@@ -245,9 +248,18 @@ impl Knob {
         self.spec().alias
     }
 
-    /// Form label and CLI help.
+    /// CLI help (and the form's label where the system does not change it).
     pub fn label(self) -> &'static str {
         self.spec().label
+    }
+
+    /// The form's label for `system`: the scales are named by the system's parameter
+    /// (`Training domain sizes s (L = 8·s)`, `Training Reynolds numbers Re (ν = 1/Re)`).
+    pub fn label_for(self, system: System) -> &'static str {
+        match self {
+            Knob::Scales => system.physics().facts().parameter.training_label,
+            _ => self.label(),
+        }
     }
 
     /// What the value counts, in messages (`channels`, `loss steps`); for lists, one item.

@@ -128,17 +128,24 @@ pub fn check(knob: Knob, value: &Value, target: Target, system: System) -> Resul
     }
 }
 
-/// 1 to [`MAX_SCALES`] distinct values in the system parameter's range at `target`.
+/// 1 to [`MAX_SCALES`] distinct values in the system parameter's range at `target`, worded
+/// with the parameter's name (`domain scale 9 is outside 0.5..=2`).
 fn check_scales(scales: &[f64], target: Target, system: System) -> Result<(), Problem> {
-    let parameter = system.physics().parameter();
+    let physics = system.physics();
+    let parameter = physics.parameter();
+    let words = physics.facts().parameter;
     let (low, high) = target.pick((parameter.browser, parameter.native));
     let most = target.pick(MAX_SCALES);
     if scales.is_empty() {
-        return Err(Problem::Invalid("at least one training domain size".into()));
+        return Err(Problem::Invalid(format!(
+            "at least one {}",
+            words.training_unit
+        )));
     }
     if scales.len() > most {
         return Err(Problem::Invalid(format!(
-            "at most {most} training domain sizes"
+            "at most {most} {}s",
+            words.training_unit
         )));
     }
     if let Some(bad) = scales
@@ -146,7 +153,8 @@ fn check_scales(scales: &[f64], target: Target, system: System) -> Result<(), Pr
         .find(|s| !(s.is_finite() && (low..=high).contains(*s)))
     {
         return Err(Problem::Invalid(format!(
-            "domain scale {bad} is outside {low}..={high}"
+            "{} {bad} is outside {low}..={high}",
+            words.name
         )));
     }
     no_repeats(scales)

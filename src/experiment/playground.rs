@@ -52,11 +52,7 @@ pub fn models_of(
     results: &StudyResults,
     weights: &[(String, Vec<u8>)],
 ) -> (Vec<Model>, Vec<String>) {
-    let alpha = results
-        .config
-        .pointer("/base/alpha")
-        .and_then(serde_json::Value::as_f64)
-        .unwrap_or(0.5);
+    let alpha = results.config.base.alpha;
     let mut models = Vec::new();
     let mut missing = Vec::new();
     for variant in &results.variants {

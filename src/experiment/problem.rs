@@ -97,13 +97,15 @@ impl Knob {
         }
     }
 
-    /// Parses and checks `text` against the limits of `target` (URL and CLI values).
-    pub fn parse_checked(self, text: &str, target: Target) -> Result<Value, Problem> {
+    /// Parses and checks `text` against the limits of `target` for `system`, the system the
+    /// URL or command line selects (its parameter's range applies to the scales).
+    pub fn parse_checked(
+        self,
+        text: &str,
+        target: Target,
+        system: System,
+    ) -> Result<Value, Problem> {
         let value = self.parse(text)?;
-        let system = match &value {
-            Value::System(system) => *system,
-            _ => System::default(),
-        };
         super::limits::check(self, &value, target, system)?;
         Ok(value)
     }

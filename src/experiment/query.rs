@@ -89,19 +89,19 @@ impl Experiment {
                 )),
             }
         }
-        // The system picks the defaults every other knob starts from.
+        // The last valid system picks the defaults every other knob starts from (and the
+        // limits it is checked against).
         let system = pairs
             .iter()
             .rev()
-            .find(|(key, _)| Some(Knob::System) == Knob::from_key(key))
-            .and_then(
-                |(_, value)| match Knob::System.parse_checked(value, Target::Browser) {
-                    Ok(Value::System(system)) => Some(system),
-                    _ => None,
-                },
-            )
+            .filter(|(key, _)| Some(Knob::System) == Knob::from_key(key))
+            .find_map(|(_, value)| match Knob::System.parse(value) {
+                Ok(Value::System(system)) => Some(system),
+                _ => None,
+            })
             .unwrap_or_default();
         let mut experiment = Self::defaults_for(system, preset, Target::Browser);
+        // Every other value is checked against the chosen system (its parameter's range).
         for (key, value) in pairs.iter().filter(|(key, _)| key != PRESET_KEY) {
             if OTHER_KEYS.contains(&key.as_str()) {
                 continue;
@@ -110,7 +110,7 @@ impl Experiment {
                 ignored.push(format!("unknown parameter '{}' ignored", clip(key)));
                 continue;
             };
-            match knob.parse_checked(value, Target::Browser) {
+            match knob.parse_checked(value, Target::Browser, system) {
                 Ok(parsed) => knob.write(&mut experiment, parsed),
                 Err(problem) => ignored.push(format!(
                     "{key} '{}' {}: using the default",

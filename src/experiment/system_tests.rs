@@ -40,3 +40,64 @@ fn kolmogorov_urls_start_from_its_defaults() {
     switched.set_system(System::Ks);
     assert_eq!(switched, Experiment::default());
 }
+
+/// The URL's values are checked against the system it selects, wherever `system=` appears:
+/// Kolmogorov's scales are Reynolds numbers.
+#[test]
+fn values_are_checked_against_the_system_the_url_selects() {
+    for query in [
+        "?system=kolmogorov&scales=400,800",
+        "?scales=400,800&system=kolmogorov",
+    ] {
+        let (e, ignored) = Experiment::from_query(query);
+        assert!(ignored.is_empty(), "{query}: {ignored:?}");
+        assert_eq!(e.system, System::Kolmogorov);
+        assert_eq!(e.scales, [400.0, 800.0]);
+        assert!(e.knob_errors().is_empty());
+    }
+    let (e, ignored) = Experiment::from_query("?system=kolmogorov&scales=1.5");
+    assert_eq!(
+        ignored,
+        ["scales '1.5' is invalid (Reynolds number 1.5 is outside 300..=1000): using the default"]
+    );
+    assert_eq!(
+        e,
+        Experiment::defaults_for(System::Kolmogorov, Preset::Quick, Target::Browser)
+    );
+    let (_, ignored) = Experiment::from_query("?scales=400");
+    assert_eq!(
+        ignored,
+        ["scales '400' is invalid (domain scale 400 is outside 0.5..=2): using the default"]
+    );
+    // A later unknown system leaves the valid one (and its limits) in place.
+    let (e, ignored) = Experiment::from_query("?system=kolmogorov&system=navier&scales=400");
+    assert_eq!(
+        (e.system, e.scales.as_slice()),
+        (System::Kolmogorov, &[400.0][..])
+    );
+    assert_eq!(ignored.len(), 2, "{ignored:?}");
+}
+
+/// The form names the scales by the system's parameter.
+#[test]
+fn the_scales_label_follows_the_system() {
+    assert_eq!(
+        Knob::Scales.label_for(System::Ks),
+        "Training domain sizes s (L = 8·s)"
+    );
+    assert_eq!(
+        Knob::Scales.label_for(System::Kolmogorov),
+        "Training Reynolds numbers Re (ν = 1/Re)"
+    );
+    assert_eq!(
+        Knob::Seeds.label_for(System::Kolmogorov),
+        Knob::Seeds.label()
+    );
+    let e = Experiment::defaults_for(System::Kolmogorov, Preset::Quick, Target::Browser);
+    let mut many = e.clone();
+    many.scales = (0..9).map(|k| 300.0 + 50.0 * f64::from(k)).collect();
+    assert_eq!(
+        many.knob_errors(),
+        [("scales", "at most 8 training Reynolds numbers".to_string())]
+    );
+}

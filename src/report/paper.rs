@@ -8,7 +8,6 @@ use crate::numerics::study::Preset;
 use crate::numerics::system::System;
 use crate::numerics::train::preset::iterations_for_epochs;
 use crate::numerics::train::Modality;
-use crate::report::results::ResultsText;
 
 /// Epochs of the KS study at its default dataset fraction, 25 % (PAPER.md).
 const PAPER_EPOCHS: usize = 16;
@@ -189,8 +188,7 @@ fn paper_budget(system: System, epochs: usize) -> usize {
 
 /// The run's iterations per training, from its config (`base.iterations`).
 fn measured_iterations(results: &StudyResults) -> Option<usize> {
-    let value = results.config.pointer("/base/iterations")?.as_u64()?;
-    usize::try_from(value).ok()
+    Some(results.config.base.iterations)
 }
 
 fn budget(results: &StudyResults, published: &Published) -> String {
@@ -471,9 +469,7 @@ mod tests {
     #[test]
     fn kolmogorov_rows_compare_with_the_figure() {
         let mut results = fixture();
-        let mut config: serde_json::Value = results.config.clone();
-        config["system"] = serde_json::json!("kolmogorov");
-        results.config = config;
+        results.config.system = System::Kolmogorov;
         assert!(paper_rows(&results).is_empty(), "no 2-D ResNet variants");
         for (v, modality) in results
             .variants

@@ -4,9 +4,20 @@
 //! table and the CSV).
 
 pub use crate::numerics::study::results::*;
+use crate::numerics::system::SystemFacts;
 
-use crate::numerics::study::StudyConfig;
-use crate::numerics::system::System;
+/// The words of a results file's system (metric, baseline, maps, parameter), found through the
+/// registry: `numerics` cannot look a system up, so the lookup lives here.
+pub trait SystemWords {
+    /// The system's facts.
+    fn facts(&self) -> SystemFacts;
+}
+
+impl SystemWords for StudyResults {
+    fn facts(&self) -> SystemFacts {
+        self.system().physics().facts()
+    }
+}
 
 /// The results as text for people: the paper's table and a flat CSV view.
 pub trait ResultsText {
@@ -15,23 +26,9 @@ pub trait ResultsText {
     /// The table in the paper's layout (rows P-ONE … C-WIG; columns relative error mean ± std,
     /// relative to ONE, correlation time, stability counts) plus the C-NOG / P-WIG ratio.
     fn table(&self) -> String;
-    /// Name of the coarse-solver baseline of the file's system (`ETD1 only`).
-    fn baseline_name(&self) -> &'static str;
-    /// The file's system (KS for files that do not say).
-    fn system(&self) -> System;
 }
 
 impl ResultsText for StudyResults {
-    fn baseline_name(&self) -> &'static str {
-        self.system().physics().baseline_name()
-    }
-
-    fn system(&self) -> System {
-        serde_json::from_value::<StudyConfig>(self.config.clone())
-            .map(|config| config.system)
-            .unwrap_or_default()
-    }
-
     /// One CSV row per variant.
     fn to_csv(&self) -> String {
         let mut out = String::from(
@@ -88,7 +85,7 @@ impl ResultsText for StudyResults {
             "| {:<22} | {:>8} | {:>20} | {:>13} | {:>14} | {:>22} |\n",
             "variant",
             "params",
-            format!("{} (mean±std)", self.system().physics().error_name()),
+            format!("{} (mean±std)", self.facts().metric.short),
             "rel. to ONE",
             "corr. time",
             "stat/unst/recur/reg"
@@ -107,7 +104,7 @@ impl ResultsText for StudyResults {
             ));
         }
         out.push_str(&row(
-            &format!("{} (baseline)", self.baseline_name()),
+            &format!("{} (baseline)", self.facts().baseline.name),
             None,
             &self.baseline,
             None,
@@ -172,6 +169,81 @@ pub fn cells(m: &Metrics, plus_minus: &str) -> [String; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::numerics::study::Preset;
+    use crate::numerics::system::System;
+
+    /// Old files import unchanged; written back, everything but the config is the file's, and
+    /// the config is written as a JSON value writes it (sorted keys, as the files always had
+    /// them) with every old key kept (fields added since appear with their defaults).
+    #[test]
+    fn old_files_import_and_write_back_unchanged() {
+        for text in [
+            include_str!("../../tests/e2e/fixtures/cli-results.json"),
+            include_str!("../../results.json"),
+        ] {
+            let results = StudyResults::from_json(text).expect("imports");
+            assert_eq!(results.preset, Preset::Quick);
+            assert_eq!(results.system(), System::Ks);
+            let written = serde_json::to_string(&results).expect("json");
+            let sorted = serde_json::to_value(&results.config).expect("value");
+            assert!(written.contains(&format!(
+                "\"preset\":\"quick\",\"config\":{sorted},\"variants\""
+            )));
+            let mut old: serde_json::Value = serde_json::from_str(text).expect("json");
+            let mut new: serde_json::Value = serde_json::from_str(&written).expect("json");
+            for (key, value) in old["config"].as_object().expect("object") {
+                assert_eq!(&new["config"][key], value, "{key}");
+            }
+            old["config"].take();
+            new["config"].take();
+            assert!(old == new, "the rest of the file is unchanged");
+            assert_eq!(StudyResults::from_json(&written).expect("again"), results);
+        }
+    }
+
+    /// A config this version cannot read, or an unknown preset, is refused with its reason.
+    #[test]
+    fn an_unreadable_config_is_an_import_error() {
+        let text = include_str!("../../tests/e2e/fixtures/cli-results.json");
+        let mut value: serde_json::Value = serde_json::from_str(text).expect("json");
+        value["config"]["system"] = serde_json::json!("navier");
+        let err = StudyResults::from_json(&value.to_string()).expect_err("unknown system");
+        assert!(
+            err.to_string().starts_with(
+                "the results file's study config cannot be read: unknown variant `navier`"
+            ),
+            "{err}"
+        );
+        value["config"] = serde_json::json!({"preset": "quick"});
+        assert!(matches!(
+            StudyResults::from_json(&value.to_string()),
+            Err(ResultsError::Config(_))
+        ));
+        let mut value: serde_json::Value = serde_json::from_str(text).expect("json");
+        value["preset"] = serde_json::json!("custom");
+        let err = StudyResults::from_json(&value.to_string()).expect_err("unknown preset");
+        assert!(
+            err.to_string().contains("unknown variant `custom`"),
+            "{err}"
+        );
+        // The browser's first files called the quick preset `headline`.
+        let mut value: serde_json::Value = serde_json::from_str(text).expect("json");
+        value["preset"] = serde_json::json!("headline");
+        let results = StudyResults::from_json(&value.to_string()).expect("headline");
+        assert_eq!(results.preset, Preset::Quick);
+    }
+
+    /// The table's metric and baseline come from the file's system.
+    #[test]
+    fn the_table_is_worded_by_the_system() {
+        let text = include_str!("../../tests/e2e/fixtures/cli-results.json");
+        let mut results = StudyResults::from_json(text).expect("fixture");
+        assert!(results.table().contains("rel. error (mean±std)"));
+        results.config.system = System::Kolmogorov;
+        let table = results.table();
+        assert!(table.contains("velocity MSE (mean±std)"), "{table}");
+        assert!(table.contains("MAC projection only"), "{table}");
+    }
 
     #[test]
     fn table_and_csv_of_the_cli_fixture() {

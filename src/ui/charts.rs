@@ -1,15 +1,18 @@
 //! The results charts in the page: one `<figure>` per [`ChartKind`] with its `<canvas>`
 //! (drawn by [`crate::charts`] through plotters' canvas backend once mounted), a caption and a
-//! PNG download; a `<select id="sample-test">` picks the space–time test (Kolmogorov: and a
-//! `#snapshot` slider the time of its vorticity maps). [`LiveLoss`] redraws
+//! PNG download; a `<select id="sample-test">` picks the sample maps' test (and, for a system
+//! whose maps are field snapshots, a `#snapshot` slider their time). Every word of a title,
+//! caption or label comes from the system's facts. [`LiveLoss`] redraws
 //! the loss curves while a study trains. A drawn canvas gets `data-drawn="true"`; a drawing
 //! error is shown in its caption.
 
+use crate::report::results::SystemWords;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
 use crate::charts::{self, ChartKind, LossCurve};
+use crate::numerics::system::MapKind;
 use crate::platform::canvas as canvas_backend;
 use crate::platform::timer::sleep;
 use crate::report::results::StudyResults;
@@ -18,7 +21,8 @@ use crate::report::results::StudyResults;
 #[component]
 pub fn ResultsCharts(results: StudyResults) -> impl IntoView {
     let (sample, set_sample) = signal(0usize);
-    let kolmogorov = charts::is_kolmogorov(&results);
+    let facts = results.facts();
+    let field_snapshots = facts.maps.kind == MapKind::FieldSnapshots;
     let snapshots = charts::vorticity::snapshots(&results, 0);
     let (snapshot, set_snapshot) = signal(snapshots.saturating_sub(1));
     let options = sample_options(&results);
@@ -27,7 +31,7 @@ pub fn ResultsCharts(results: StudyResults) -> impl IntoView {
         .iter()
         .map(|&kind| (kind, kind.size(&results)))
         .collect();
-    let preset = results.preset.clone();
+    let preset = results.preset;
     let results = StoredValue::new(results);
     let on_change = move |ev: leptos::ev::Event| {
         if let Ok(i) = event_target_value(&ev).parse::<usize>() {
@@ -43,7 +47,7 @@ pub fn ResultsCharts(results: StudyResults) -> impl IntoView {
         .collect_view();
     view! {
         <div class="charts">
-            <label class="sample-picker">"Space–time test: "
+            <label class="sample-picker">{facts.maps.title}" test: "
                 <select id="sample-test" on:change=on_change disabled=no_samples>
                     {if no_samples {
                         view! { <option value="0">"not in this file"</option> }.into_any()
@@ -57,8 +61,8 @@ pub fn ResultsCharts(results: StudyResults) -> impl IntoView {
                     }}
                 </select>
             </label>
-            {kolmogorov.then(|| view! {
-                <label class="snapshot-picker">"Vorticity snapshot: "
+            {field_snapshots.then(|| view! {
+                <label class="snapshot-picker">{facts.maps.snapshot_label}": "
                     <input id="snapshot" type="range" min="0"
                         max=snapshots.saturating_sub(1).to_string()
                         prop:value=move || snapshot.get().to_string()
@@ -83,12 +87,12 @@ fn sample_options(results: &StudyResults) -> Vec<String> {
         .samples
         .iter()
         .map(|s| {
-            let label = if charts::is_kolmogorov(results) {
-                "Re"
-            } else {
-                "size s"
-            };
-            format!("{label} = {}, test {}", s.scale, s.test)
+            format!(
+                "{} = {}, test {}",
+                results.facts().parameter.test,
+                s.scale,
+                s.test
+            )
         })
         .collect()
 }
@@ -105,7 +109,10 @@ fn ChartFigure(
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (error, set_error) = signal(String::new());
-    let title = results.with_value(|r| kind.title_for(r));
+    let (title, description) = results.with_value(|r| {
+        let facts = r.facts();
+        (kind.title(&facts), kind.description(&facts))
+    });
     Effect::new(move |_| {
         // Only the space–time chart depends on the chosen test (and snapshot).
         let (index, at) = if kind == ChartKind::SpaceTime {
@@ -144,7 +151,7 @@ fn ChartFigure(
         <figure class=class>
             <canvas id=kind.id() node_ref=canvas width=size.0.to_string() height=size.1.to_string()></canvas>
             <figcaption>
-                <strong>{title}</strong>". "{kind.description()}" "
+                <strong>{title}</strong>". "{description}" "
                 <button class="png" title="Download this chart as PNG" on:click=download>"PNG"</button>
                 <span class="chart-error" role="alert">{move || error.get()}</span>
             </figcaption>

@@ -87,7 +87,7 @@ fn KnobField(
     let id = knob.key();
     let error = move || experiment.with(|e| e.error_of(id));
     view! {
-        <label>{knob.label()} " "
+        <label>{move || experiment.with(|e| knob.label_for(e.system))} " "
             <input id=id type=kind step=step
                 prop:value=move || text.get()
                 disabled=move || disabled.is_some_and(|d| d.get())

@@ -23,6 +23,10 @@ use crate::platform::timer::sleep;
 use crate::platform::{files, pointer};
 use crate::report::results::StudyResults;
 
+/// The system whose states the playground draws and rolls out (its initial-state families,
+/// solvers and trained 1-D networks).
+const PLAYGROUND_SYSTEM: System = System::Ks;
+
 /// Samples across the drawing surface.
 const SAMPLES: usize = 96;
 /// The surface's value range: ±this.
@@ -139,14 +143,16 @@ pub fn Playground(
             let truth = out[0].frames.clone();
             let mut notes = Vec::new();
             let mut done = 0;
-            if run_results
+            if let Some(other) = run_results
                 .as_ref()
-                .is_some_and(crate::charts::is_kolmogorov)
+                .map(StudyResults::system)
+                .filter(|system| *system != PLAYGROUND_SYSTEM)
             {
-                notes.push(
-                    "the playground draws KS states; the results on the page are Kolmogorov flow"
-                        .into(),
-                );
+                notes.push(format!(
+                    "the playground draws {} states; the results on the page are {}",
+                    PLAYGROUND_SYSTEM.title(),
+                    other.title()
+                ));
             } else if let Some(results) = &run_results {
                 let (models, missing) = models_of(results, &all_weights);
                 match &device {

@@ -1,18 +1,19 @@
 //! The results table in the paper's layout (rows P-ONE … C-WIG, then the coarse-solver baseline) with
 //! the C-NOG / P-WIG ratio.
 
+use crate::report::results::SystemWords;
 use leptos::prelude::*;
 
 use crate::report::paper::{paper_rows, verdict};
-use crate::report::results::{cells, diverged_note, ResultsText, StudyResults};
+use crate::report::results::{cells, diverged_note, StudyResults};
 
 /// `results` as an HTML table (`#results-table`, one `tr.variant` per variant).
 #[component]
 pub fn ResultsTable(results: StudyResults) -> impl IntoView {
     let ratio = results.ratio_sentence();
-    let physics = results.system().physics();
-    let error_header = format!("{} (mean ± std)", physics.error_name());
-    let baseline_label = format!("{} (baseline)", physics.baseline_name());
+    let facts = results.facts();
+    let error_header = format!("{} (mean ± std)", facts.metric.short);
+    let baseline_label = format!("{} (baseline)", facts.baseline.name);
     let rows = results
         .variants
         .iter()

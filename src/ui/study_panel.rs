@@ -5,6 +5,7 @@
 //! to a pool of Web Workers ([`PoolRun`]); this component only shows its signals. A run the
 //! estimate puts over 30 minutes asks first and offers the CLI command.
 
+use crate::numerics::system::System;
 use std::rc::Rc;
 
 use burn::tensor::Device;
@@ -21,7 +22,6 @@ use crate::numerics::study::cost::cost;
 use crate::numerics::study::plan::StudyPlan;
 use crate::numerics::study::pool::{pool_size, Fault};
 use crate::numerics::study::Preset;
-use crate::numerics::system::System;
 use crate::numerics::train::Mode;
 use crate::platform::files;
 use crate::platform::workers::hardware_concurrency;
@@ -59,6 +59,9 @@ pub fn StudyPanel(
     let (losses, set_losses) = signal(Vec::<LossCurve>::new());
     let (weights, set_weights) = signal(Vec::<(String, Vec<u8>)>::new());
     let (diagram_mode, set_diagram_mode) = signal(None::<Mode>);
+    // The system's sentence when its network corrects the solver's output (the diagram then
+    // draws that solver-then-network step).
+    let solver_first = move || experiment.with(|e| e.system.physics().facts().solver_first);
     let (finished, set_finished) = signal(Vec::<String>::new());
     let (results, set_results) = signal(None::<StudyResults>);
     let (worker_lines, set_worker_lines) = signal(Vec::<String>::new());
@@ -250,11 +253,11 @@ pub fn StudyPanel(
                             </select>
                         </label>
                     </div>
-                    <p id="gradient-flow-2d" class:hidden=move || experiment.with(|e| e.system != System::Kolmogorov)>
-                        "Kolmogorov flow: the coarse solver S (a MAC projection step standing in for the paper's PISO) runs first and the network corrects its output, u′ = S(u) + f(S(u), p, Re/1000): the graph below is that solver-then-network step (drawn as the transition mode, whose network also sees the solver's output); WIG differentiates through S."
+                    <p id="gradient-flow-2d" class:hidden=move || solver_first().is_none()>
+                        {move || solver_first().unwrap_or_default()}
                     </p>
                     <GradientFlow
-                        mode=Signal::derive(move || if experiment.with(|e| e.system == System::Kolmogorov) {
+                        mode=Signal::derive(move || if solver_first().is_some() {
                             Mode::Transition
                         } else {
                             diagram_mode_of(experiment.get().modes.first().copied(), diagram_mode.get())

@@ -143,7 +143,7 @@ pub fn config(preset: Preset, seeds: usize) -> StudyConfig {
         Preset::Quick | Preset::Horizons => all[..1].to_vec(),
     };
     StudyConfig {
-        preset: preset.name().to_string(),
+        preset,
         system: System::Kolmogorov,
         modes: vec![Mode::Correct],
         modalities: Modality::ALL.to_vec(),

@@ -19,7 +19,8 @@ use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Mode, TrainConfig, TrainError};
 use crate::numerics::types::{
-    EvalConfig, Parameter, Precision, SpaceTime, StateShape, System, TestMetrics, Trajectory,
+    BaselineWords, EvalConfig, MapKind, MapWords, MetricWords, Parameter, ParameterWords,
+    Precision, SpaceTime, StateShape, System, SystemFacts, TestMetrics, Trajectory,
 };
 
 /// The coarse solver's deviation from the paper, first in every list of deviations.
@@ -77,12 +78,39 @@ impl PhysicalSystem for Kolmogorov {
         }
     }
 
-    fn baseline_name(&self) -> &'static str {
-        BASELINE_NAME
-    }
-
-    fn error_name(&self) -> &'static str {
-        "velocity MSE"
+    fn facts(&self) -> SystemFacts {
+        SystemFacts {
+            metric: MetricWords {
+                short: "velocity MSE",
+                axis: "velocity MSE",
+                title: "Velocity MSE",
+            },
+            baseline: BaselineWords {
+                name: BASELINE_NAME,
+                short: "coarse-solver",
+            },
+            maps: MapWords {
+                kind: MapKind::FieldSnapshots,
+                title: "Vorticity maps",
+                caption: "Vorticity of one snapshot, x to the right, y upwards; one symmetric \
+                          colour scale (the truth's max |ω| over all snapshots); the slider \
+                          picks the time.",
+                snapshot_label: "Vorticity snapshot",
+            },
+            parameter: ParameterWords {
+                name: "Reynolds number",
+                test: "Re",
+                training_label: "Training Reynolds numbers Re (ν = 1/Re)",
+                training_unit: "training Reynolds number",
+            },
+            solver_first: Some(
+                "Kolmogorov flow: the coarse solver S (a MAC projection step standing in for the \
+                 paper's PISO) runs first and the network corrects its output, \
+                 u′ = S(u) + f(S(u), p, Re/1000): the graph below is that solver-then-network \
+                 step (drawn as the transition mode, whose network also sees the solver's \
+                 output); WIG differentiates through S.",
+            ),
+        }
     }
 
     fn training_trajectories(&self, data: &TrainDataConfig) -> usize {

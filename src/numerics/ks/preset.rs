@@ -146,7 +146,7 @@ pub fn study_config(preset: Preset, seeds: usize) -> StudyConfig {
         ),
     };
     StudyConfig {
-        preset: preset.name().to_string(),
+        preset,
         system: System::Ks,
         base,
         modes,

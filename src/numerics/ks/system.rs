@@ -18,7 +18,10 @@ use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
-use crate::numerics::types::{EvalConfig, Parameter, StateShape, System, TestMetrics, Trajectory};
+use crate::numerics::types::{
+    BaselineWords, EvalConfig, MapKind, MapWords, MetricWords, Parameter, ParameterWords,
+    StateShape, System, SystemFacts, TestMetrics, Trajectory,
+};
 
 /// Grid points of every study (the study's N).
 pub const RESOLUTION: usize = 48;
@@ -53,8 +56,32 @@ impl PhysicalSystem for Ks {
         }
     }
 
-    fn baseline_name(&self) -> &'static str {
-        "ETD1 only"
+    fn facts(&self) -> SystemFacts {
+        SystemFacts {
+            metric: MetricWords {
+                short: "rel. error",
+                axis: "relative error",
+                title: "Relative error",
+            },
+            baseline: BaselineWords {
+                name: "ETD1 only",
+                short: "ETD1",
+            },
+            maps: MapWords {
+                kind: MapKind::SpaceTime,
+                title: "Space–time",
+                caption: "Grid point horizontally, rollout step upwards; one symmetric colour \
+                          scale (the truth's max |u|); grey where the rollout was not finite.",
+                snapshot_label: "Snapshot",
+            },
+            parameter: ParameterWords {
+                name: "domain scale",
+                test: "size s",
+                training_label: "Training domain sizes s (L = 8·s)",
+                training_unit: "training domain size",
+            },
+            solver_first: None,
+        }
     }
 
     fn training_trajectories(&self, data: &TrainDataConfig) -> usize {

@@ -141,8 +141,8 @@ pub fn study_results(
     relative_to_one(&mut variants);
     StudyResults {
         schema: RESULTS_SCHEMA.to_string(),
-        preset: config.preset.clone(),
-        config: serde_json::to_value(config).unwrap_or(serde_json::Value::Null),
+        preset: config.preset,
+        config: config.clone(),
         variants,
         baseline,
         wall_secs,

@@ -72,8 +72,8 @@ impl NetSize {
 /// The grid of a study.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StudyConfig {
-    /// Name of the preset it came from (or `"custom"`).
-    pub preset: String,
+    /// The preset it came from (its name in the file).
+    pub preset: Preset,
     /// The simulated system (`ks` in files written before there was a choice).
     #[serde(default)]
     pub system: System,

@@ -15,7 +15,7 @@ use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Mode, TrainConfig, TrainError, Trainer};
 use crate::numerics::types::{
-    EvalConfig, Parameter, SpaceTime, StateShape, System, TestMetrics, Trajectory,
+    EvalConfig, Parameter, SpaceTime, StateShape, System, SystemFacts, TestMetrics, Trajectory,
 };
 
 /// Finds the implementation of a [`System`]: the registry's `System::physics`, handed down by
@@ -49,13 +49,9 @@ pub trait PhysicalSystem: Sync {
     /// The parameter varied between cases.
     fn parameter(&self) -> Parameter;
 
-    /// Name of the coarse-solver-only baseline (`ETD1 only`).
-    fn baseline_name(&self) -> &'static str;
-
-    /// Short name of the error metric in tables (`rel. error`, `velocity MSE`).
-    fn error_name(&self) -> &'static str {
-        "rel. error"
-    }
+    /// Its words: metric, baseline, maps and parameter as tables, charts and the form show
+    /// them.
+    fn facts(&self) -> SystemFacts;
 
     /// Training trajectories the data recipe `data` makes (per parameter value, the system's
     /// initial conditions).

@@ -11,7 +11,8 @@ use crate::numerics::nets::Architecture;
 #[serde(rename_all = "lowercase")]
 pub enum Preset {
     /// P and C × ONE/NOG/WIG at the default net, quick training budget (the paper's headline
-    /// comparison; the browser's default).
+    /// comparison; the browser's default; `headline` in early files).
+    #[serde(alias = "headline")]
     Quick,
     /// The same grid with the study's training settings.
     Paper,

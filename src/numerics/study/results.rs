@@ -3,11 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::{Preset, StudyConfig};
 use crate::numerics::metrics::mean_std;
 pub use crate::numerics::train::variant::VariantId;
 use crate::numerics::train::{Modality, Mode};
 use crate::numerics::types::nullable;
 pub use crate::numerics::types::SpaceTime;
+use crate::numerics::types::System;
 
 /// The schema tag.
 pub const RESULTS_SCHEMA: &str = "unroll-lab/results@1";
@@ -149,10 +151,12 @@ pub struct VariantResult {
 pub struct StudyResults {
     /// [`RESULTS_SCHEMA`].
     pub schema: String,
-    /// The study preset's name.
-    pub preset: String,
-    /// The full study configuration (round-trips into [`crate::numerics::study::StudyConfig`]).
-    pub config: serde_json::Value,
+    /// The study's preset (its name in the file).
+    pub preset: Preset,
+    /// The full study configuration, read once at import (written with its keys sorted, as a
+    /// JSON value writes them, so files stay byte-identical).
+    #[serde(serialize_with = "sorted_keys")]
+    pub config: StudyConfig,
     /// Every variant.
     pub variants: Vec<VariantResult>,
     /// The coarse-solver-only baseline (ETD1, no network).
@@ -179,12 +183,25 @@ pub struct MissingCell {
     pub reason: String,
 }
 
+/// Writes `config` through a JSON value: its keys sorted, as results files always had them.
+fn sorted_keys<S: serde::Serializer>(
+    config: &StudyConfig,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serde_json::to_value(config)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(serializer)
+}
+
 /// Why an imported results file is rejected.
 #[derive(Debug, thiserror::Error)]
 pub enum ResultsError {
     /// Not JSON or not the schema's shape.
     #[error("not a results file: {0}")]
     Malformed(String),
+    /// The study configuration inside is not one this version reads.
+    #[error("the results file's study config cannot be read: {0}")]
+    Config(String),
     /// A different schema.
     #[error("unsupported schema '{0}' (expected {RESULTS_SCHEMA})")]
     Schema(String),
@@ -206,6 +223,10 @@ impl StudyResults {
         if schema != RESULTS_SCHEMA {
             return Err(ResultsError::Schema(schema.to_string()));
         }
+        let config = value
+            .get("config")
+            .ok_or_else(|| ResultsError::Malformed("missing \"config\"".into()))?;
+        StudyConfig::deserialize(config).map_err(|err| ResultsError::Config(err.to_string()))?;
         let results: Self = serde_json::from_value(value)
             .map_err(|err| ResultsError::Malformed(err.to_string()))?;
         if results.variants.is_empty() {
@@ -241,6 +262,11 @@ impl StudyResults {
             summary.variants.len(),
             summary.wall_secs
         ))
+    }
+
+    /// The simulated system.
+    pub fn system(&self) -> System {
+        self.config.system
     }
 
     /// The first variant of `mode` × `modality`, if present.

@@ -4,7 +4,10 @@
 //! its variant and name in [`System`] (`types/system.rs`) and its arm in [`System::physics`].
 
 pub use crate::numerics::study::physics::PhysicalSystem;
-pub use crate::numerics::types::{Parameter, StateShape, System};
+pub use crate::numerics::types::{
+    BaselineWords, MapKind, MapWords, MetricWords, Parameter, ParameterWords, StateShape, System,
+    SystemFacts,
+};
 
 /// Systems listed in menus but not available yet: `(name, menu title)`.
 pub const COMING_SYSTEMS: [(&str, &str); 0] = [];

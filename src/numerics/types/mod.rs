@@ -1,9 +1,10 @@
 //! The plain-data floor: the types every layer shares (which system, the shape of a state, the
-//! parameter varied between cases, trajectories, precision, test metrics and the test set, the
+//! parameter varied between cases and the words a system is shown with, trajectories, precision, test metrics and the test set, the
 //! kept frames of a rollout). Nothing here imports anything above the numerics' utilities
 //! (`names`, `metrics`): a test (`tests/layering.rs`) holds it.
 
 pub mod eval_config;
+pub mod facts;
 pub(crate) mod nullable;
 pub mod precision;
 pub mod space_time;
@@ -12,6 +13,7 @@ pub mod test_metrics;
 pub mod trajectory;
 
 pub use eval_config::EvalConfig;
+pub use facts::{BaselineWords, MapKind, MapWords, MetricWords, ParameterWords, SystemFacts};
 pub use precision::Precision;
 pub use space_time::SpaceTime;
 pub use system::{Parameter, StateShape, System};

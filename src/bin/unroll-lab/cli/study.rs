@@ -174,7 +174,7 @@ pub fn write_results(
         write(csv, &results.to_csv())?;
     }
     println!("{}", results.table());
-    if results.preset == Preset::Sizes.to_string() {
+    if results.preset == Preset::Sizes {
         super::slopes::print_slopes(results);
     }
     Ok(())

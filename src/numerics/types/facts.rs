@@ -1,0 +1,77 @@
+//! What a system shows people: the words of its metric, its baseline, its parameter and the kind
+//! of maps its results keep. Plain data, given by each system's
+//! `PhysicalSystem::facts`; the results table, the charts'
+//! titles, axes and captions, the form's labels and the limits' messages read them, so no
+//! layer above names a system to choose its words.
+
+/// The words of a system (every field a fixed phrase).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SystemFacts {
+    /// The error metric of the tests.
+    pub metric: MetricWords,
+    /// The coarse solver run without a network.
+    pub baseline: BaselineWords,
+    /// The maps of the sample tests.
+    pub maps: MapWords,
+    /// The physical parameter varied between cases.
+    pub parameter: ParameterWords,
+    /// `Some(sentence)` when the network corrects the coarse solver's output (the gradient-flow
+    /// diagram then draws the solver-then-network step, the transition mode's graph), with the
+    /// sentence shown above the diagram; `None` when the modes are the paper's 1-D ones.
+    pub solver_first: Option<&'static str>,
+}
+
+/// The error metric's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MetricWords {
+    /// In table headers (`rel. error`, `velocity MSE`).
+    pub short: &'static str,
+    /// On chart axes and in sentences (`relative error`, `velocity MSE`).
+    pub axis: &'static str,
+    /// Starting a chart title (`Relative error`, `Velocity MSE`).
+    pub title: &'static str,
+}
+
+/// The coarse-solver baseline's names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BaselineWords {
+    /// In tables and legends (`ETD1 only`).
+    pub name: &'static str,
+    /// In chart titles, before "baseline" (`ETD1`, `coarse-solver`).
+    pub short: &'static str,
+}
+
+/// The kind of map a results file keeps for its sample tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MapKind {
+    /// One 1-D state per row: a space–time picture of the whole rollout (`[frames][N]`).
+    SpaceTime,
+    /// Snapshots of a 2-D field (`[snapshots][N²]`, rows = y), one at a time on a slider.
+    FieldSnapshots,
+}
+
+/// The sample maps' words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MapWords {
+    /// Space–time picture or field snapshots.
+    pub kind: MapKind,
+    /// Starting the chart title (`Space–time`, `Vorticity maps`).
+    pub title: &'static str,
+    /// The figure caption's detail (axes, colour scale, missing values).
+    pub caption: &'static str,
+    /// The slider's label (field snapshots; `Vorticity snapshot`).
+    pub snapshot_label: &'static str,
+}
+
+/// The varied parameter's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParameterWords {
+    /// One value in messages (`domain scale`, `Reynolds number`).
+    pub name: &'static str,
+    /// Naming the value of a test (`size s`, `Re`: "size s = 0.93").
+    pub test: &'static str,
+    /// The form's label of the training values (`Training domain sizes s (L = 8·s)`).
+    pub training_label: &'static str,
+    /// One training value in messages (`training domain size`).
+    pub training_unit: &'static str,
+}
