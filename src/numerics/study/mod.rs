@@ -6,6 +6,7 @@
 pub mod aggregate;
 pub mod batch;
 pub mod cell;
+pub mod controller;
 pub mod convergence;
 pub mod driver;
 pub mod evaluate;
@@ -14,6 +15,7 @@ pub mod merge;
 mod nullable;
 pub mod plan;
 pub mod pool;
+pub mod prepared;
 pub mod preset;
 pub mod progress;
 pub mod results;

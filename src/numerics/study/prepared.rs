@@ -1,0 +1,175 @@
+//! A study's data and baseline made once and handed on: the training trajectories, the test
+//! truths, the baseline's per-test metrics and the sample tests, as plain serialisable data
+//! ([`Prepared`]). A worker pool makes them in one worker and ships them to the others, which
+//! then start a [`Study`] from them ([`Study::with_prepared`]) instead of regenerating them; a
+//! study started from them computes the same numbers as one that made them itself (JSON
+//! carries every finite float exactly: `serde_json`'s `float_roundtrip`).
+
+use serde::{Deserialize, Serialize};
+
+use super::evaluate::{TestMetrics, TestSize};
+use super::plan::config_hash;
+use super::results::SampleTest;
+use super::runner::DATA_WORK;
+use super::stage::Stage;
+use super::Study;
+use crate::numerics::ks::data::Trajectory;
+
+/// The data and baseline of one study.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prepared {
+    /// [`config_hash`] of the study they were made for.
+    pub config_hash: String,
+    /// The training trajectories, in the study's order.
+    pub training: Vec<PreparedTrajectory>,
+    /// The test truths, one entry per test size.
+    pub tests: Vec<PreparedTests>,
+    /// The baseline's metrics on every test (size-major).
+    pub baseline_tests: Vec<TestMetrics>,
+    /// The sample tests (truth and baseline) of the space–time maps.
+    pub samples: Vec<SampleTest>,
+}
+
+/// One training trajectory: f32, row-major `[frames, N]` (N = values per state).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PreparedTrajectory {
+    /// The varied parameter's value.
+    pub scale: f64,
+    /// The domain parameter.
+    pub domain_size: f64,
+    /// Values per state `N`.
+    pub resolution: usize,
+    /// `frames · N` values.
+    pub values: Vec<f32>,
+}
+
+/// The ground truth of one test size: `truth[test][t][i]` for `t = 0..=rollout_steps` (f64).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PreparedTests {
+    /// The varied parameter's value.
+    pub scale: f64,
+    /// `[tests][rollout_steps + 1][N]`.
+    pub truth: Vec<Vec<Vec<f64>>>,
+}
+
+impl Prepared {
+    /// Bytes of the numbers it holds (4 per training value, 8 per truth value), a measure of
+    /// what shipping it costs.
+    pub fn value_bytes(&self) -> usize {
+        let training: usize = self.training.iter().map(|t| 4 * t.values.len()).sum();
+        let truth: usize = self
+            .tests
+            .iter()
+            .flat_map(|s| s.truth.iter().flatten())
+            .map(|frame| 8 * frame.len())
+            .sum();
+        training + truth
+    }
+}
+
+impl Study {
+    /// True once the data and the baseline are made (the first training is next).
+    pub fn data_ready(&self) -> bool {
+        self.baseline.is_some()
+    }
+
+    /// The study's data and baseline, once made (`None` before).
+    pub fn prepared(&self) -> Option<Prepared> {
+        self.data_ready().then(|| Prepared {
+            config_hash: config_hash(&self.config),
+            training: self
+                .training_data
+                .iter()
+                .map(|t| PreparedTrajectory {
+                    scale: t.scale,
+                    domain_size: t.domain_size,
+                    resolution: t.resolution,
+                    values: t.values.clone(),
+                })
+                .collect(),
+            tests: self
+                .test_sets
+                .iter()
+                .map(|s| PreparedTests {
+                    scale: s.scale,
+                    truth: s.truth.clone(),
+                })
+                .collect(),
+            baseline_tests: self.baseline_tests.clone(),
+            samples: self.samples.clone(),
+        })
+    }
+
+    /// Starts the study from `prepared` (made for this config: the caller checks
+    /// [`Prepared::config_hash`]) instead of making the data: the first training is next. Call
+    /// before the first [`Self::advance`].
+    pub fn with_prepared(mut self, prepared: Prepared) -> Self {
+        self.training_data = prepared
+            .training
+            .into_iter()
+            .map(|t| Trajectory {
+                scale: t.scale,
+                domain_size: t.domain_size,
+                resolution: t.resolution,
+                values: t.values,
+            })
+            .collect();
+        self.test_sets = prepared
+            .tests
+            .into_iter()
+            .map(|s| TestSize {
+                scale: s.scale,
+                truth: s.truth,
+            })
+            .collect();
+        self.baseline = Some(super::aggregate::metrics(&[prepared
+            .baseline_tests
+            .as_slice()]));
+        self.baseline_tests = prepared.baseline_tests;
+        self.samples = prepared.samples;
+        let sizes = self.config.eval.scales.len();
+        self.work_done = DATA_WORK * (self.training_data.len() + sizes + 1) as f64;
+        self.stage = Stage::NextJob { next: 0 };
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::backend;
+    use crate::numerics::study::tiny_config;
+
+    fn finished(mut study: Study) -> Study {
+        let mut guard = 0;
+        while !study.finished() {
+            pollster::block_on(study.advance(8)).expect("advance");
+            guard += 1;
+            assert!(guard < 500, "does not finish");
+        }
+        study
+    }
+
+    /// A study started from shipped data (through JSON) gives the results of one that made
+    /// them, number for number.
+    #[test]
+    fn a_study_from_shipped_data_matches_one_that_made_it() {
+        let new = || Study::new(tiny_config(), &backend::cpu(), Box::new(|| 0.0)).expect("study");
+        let mut maker = new();
+        while !maker.data_ready() {
+            assert!(maker.prepared().is_none());
+            pollster::block_on(maker.advance(8)).expect("advance");
+        }
+        let prepared = maker.prepared().expect("prepared");
+        assert_eq!(prepared.config_hash, config_hash(&tiny_config()));
+        assert!(prepared.value_bytes() > 0);
+        let json = serde_json::to_string(&prepared).expect("json");
+        let shipped: Prepared = serde_json::from_str(&json).expect("parse");
+        assert_eq!(shipped, prepared);
+        let receiver = new().with_prepared(shipped);
+        assert!(receiver.data_ready());
+        let (made, received) = (finished(maker), finished(new().with_prepared(prepared)));
+        assert_eq!(made.results(0.0), received.results(0.0));
+        assert_eq!(finished(receiver).results(0.0), made.results(0.0));
+    }
+}
