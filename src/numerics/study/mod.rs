@@ -13,6 +13,7 @@ pub mod evaluate;
 mod jobs;
 pub mod merge;
 mod nullable;
+pub mod packed;
 pub mod plan;
 pub mod pool;
 pub mod prepared;

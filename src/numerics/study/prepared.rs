@@ -2,8 +2,8 @@
 //! truths, the baseline's per-test metrics and the sample tests, as plain serialisable data
 //! ([`Prepared`]). A worker pool makes them in one worker and ships them to the others, which
 //! then start a [`Study`] from them ([`Study::with_prepared`]) instead of regenerating them; a
-//! study started from them computes the same numbers as one that made them itself (JSON
-//! carries every finite float exactly: `serde_json`'s `float_roundtrip`).
+//! study started from them computes the same numbers as one that made them itself (the bulk
+//! floats travel as their bytes, [`super::packed`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -40,16 +40,48 @@ pub struct PreparedTrajectory {
     /// Values per state `N`.
     pub resolution: usize,
     /// `frames · N` values.
+    #[serde(with = "super::packed::f32s")]
     pub values: Vec<f32>,
 }
 
-/// The ground truth of one test size: `truth[test][t][i]` for `t = 0..=rollout_steps` (f64).
+/// The ground truth of one test size, f64, flattened `[tests][rollout_steps + 1][N]`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PreparedTests {
     /// The varied parameter's value.
     pub scale: f64,
-    /// `[tests][rollout_steps + 1][N]`.
-    pub truth: Vec<Vec<Vec<f64>>>,
+    /// `[tests, rollout_steps + 1, N]`.
+    pub shape: [usize; 3],
+    /// The values, row-major.
+    #[serde(with = "super::packed::f64s")]
+    pub truth: Vec<f64>,
+}
+
+impl PreparedTests {
+    fn pack(size: &TestSize) -> Self {
+        let frames = size.truth.first().map_or(0, Vec::len);
+        let n = size
+            .truth
+            .first()
+            .and_then(|t| t.first())
+            .map_or(0, Vec::len);
+        Self {
+            scale: size.scale,
+            shape: [size.truth.len(), frames, n],
+            truth: size.truth.iter().flatten().flatten().copied().collect(),
+        }
+    }
+
+    fn unpack(self) -> TestSize {
+        let [_, frames, n] = self.shape;
+        TestSize {
+            scale: self.scale,
+            truth: self
+                .truth
+                .chunks(frames.max(1) * n.max(1))
+                .map(|test| test.chunks(n.max(1)).map(<[f64]>::to_vec).collect())
+                .collect(),
+        }
+    }
 }
 
 impl Prepared {
@@ -57,12 +89,7 @@ impl Prepared {
     /// what shipping it costs.
     pub fn value_bytes(&self) -> usize {
         let training: usize = self.training.iter().map(|t| 4 * t.values.len()).sum();
-        let truth: usize = self
-            .tests
-            .iter()
-            .flat_map(|s| s.truth.iter().flatten())
-            .map(|frame| 8 * frame.len())
-            .sum();
+        let truth: usize = self.tests.iter().map(|s| 8 * s.truth.len()).sum();
         training + truth
     }
 }
@@ -87,14 +114,7 @@ impl Study {
                     values: t.values.clone(),
                 })
                 .collect(),
-            tests: self
-                .test_sets
-                .iter()
-                .map(|s| PreparedTests {
-                    scale: s.scale,
-                    truth: s.truth.clone(),
-                })
-                .collect(),
+            tests: self.test_sets.iter().map(PreparedTests::pack).collect(),
             baseline_tests: self.baseline_tests.clone(),
             samples: self.samples.clone(),
         })
@@ -117,10 +137,7 @@ impl Study {
         self.test_sets = prepared
             .tests
             .into_iter()
-            .map(|s| TestSize {
-                scale: s.scale,
-                truth: s.truth,
-            })
+            .map(PreparedTests::unpack)
             .collect();
         self.baseline = Some(super::aggregate::metrics(&[prepared
             .baseline_tests
@@ -168,6 +185,11 @@ mod tests {
         assert_eq!(shipped, prepared);
         let receiver = new().with_prepared(shipped);
         assert!(receiver.data_ready());
+        assert_eq!(
+            receiver.prepared().as_ref(),
+            Some(&prepared),
+            "unpacked as made"
+        );
         let (made, received) = (finished(maker), finished(new().with_prepared(prepared)));
         assert_eq!(made.results(0.0), received.results(0.0));
         assert_eq!(finished(receiver).results(0.0), made.results(0.0));
