@@ -52,9 +52,10 @@ impl CellBatch {
             .only_jobs(cells)?;
         let (study, share) = match data {
             DataSource::Make { share } => (study, share),
-            DataSource::Given(prepared) if prepared.config_hash == plan.hash => {
-                (study.with_prepared(*prepared), false)
-            }
+            DataSource::Given(prepared) if prepared.config_hash == plan.hash => (
+                study.with_prepared(*prepared).map_err(CellError::BadData)?,
+                false,
+            ),
             DataSource::Given(prepared) => {
                 return Err(CellError::ForeignData(prepared.config_hash));
             }

@@ -76,6 +76,9 @@ pub enum CellError {
     /// Ready-made data of another plan (its hash).
     #[error("the data given were made for plan {0}, not this one")]
     ForeignData(String),
+    /// Ready-made data that do not decode.
+    #[error("the data given do not decode: {0}")]
+    BadData(String),
     /// The run ended without the cell's outcome.
     #[error("the cell finished without an outcome")]
     NoOutcome,

@@ -8,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::evaluate::{TestMetrics, TestSize};
+use super::packed::Packed;
 use super::plan::config_hash;
 use super::results::SampleTest;
 use super::runner::DATA_WORK;
@@ -39,9 +40,8 @@ pub struct PreparedTrajectory {
     pub domain_size: f64,
     /// Values per state `N`.
     pub resolution: usize,
-    /// `frames · N` values.
-    #[serde(with = "super::packed::f32s")]
-    pub values: Vec<f32>,
+    /// `frames · N` values (f32).
+    pub values: Packed,
 }
 
 /// The ground truth of one test size, f64, flattened `[tests][rollout_steps + 1][N]`.
@@ -51,9 +51,8 @@ pub struct PreparedTests {
     pub scale: f64,
     /// `[tests, rollout_steps + 1, N]`.
     pub shape: [usize; 3],
-    /// The values, row-major.
-    #[serde(with = "super::packed::f64s")]
-    pub truth: Vec<f64>,
+    /// The values, row-major (f64).
+    pub truth: Packed,
 }
 
 impl PreparedTests {
@@ -67,20 +66,34 @@ impl PreparedTests {
         Self {
             scale: size.scale,
             shape: [size.truth.len(), frames, n],
-            truth: size.truth.iter().flatten().flatten().copied().collect(),
+            truth: Packed::f64s(
+                &size
+                    .truth
+                    .iter()
+                    .flatten()
+                    .flatten()
+                    .copied()
+                    .collect::<Vec<_>>(),
+            ),
         }
     }
 
-    fn unpack(self) -> TestSize {
-        let [_, frames, n] = self.shape;
-        TestSize {
+    fn unpack(&self) -> Result<TestSize, String> {
+        let [tests, frames, n] = self.shape;
+        let values = self.truth.to_f64s()?;
+        if values.len() != tests * frames * n {
+            return Err(format!(
+                "{} truth values for a shape {tests}×{frames}×{n}",
+                values.len()
+            ));
+        }
+        Ok(TestSize {
             scale: self.scale,
-            truth: self
-                .truth
+            truth: values
                 .chunks(frames.max(1) * n.max(1))
                 .map(|test| test.chunks(n.max(1)).map(<[f64]>::to_vec).collect())
                 .collect(),
-        }
+        })
     }
 }
 
@@ -88,8 +101,8 @@ impl Prepared {
     /// Bytes of the numbers it holds (4 per training value, 8 per truth value), a measure of
     /// what shipping it costs.
     pub fn value_bytes(&self) -> usize {
-        let training: usize = self.training.iter().map(|t| 4 * t.values.len()).sum();
-        let truth: usize = self.tests.iter().map(|s| 8 * s.truth.len()).sum();
+        let training: usize = self.training.iter().map(|t| t.values.bytes()).sum();
+        let truth: usize = self.tests.iter().map(|s| s.truth.bytes()).sum();
         training + truth
     }
 }
@@ -111,7 +124,7 @@ impl Study {
                     scale: t.scale,
                     domain_size: t.domain_size,
                     resolution: t.resolution,
-                    values: t.values.clone(),
+                    values: Packed::f32s(&t.values),
                 })
                 .collect(),
             tests: self.test_sets.iter().map(PreparedTests::pack).collect(),
@@ -122,23 +135,25 @@ impl Study {
 
     /// Starts the study from `prepared` (made for this config: the caller checks
     /// [`Prepared::config_hash`]) instead of making the data: the first training is next. Call
-    /// before the first [`Self::advance`].
-    pub fn with_prepared(mut self, prepared: Prepared) -> Self {
+    /// before the first [`Self::advance`]. Fails (in words) on packed data that does not decode.
+    pub fn with_prepared(mut self, prepared: Prepared) -> Result<Self, String> {
         self.training_data = prepared
             .training
-            .into_iter()
-            .map(|t| Trajectory {
-                scale: t.scale,
-                domain_size: t.domain_size,
-                resolution: t.resolution,
-                values: t.values,
+            .iter()
+            .map(|t| {
+                Ok(Trajectory {
+                    scale: t.scale,
+                    domain_size: t.domain_size,
+                    resolution: t.resolution,
+                    values: t.values.to_f32s()?,
+                })
             })
-            .collect();
+            .collect::<Result<_, String>>()?;
         self.test_sets = prepared
             .tests
-            .into_iter()
+            .iter()
             .map(PreparedTests::unpack)
-            .collect();
+            .collect::<Result<_, String>>()?;
         self.baseline = Some(super::aggregate::metrics(&[prepared
             .baseline_tests
             .as_slice()]));
@@ -147,7 +162,7 @@ impl Study {
         let sizes = self.config.eval.scales.len();
         self.work_done = DATA_WORK * (self.training_data.len() + sizes + 1) as f64;
         self.stage = Stage::NextJob { next: 0 };
-        self
+        Ok(self)
     }
 }
 
@@ -183,14 +198,17 @@ mod tests {
         let json = serde_json::to_string(&prepared).expect("json");
         let shipped: Prepared = serde_json::from_str(&json).expect("parse");
         assert_eq!(shipped, prepared);
-        let receiver = new().with_prepared(shipped);
+        let receiver = new().with_prepared(shipped).expect("decodes");
         assert!(receiver.data_ready());
         assert_eq!(
             receiver.prepared().as_ref(),
             Some(&prepared),
             "unpacked as made"
         );
-        let (made, received) = (finished(maker), finished(new().with_prepared(prepared)));
+        let (made, received) = (
+            finished(maker),
+            finished(new().with_prepared(prepared).expect("decodes")),
+        );
         assert_eq!(made.results(0.0), received.results(0.0));
         assert_eq!(finished(receiver).results(0.0), made.results(0.0));
     }
