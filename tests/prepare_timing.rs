@@ -5,6 +5,8 @@
 //! used to spend the making time; it now receives the data instead. A measurement, not a check:
 //! `cargo test --test prepare_timing -- --ignored --nocapture`.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::time::Instant;
 
 use unroll_lab::experiment::{Experiment, Target};
