@@ -1,7 +1,8 @@
 //! Inside a Web Worker: receives [`ToWorker`] messages, creates its own compute device (GPU
-//! objects cannot cross threads), runs its share of the study as a [`CellBatch`] and posts every
-//! [`FromWorker`] event as JSON text. It yields after each tick so pause messages get in; a
-//! panic is posted as an error before the worker dies.
+//! objects cannot cross threads), runs its share of the study as a [`CellBatch`] (making the
+//! study's data and sharing them, or starting from the data it was given) and posts every
+//! [`RunEvent`] as JSON text, in the thin [`FromWorker`] envelope. It yields after each tick so
+//! pause messages get in; a panic is posted as an error before the worker dies.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -12,7 +13,8 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::compute;
 use super::timer::{now_secs, sleep, yield_now};
-use crate::numerics::study::batch::CellBatch;
+use crate::numerics::study::batch::{CellBatch, DataSource};
+use crate::numerics::study::driver::RunEvent;
 use crate::numerics::study::plan::StudyPlan;
 use crate::numerics::study::pool::{Fault, FromWorker, ToWorker};
 use crate::numerics::system::System;
@@ -23,8 +25,9 @@ fn scope() -> DedicatedWorkerGlobalScope {
 
 /// Posts `message` to the page as JSON text.
 pub fn post(message: &FromWorker) {
-    let text = serde_json::to_string(message)
-        .unwrap_or_else(|err| format!("{{\"Error\":\"unserialisable message: {err}\"}}"));
+    let text = serde_json::to_string(message).unwrap_or_else(|err| {
+        format!("{{\"Event\":{{\"Error\":\"unserialisable message: {err}\"}}}}")
+    });
     let _ = scope().post_message(&JsValue::from_str(&text));
 }
 
@@ -32,7 +35,7 @@ pub fn post(message: &FromWorker) {
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
-        post(&FromWorker::Error(format!("the worker panicked: {info}")));
+        post(&error(format!("the worker panicked: {info}")));
     }));
     let _ = console_log::init_with_level(log::Level::Warn);
     let paused = Rc::new(Cell::new(false));
@@ -45,19 +48,18 @@ pub fn start() {
                 cells,
                 webgpu,
                 fault,
+                data,
             }) => {
                 if std::mem::replace(&mut *started.borrow_mut(), true) {
-                    post(&FromWorker::Error(
-                        "the worker was asked to run twice".into(),
-                    ));
+                    post(&error("the worker was asked to run twice".into()));
                     return;
                 }
                 let paused = paused.clone();
-                wasm_bindgen_futures::spawn_local(run(*plan, cells, webgpu, fault, paused));
+                wasm_bindgen_futures::spawn_local(run(*plan, cells, webgpu, fault, data, paused));
             }
             Ok(ToWorker::Pause) => paused.set(true),
             Ok(ToWorker::Resume) => paused.set(false),
-            Err(err) => post(&FromWorker::Error(format!("unreadable message: {err}"))),
+            Err(err) => post(&error(format!("unreadable message: {err}"))),
         }
     });
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
@@ -65,12 +67,19 @@ pub fn start() {
     post(&FromWorker::Ready);
 }
 
-/// Runs `cells` of `plan` to the end (or the first error), posting every event.
+/// An error event.
+fn error(message: String) -> FromWorker {
+    FromWorker::Event(RunEvent::Error(message))
+}
+
+/// Runs `cells` of `plan` with the data from `data` to the end (or the first error), posting
+/// every event.
 async fn run(
     plan: StudyPlan,
     cells: Vec<usize>,
     webgpu: bool,
     fault: Option<Fault>,
+    data: DataSource,
     paused: Rc<Cell<bool>>,
 ) {
     let device = if webgpu {
@@ -95,20 +104,21 @@ async fn run(
         &cells,
         System::physics,
         &device,
-        std::rc::Rc::new(now_secs),
+        Rc::new(now_secs),
+        data,
     ) {
         Ok(batch) => batch,
-        Err(err) => return post(&FromWorker::Error(err.to_string())),
+        Err(err) => return post(&error(err.to_string())),
     };
     while !batch.stopped() {
         while paused.get() {
             sleep(50).await;
         }
-        if fault == Some(Fault::Panic) && batch.current().is_some() {
+        if fault == Some(Fault::Panic) && batch.training() {
             panic!("injected fault (?worker-fault=panic)");
         }
         for event in batch.tick().await {
-            post(&event.into());
+            post(&FromWorker::Event(event));
         }
         yield_now().await;
     }

@@ -1,5 +1,6 @@
 //! The page's side of the Web Workers: starting one (a module worker from trunk's loader shim),
-//! sending it a [`ToWorker`], hearing its [`FromWorker`] messages or its death, stopping it.
+//! sending it a [`ToWorker`], hearing its [`FromWorker`] messages (its study's events) or its
+//! death, stopping it.
 
 use std::rc::Rc;
 

@@ -1,27 +1,36 @@
 //! The one run loop of a study, for every front end: [`Driver::tick`] advances the
 //! [`Study`] by one bounded piece (sized by a [`TickPolicy`]) and returns typed [`RunEvent`]s —
-//! progress with phase and ETA, new losses of a named series, a finished variant, the results
-//! with the trained weights, or an error. The CLI's progress bar and the browser's panel both
-//! consume them; a Web Worker would post them as they are. No browser or terminal types here.
+//! progress with phase and ETA, new losses of a named series, the data made (when asked to
+//! share it), a finished training, a finished variant, the results with the trained weights,
+//! or an error. This one serialisable stream is what the CLI's progress bars, a Web Worker
+//! (posting it as JSON) and the page's pool controller consume. No browser or terminal types here.
 
 use std::rc::Rc;
 
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
+use super::aggregate::SeedOutcome;
 use super::physics::Systems;
+use super::prepared::Prepared;
+use super::progress::eta_secs;
 use super::results::{StudyResults, VariantId, VariantResult};
 use super::runner::{Phase, Study, StudyProgress};
 use super::{StudyConfig, StudyError};
 use crate::numerics::train::{Modality, Mode};
 
 /// What a running study reports, in order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum RunEvent {
     /// Where the study is, after every tick.
     Progress(Progress),
     /// Losses of one training series (a variant's seed) read back in this tick.
     Losses(Losses),
+    /// The data and the baseline are made (only from a driver asked to share them,
+    /// [`Driver::sharing_data`]).
+    DataReady(Box<Prepared>),
+    /// A training finished and was evaluated (or diverged).
+    TrainingFinished(Box<TrainingFinished>),
     /// A variant finished evaluating (all its seeds).
     VariantFinished(Box<VariantResult>),
     /// The study is done: its results and the trained weights (first seed of each variant,
@@ -34,6 +43,25 @@ pub enum RunEvent {
     },
     /// The study stopped.
     Error(String),
+}
+
+/// One finished training (variant × seed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainingFinished {
+    /// Its index among the whole study's trainings (variant-major, then seed: a plan's cell).
+    pub cell: usize,
+    /// Index of its variant in [`StudyConfig::variants`].
+    pub variant: usize,
+    /// The training's summary, per-test metrics and sample rollouts.
+    pub outcome: SeedOutcome,
+    /// The variant's trained weights `(file-name label, burnpack bytes)` when this is its
+    /// first seed and it did not diverge.
+    pub weights: Option<(String, Vec<u8>)>,
+    /// Seconds since the previous finished training (or the start): data, training and
+    /// evaluation.
+    pub wall_secs: f64,
+    /// Of which making the data and scoring the baseline (the driver's first training only).
+    pub data_secs: f64,
 }
 
 /// Progress of the study.
@@ -92,6 +120,10 @@ pub struct Driver {
     clock: Rc<dyn Fn() -> f64>,
     started_secs: f64,
     stopped: bool,
+    share_data: bool,
+    data_secs: Option<f64>,
+    last_finished_secs: f64,
+    trainings_finished: usize,
 }
 
 impl Driver {
@@ -115,14 +147,25 @@ impl Driver {
             TickPolicy::Fixed(n) => n.max(1),
             TickPolicy::Adaptive { .. } => 1,
         };
+        let now = clock();
         Self {
             study,
             policy,
             per_tick,
-            started_secs: clock(),
+            started_secs: now,
             clock,
             stopped: false,
+            share_data: false,
+            data_secs: None,
+            last_finished_secs: now,
+            trainings_finished: 0,
         }
+    }
+
+    /// Also reports the data and the baseline once they are made ([`RunEvent::DataReady`]).
+    pub fn sharing_data(mut self) -> Self {
+        self.share_data = true;
+        self
     }
 
     /// True after the results or an error were reported.
@@ -155,6 +198,21 @@ impl Driver {
         let mut events = vec![RunEvent::Progress(self.progress(&progress, now))];
         if let Some(losses) = self.losses(&progress) {
             events.push(RunEvent::Losses(losses));
+        }
+        if self.data_secs.is_none() && self.study.data_ready() {
+            self.data_secs = Some(now - self.started_secs);
+            if self.share_data {
+                events.extend(
+                    self.study
+                        .prepared()
+                        .map(|p| RunEvent::DataReady(Box::new(p))),
+                );
+            }
+        }
+        if let Some((variant, outcome)) = progress.finished_training {
+            events.push(RunEvent::TrainingFinished(Box::new(
+                self.training_finished(variant, outcome, now),
+            )));
         }
         if let Some(variant) = progress.finished_variant {
             events.push(RunEvent::VariantFinished(Box::new(variant)));
@@ -193,8 +251,37 @@ impl Driver {
             phase: progress.phase,
             description: progress.describe(),
             fraction,
-            eta_secs: (fraction > 0.01).then(|| elapsed * (1.0 - fraction) / fraction),
+            eta_secs: eta_secs(elapsed, fraction),
         }
+    }
+
+    fn training_finished(
+        &mut self,
+        variant: usize,
+        outcome: SeedOutcome,
+        now: f64,
+    ) -> TrainingFinished {
+        let seeds = &self.study.config().seeds;
+        let seed = outcome.training.seed;
+        let position = seeds.iter().position(|&s| s == seed).unwrap_or_default();
+        let first = self.trainings_finished == 0;
+        let finished = TrainingFinished {
+            cell: variant * seeds.len() + position,
+            variant,
+            weights: (position == 0)
+                .then(|| self.study.variant_weights(variant))
+                .flatten(),
+            outcome,
+            wall_secs: now - self.last_finished_secs,
+            data_secs: if first {
+                self.data_secs.unwrap_or_default()
+            } else {
+                0.0
+            },
+        };
+        self.last_finished_secs = now;
+        self.trainings_finished += 1;
+        finished
     }
 
     fn losses(&self, progress: &StudyProgress) -> Option<Losses> {
@@ -273,6 +360,23 @@ mod tests {
             .filter(|e| matches!(e, RunEvent::VariantFinished(_)))
             .count();
         assert_eq!(finished, 2);
+        let trainings: Vec<&TrainingFinished> = events
+            .iter()
+            .filter_map(|e| match e {
+                RunEvent::TrainingFinished(t) => Some(&**t),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(trainings.iter().map(|t| t.cell).collect::<Vec<_>>(), [0, 1]);
+        assert!(trainings.iter().all(|t| t.weights.is_some()));
+        assert!(trainings[0].data_secs > 0.0 && trainings[1].data_secs == 0.0);
+        assert!(!events.iter().any(|e| matches!(e, RunEvent::DataReady(_))));
+        // The stream is serialisable: what a worker posts reads back equal.
+        for event in &events {
+            let json = serde_json::to_string(event).expect("json");
+            let back: RunEvent = serde_json::from_str(&json).expect("parse");
+            assert_eq!(&back, event);
+        }
         let Some(RunEvent::Finished { results, weights }) = events.last() else {
             panic!("the last event is the results");
         };

@@ -148,7 +148,7 @@ impl Study {
         let mut progress = self.progress(Phase::Evaluating, Some(&*job));
         let diverged = diverged_at.is_some();
         let job = *job;
-        self.outcomes[variant].push(SeedOutcome {
+        let outcome = SeedOutcome {
             training: SeedTraining {
                 seed,
                 iterations_done: diverged_at.unwrap_or(job.trainer.iteration()),
@@ -159,7 +159,9 @@ impl Study {
             },
             tests: if diverged { Vec::new() } else { job.tests },
             samples: if diverged { Vec::new() } else { job.samples },
-        });
+        };
+        progress.finished_training = Some((variant, outcome.clone()));
+        self.outcomes[variant].push(outcome);
         if self.outcomes[variant].len() == self.config.seeds.len() {
             let result = variant_result(
                 &self.variants[variant],

@@ -5,9 +5,10 @@
 
 use super::aggregate::{metrics, study_results, variant_result, SeedOutcome};
 use super::cell::{CellFailure, CellResult, CELL_SCHEMA};
+use super::evaluate::TestMetrics;
 use super::physics::PhysicalSystem;
 use super::plan::StudyPlan;
-use super::results::{MissingCell, StudyResults};
+use super::results::{MissingCell, SampleTest, StudyResults};
 
 /// What the output directory holds for one cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,6 +97,9 @@ pub enum MergeError {
         /// The cell that differs.
         b: usize,
     },
+    /// The done cells carry no baseline and none was given.
+    #[error("no done cell carries the baseline")]
+    NoBaseline,
     /// The state list does not match the plan.
     #[error("{got} cell states for a plan of {cells} cells")]
     Count {
@@ -140,6 +144,19 @@ pub fn merge(
     states: &[CellState],
     allow_partial: bool,
 ) -> Result<StudyResults, MergeError> {
+    merge_shared(plan, system, states, allow_partial, None)
+}
+
+/// [`merge`] where the baseline's per-test metrics and the sample tests were made once for
+/// every cell (`shared`, a worker pool's [`super::prepared::Prepared`]) and the cells do not
+/// carry copies of them.
+pub fn merge_shared(
+    plan: &StudyPlan,
+    system: &dyn PhysicalSystem,
+    states: &[CellState],
+    allow_partial: bool,
+    shared: Option<(&[TestMetrics], &[SampleTest])>,
+) -> Result<StudyResults, MergeError> {
     if states.len() != plan.cells.len() {
         return Err(MergeError::Count {
             got: states.len(),
@@ -160,16 +177,29 @@ pub fn merge(
             _ => None,
         })
         .collect();
-    let first = done.first().ok_or(MergeError::NothingDone)?;
-    if let Some(other) = done
+    if done.is_empty() {
+        return Err(MergeError::NothingDone);
+    }
+    let carrying: Vec<&&CellResult> = done
         .iter()
-        .find(|c| c.baseline_tests != first.baseline_tests || c.samples != first.samples)
-    {
+        .filter(|c| !c.baseline_tests.is_empty())
+        .collect();
+    if let Some((first, other)) = carrying.first().and_then(|first| {
+        carrying
+            .iter()
+            .find(|c| c.baseline_tests != first.baseline_tests || c.samples != first.samples)
+            .map(|other| (first, other))
+    }) {
         return Err(MergeError::Disagree {
             a: first.cell,
             b: other.cell,
         });
     }
+    let (baseline_tests, samples) = match (shared, carrying.first()) {
+        (Some(shared), _) => shared,
+        (None, Some(first)) => (first.baseline_tests.as_slice(), first.samples.as_slice()),
+        (None, None) => return Err(MergeError::NoBaseline),
+    };
     let variants = plan
         .config
         .variants()
@@ -188,8 +218,8 @@ pub fn merge(
     let mut results = study_results(
         &plan.config,
         variants,
-        metrics(&[first.baseline_tests.as_slice()]),
-        first.samples.clone(),
+        metrics(&[baseline_tests]),
+        samples.to_vec(),
         done.iter().map(|c| c.wall_secs).sum(),
     );
     results.missing_cells = problems;

@@ -1,18 +1,21 @@
 //! A study spread over a pool of workers (the browser's Web Workers): the messages between the
 //! page and a worker, how the cells are shared out ([`partition`]), and the page's
 //! [`Assembly`] of what the workers report — overall progress, the variants as they complete,
-//! and the results through the cluster merge ([`super::merge::merge`]), so they do not depend on
-//! the pool's size. No browser types here: the page and the worker binary do the posting.
+//! and the results through the cluster merge ([`super::merge::merge_shared`], with the
+//! baseline made once), so they do not depend on the pool's size. What happens when is the
+//! [`super::controller`]'s; no browser types here: the page and the worker binary do the posting.
 
 use serde::{Deserialize, Serialize};
 
-use super::batch::BatchEvent;
+use super::batch::DataSource;
 use super::cell::CellResult;
-use super::driver::{Losses, Progress};
-use super::merge::{merge, CellState, MergeError};
+use super::driver::{RunEvent, TrainingFinished};
+use super::evaluate::TestMetrics;
+use super::merge::{merge_shared, CellState, MergeError};
 use super::physics::{PhysicalSystem, Systems};
 use super::plan::{CellSpec, StudyPlan};
-use super::results::{StudyResults, VariantResult};
+use super::prepared::Prepared;
+use super::results::{SampleTest, StudyResults, VariantResult};
 
 /// Most workers a pool starts.
 pub const MAX_WORKERS: usize = 8;
@@ -21,7 +24,7 @@ pub const MAX_WORKERS: usize = 8;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum ToWorker {
     /// Run `cells` of `plan`, on WebGPU when `webgpu` (and it passes the worker's self-check),
-    /// else on the CPU backend. `fault` injects a failure (tests).
+    /// else on the CPU backend, with the data from `data`. `fault` injects a failure (tests).
     Run {
         /// The study.
         plan: Box<StudyPlan>,
@@ -31,6 +34,8 @@ pub enum ToWorker {
         webgpu: bool,
         /// A failure to inject.
         fault: Option<Fault>,
+        /// Make the data (and share them) or take them.
+        data: DataSource,
     },
     /// Stop after the current tick until [`ToWorker::Resume`].
     Pause,
@@ -45,40 +50,16 @@ pub enum Fault {
     Panic,
 }
 
-/// What a worker sends the page.
+/// What a worker sends the page: its study's [`RunEvent`]s, in a thin envelope for the two
+/// things only a worker says.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum FromWorker {
     /// Loaded and listening (messages sent before this are lost).
     Ready,
     /// The device it computes on, in words.
     Device(String),
-    /// Where its batch is.
-    Progress(Progress),
-    /// New losses of its running training.
-    Losses(Losses),
-    /// A finished training.
-    CellDone {
-        /// Its result.
-        result: Box<CellResult>,
-        /// The first seed's weights, `(label, burnpack bytes)`.
-        weights: Option<(String, Vec<u8>)>,
-    },
-    /// Its batch is done.
-    Done,
-    /// It stopped (an error or a panic, in words).
-    Error(String),
-}
-
-impl From<BatchEvent> for FromWorker {
-    fn from(event: BatchEvent) -> Self {
-        match event {
-            BatchEvent::Progress(p) => Self::Progress(p),
-            BatchEvent::Losses(l) => Self::Losses(l),
-            BatchEvent::CellDone { result, weights } => Self::CellDone { result, weights },
-            BatchEvent::Done => Self::Done,
-            BatchEvent::Error(e) => Self::Error(e),
-        }
-    }
+    /// An event of its batch (a panic is an [`RunEvent::Error`]).
+    Event(RunEvent),
 }
 
 /// Workers for `cells` cells on a machine with `cores` logical cores: one core left for the
@@ -122,6 +103,7 @@ pub struct Assembly {
     weights: Vec<(String, Vec<u8>)>,
     fractions: Vec<f64>,
     work: Vec<f64>,
+    baseline: Option<(Vec<TestMetrics>, Vec<SampleTest>)>,
 }
 
 impl Assembly {
@@ -140,6 +122,7 @@ impl Assembly {
             shares,
             system: systems(plan.config.system),
             plan,
+            baseline: None,
         }
     }
 
@@ -148,9 +131,19 @@ impl Assembly {
         &self.plan
     }
 
+    /// Workers (shares).
+    pub fn workers(&self) -> usize {
+        self.shares.len()
+    }
+
     /// Worker `worker`'s cells.
     pub fn share(&self, worker: usize) -> &[usize] {
         self.shares.get(worker).map_or(&[], Vec::as_slice)
+    }
+
+    /// Records the study's data: its baseline and samples are kept once, for the merge.
+    pub fn data_ready(&mut self, prepared: &Prepared) {
+        self.baseline = Some((prepared.baseline_tests.clone(), prepared.samples.clone()));
     }
 
     /// Records worker `worker`'s own fraction done; the whole study's fraction (each worker
@@ -174,15 +167,12 @@ impl Assembly {
     }
 
     /// Records a finished training; the variant's result when this was its last seed.
-    pub fn cell_done(
-        &mut self,
-        result: CellResult,
-        weights: Option<(String, Vec<u8>)>,
-    ) -> Option<VariantResult> {
-        let index = result.cell;
+    pub fn training_finished(&mut self, finished: TrainingFinished) -> Option<VariantResult> {
+        let index = finished.cell;
         let variant = self.plan.cells.get(index)?.variant;
+        let result = CellResult::new(&self.plan, &finished);
         self.states[index] = CellState::of_result(&self.plan, index, result);
-        self.weights.extend(weights);
+        self.weights.extend(finished.weights);
         let seeds_done = self
             .plan
             .cells
@@ -198,12 +188,22 @@ impl Assembly {
         results.variants.into_iter().find(|v| v.id == id)
     }
 
+    /// True when cell `index` is done.
+    fn is_done(&self, index: usize) -> bool {
+        matches!(self.states.get(index), Some(CellState::Done(_)))
+    }
+
     /// The first cell of worker `worker`'s share that is not done (the one it is on).
     pub fn current_cell(&self, worker: usize) -> Option<&CellSpec> {
         self.share(worker)
             .iter()
-            .find(|&&i| !matches!(self.states[i], CellState::Done(_)))
+            .find(|&&i| !self.is_done(i))
             .map(|&i| &self.plan.cells[i])
+    }
+
+    /// True when every cell of worker `worker`'s share is done.
+    pub fn share_done(&self, worker: usize) -> bool {
+        self.share(worker).iter().all(|&i| self.is_done(i))
     }
 
     /// Finished trainings.
@@ -221,7 +221,11 @@ impl Assembly {
 
     /// The results: complete, or with `partial` whatever is done (the rest listed as missing).
     pub fn results(&self, partial: bool) -> Result<StudyResults, MergeError> {
-        merge(&self.plan, self.system, &self.states, partial)
+        let shared = self
+            .baseline
+            .as_ref()
+            .map(|(tests, samples)| (tests.as_slice(), samples.as_slice()));
+        merge_shared(&self.plan, self.system, &self.states, partial, shared)
     }
 
     /// The trained weights received so far (first seed of each variant), in plan order.
@@ -287,7 +291,8 @@ mod tests {
     }
 
     /// Runs the plan as `workers` batches, one after the other (as workers would, in any
-    /// interleaving), through the page's assembly.
+    /// interleaving), through the page's assembly: the first makes the data and shares them,
+    /// the others receive them (through JSON, as posted).
     fn pooled(plan: &StudyPlan, workers: usize) -> (StudyResults, usize, usize) {
         let shares = partition(plan, workers);
         let mut assembly = Assembly::new(
@@ -296,32 +301,51 @@ mod tests {
             shares.clone(),
         );
         let mut variants = 0;
+        let mut prepared: Option<Prepared> = None;
         for (worker, share) in shares.iter().enumerate().rev() {
             let clock: Rc<dyn Fn() -> f64> = Rc::new(|| 0.0);
+            let data = match &prepared {
+                None => DataSource::Make { share: true },
+                Some(p) => DataSource::Given(Box::new(p.clone())),
+            };
             let mut batch = CellBatch::new(
                 plan,
                 share,
                 crate::numerics::system::System::physics,
                 &backend::cpu(),
                 clock,
+                data,
             )
             .expect("batch");
             while !batch.stopped() {
                 for event in pollster::block_on(batch.tick()) {
                     // Through the JSON a worker posts.
-                    let json = serde_json::to_string(&FromWorker::from(event)).expect("json");
-                    match serde_json::from_str(&json).expect("parse") {
-                        FromWorker::CellDone { result, weights } => {
-                            variants += usize::from(assembly.cell_done(*result, weights).is_some());
+                    let json = serde_json::to_string(&FromWorker::Event(event)).expect("json");
+                    let FromWorker::Event(event) = serde_json::from_str(&json).expect("parse")
+                    else {
+                        panic!("not an event");
+                    };
+                    match event {
+                        RunEvent::DataReady(p) => {
+                            assembly.data_ready(&p);
+                            prepared = Some(*p);
                         }
-                        FromWorker::Progress(p) => {
+                        RunEvent::TrainingFinished(t) => {
+                            assert!(t.outcome.training.seed == plan.cells[t.cell].seed);
+                            variants += usize::from(assembly.training_finished(*t).is_some());
+                        }
+                        RunEvent::Progress(p) => {
                             assembly.progress(worker, p.fraction);
                         }
-                        FromWorker::Error(e) => panic!("{e}"),
-                        _ => {}
+                        RunEvent::Error(e) => panic!("{e}"),
+                        RunEvent::VariantFinished(_) | RunEvent::Finished { .. } => {
+                            panic!("a batch reports no whole-study event")
+                        }
+                        RunEvent::Losses(_) => {}
                     }
                 }
             }
+            assert!(assembly.share_done(worker));
         }
         assert!(assembly.finished());
         (
@@ -344,5 +368,29 @@ mod tests {
         assert_eq!(one.variants, three.variants);
         assert_eq!(one.baseline, three.baseline);
         assert_eq!(one.samples, three.samples);
+        // And the cluster's cell files (each making its own data) merge into the same.
+        let states: Vec<CellState> = (0..plan.cells.len())
+            .map(|i| {
+                let r = pollster::block_on(crate::numerics::study::cell::run_cell(
+                    &plan,
+                    i,
+                    crate::numerics::system::System::physics,
+                    &backend::cpu(),
+                    Rc::new(|| 0.0),
+                ))
+                .expect("cell");
+                CellState::of_result(&plan, i, r)
+            })
+            .collect();
+        let cells = crate::numerics::study::merge::merge(
+            &plan,
+            crate::numerics::system::System::Ks.physics(),
+            &states,
+            false,
+        )
+        .expect("merge");
+        assert_eq!(cells.variants, three.variants);
+        assert_eq!(cells.baseline, three.baseline);
+        assert_eq!(cells.samples, three.samples);
     }
 }

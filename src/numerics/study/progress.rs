@@ -1,8 +1,16 @@
-//! What a study reports after each piece of work: its [`Phase`] and a [`StudyProgress`].
+//! What a study reports after each piece of work: its [`Phase`] and a [`StudyProgress`]; the
+//! one ETA rule ([`eta_secs`]) of the driver and the pool controller.
 
 use serde::{Deserialize, Serialize};
 
+use super::aggregate::SeedOutcome;
 use super::results::{VariantId, VariantResult};
+
+/// Estimated seconds left after `elapsed_secs` with `fraction` ∈ [0, 1] of the work done
+/// (linear extrapolation); `None` until 1 % is done.
+pub fn eta_secs(elapsed_secs: f64, fraction: f64) -> Option<f64> {
+    (fraction > 0.01).then(|| elapsed_secs * (1.0 - fraction) / fraction)
+}
 
 /// What the study is doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -41,6 +49,9 @@ pub struct StudyProgress {
     pub fraction: f64,
     /// A variant that just finished evaluating (all its seeds), to show its metrics live.
     pub finished_variant: Option<VariantResult>,
+    /// A training that just finished (and was evaluated, unless it diverged): its variant index
+    /// and outcome.
+    pub finished_training: Option<(usize, SeedOutcome)>,
 }
 
 impl StudyProgress {
@@ -56,5 +67,17 @@ impl StudyProgress {
             Phase::Evaluating => format!("Evaluating {variant} seed {}", self.seed),
             Phase::Done => "Done".to_string(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::eta_secs;
+
+    #[test]
+    fn the_eta_extrapolates_after_one_percent() {
+        assert_eq!(eta_secs(10.0, 0.005), None);
+        assert_eq!(eta_secs(10.0, 0.25), Some(30.0));
+        assert_eq!(eta_secs(10.0, 1.0), Some(0.0));
     }
 }

@@ -57,7 +57,7 @@ pub struct Study {
 }
 
 /// Work units of one data trajectory (and of one test size's data, and of the baseline).
-const DATA_WORK: f64 = 20.0;
+pub(super) const DATA_WORK: f64 = 20.0;
 
 /// The next stage and what to report.
 pub(super) type Step = Result<(Stage, StudyProgress), StudyError>;
@@ -246,6 +246,7 @@ impl Study {
             new_losses: Vec::new(),
             fraction: (self.work_done / self.work_total.max(1.0)).min(1.0),
             finished_variant: None,
+            finished_training: None,
         }
     }
 

@@ -134,7 +134,7 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
                     bar.set_position((progress.fraction * 1000.0) as u64);
                     bar.set_message(progress.description);
                 }
-                RunEvent::Losses(_) => {}
+                RunEvent::Losses(_) | RunEvent::DataReady(_) | RunEvent::TrainingFinished(_) => {}
                 RunEvent::VariantFinished(done) => bar.println(format!(
                     "{}: relative error {:.3e} ± {:.1e}",
                     done.id.label(),
