@@ -54,6 +54,10 @@ impl PhysicalSystem for Kolmogorov {
         "Kolmogorov flow"
     }
 
+    fn architectures(&self) -> &'static [crate::numerics::nets::Architecture] {
+        &crate::numerics::nets::Architecture::TWO_D
+    }
+
     fn state_shape(&self) -> StateShape {
         StateShape {
             channels: 2,

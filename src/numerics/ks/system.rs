@@ -31,6 +31,10 @@ impl PhysicalSystem for Ks {
         "Kuramoto–Sivashinsky"
     }
 
+    fn architectures(&self) -> &'static [crate::numerics::nets::Architecture] {
+        &crate::numerics::nets::Architecture::ONE_D
+    }
+
     fn state_shape(&self) -> StateShape {
         StateShape {
             channels: 1,

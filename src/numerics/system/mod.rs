@@ -105,6 +105,9 @@ pub trait PhysicalSystem: Sync {
     /// The shape of one state.
     fn state_shape(&self) -> StateShape;
 
+    /// The network architectures that fit its state, in menu order.
+    fn architectures(&self) -> &'static [crate::numerics::nets::Architecture];
+
     /// The parameter varied between cases.
     fn parameter(&self) -> Parameter;
 
