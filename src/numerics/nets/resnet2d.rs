@@ -84,13 +84,6 @@ impl NetworkSize for PaperSize {
     }
 }
 
-/// The feature list of size `(channels, depth)`, if it is one of [`PAPER_SIZES`].
-pub fn features(channels: usize, depth: usize) -> Option<&'static [usize]> {
-    PaperSize::from_knobs(channels, depth, usize::MAX)
-        .ok()
-        .map(PaperSize::features)
-}
-
 /// `(C_in, C_out)` of every block of `features`, starting from the input channels.
 fn block_widths(features: &[usize]) -> impl Iterator<Item = (usize, usize)> + '_ {
     std::iter::once(INPUT_CHANNELS)
