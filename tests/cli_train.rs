@@ -144,3 +144,30 @@ fn assert_usage_error(args: &[&str], needle: &str) {
     with_quiet.extend_from_slice(args);
     common::assert_usage_error("train", &with_quiet, needle);
 }
+
+#[test]
+fn an_architecture_without_a_size_trains_at_its_default_size() {
+    let dir = out_dir("unet-default");
+    let dir_arg = dir.to_string_lossy().to_string();
+    let output = run(&[
+        "--architecture",
+        "unet",
+        "--iterations",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        &dir_arg,
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let net = &train_json(&dir)["config"]["net"];
+    assert_eq!(net["architecture"], "unet");
+    assert_eq!(
+        (net["channels"].clone(), net["depth"].clone()),
+        (8.into(), 2.into())
+    );
+}

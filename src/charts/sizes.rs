@@ -12,7 +12,7 @@ use super::{
     with_legend_strip, ChartError, ChartKind, Hue, Swatch, BASELINE_COLOR,
 };
 use crate::numerics::metrics::log_log_slope;
-use crate::numerics::nets::Architecture;
+use crate::numerics::nets::{Architecture, Marker};
 use crate::numerics::study::convergence::convergence_fits;
 use crate::report::results::{StudyResults, VariantResult};
 
@@ -153,28 +153,28 @@ pub fn draw_sizes<DB: DrawingBackend>(
         // square, U-Net diamond, FNO cross, 2-D ResNet ring.
         let style = g.color.filled();
         let points = points.into_iter();
-        match g.architecture {
-            Architecture::Resnet => {
+        match g.architecture.facts().marker {
+            Marker::Circle => {
                 chart.draw_series(points.map(|p| Circle::new(p, 4, style)))?;
             }
-            Architecture::Gcn => {
+            Marker::Triangle => {
                 chart.draw_series(points.map(|p| TriangleMarker::new(p, 5, style)))?;
             }
-            Architecture::Dilated => {
+            Marker::Square => {
                 chart.draw_series(
                     points.map(|p| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style)),
                 )?;
             }
-            Architecture::Unet => {
+            Marker::Diamond => {
                 chart.draw_series(points.map(|p| {
                     EmptyElement::at(p)
                         + Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style)
                 }))?;
             }
-            Architecture::Fno => {
+            Marker::Cross => {
                 chart.draw_series(points.map(|p| Cross::new(p, 4, g.color.stroke_width(2))))?;
             }
-            Architecture::Resnet2d => {
+            Marker::Ring => {
                 chart.draw_series(points.map(|p| Circle::new(p, 4, g.color.stroke_width(2))))?;
             }
         }

@@ -330,7 +330,7 @@ impl Knob {
             (Knob::Rollout, Value::Count(v)) => e.rollout = v,
             (Knob::Modes, Value::Modes(v)) => e.modes = v,
             (Knob::Modalities, Value::Modalities(v)) => e.modalities = v,
-            (Knob::Architecture, Value::Architecture(v)) => e.architecture = v,
+            (Knob::Architecture, Value::Architecture(v)) => e.set_architecture(v),
             (Knob::Architectures, Value::Architectures(v)) => e.architectures = v,
             (Knob::Channels, Value::Count(v)) => e.channels = v,
             (Knob::Depth, Value::Count(v)) => e.depth = v,
@@ -348,7 +348,9 @@ impl Knob {
     pub fn write_train(self, config: &mut TrainConfig, value: &Value) {
         match (self, value) {
             (Knob::Iterations, Value::Count(v)) => config.iterations = *v,
-            (Knob::Architecture, Value::Architecture(v)) => config.net.architecture = *v,
+            (Knob::Architecture, Value::Architecture(v)) => {
+                config.net = config.net.with_architecture(*v)
+            }
             (Knob::Channels, Value::Count(v)) => config.net.channels = *v,
             (Knob::Depth, Value::Count(v)) => config.net.depth = *v,
             (Knob::Horizon, Value::Count(v)) => config.unroll.horizon = *v,

@@ -25,6 +25,8 @@ pub mod validate;
 pub mod value;
 
 #[cfg(test)]
+mod architecture_tests;
+#[cfg(test)]
 mod system_tests;
 #[cfg(test)]
 mod tests;
@@ -179,9 +181,24 @@ impl Experiment {
         }
     }
 
+    /// Switches the architecture: a size left at the old architecture's default takes the new
+    /// one's default size (as [`Experiment::set_system`] takes the system's defaults); a size
+    /// set by hand is kept.
+    pub fn set_architecture(&mut self, architecture: Architecture) {
+        let net = NetConfig {
+            architecture: self.architecture,
+            channels: self.channels,
+            depth: self.depth,
+        }
+        .with_architecture(architecture);
+        self.architecture = net.architecture;
+        self.channels = net.channels;
+        self.depth = net.depth;
+    }
+
     /// Applies `overrides` at this experiment's target: each value is checked against the
-    /// limits and against the preset, then the depth against the architecture; the first
-    /// problem with its knob otherwise.
+    /// limits and against the preset, then the depth against the architecture and the
+    /// architectures against the system; the first problem with its knob otherwise.
     pub fn apply(&mut self, overrides: &Overrides) -> Result<(), (Knob, Problem)> {
         for (knob, value) in overrides.iter() {
             if !knob.applies_to_preset(self.preset) {
@@ -191,10 +208,36 @@ impl Experiment {
                 .map_err(|problem| (*knob, problem))?;
             knob.write(self, value.clone());
         }
-        match self.depth_problem() {
-            Some(problem) => Err((Knob::Depth, problem)),
-            None => Ok(()),
+        if let Some(problem) = self.depth_problem() {
+            return Err((Knob::Depth, problem));
         }
+        for knob in [Knob::Architecture, Knob::Architectures] {
+            if let Some(problem) = self.architecture_problem(knob) {
+                return Err((knob, problem));
+            }
+        }
+        Ok(())
+    }
+
+    /// The problem of `knob` (architecture or architectures) when the system does not take an
+    /// architecture it names; `None` otherwise or where the preset does not use the knob.
+    pub fn architecture_problem(&self, knob: Knob) -> Option<Problem> {
+        let named = match knob {
+            Knob::Architecture => std::slice::from_ref(&self.architecture),
+            Knob::Architectures => self.architectures.as_slice(),
+            _ => return None,
+        };
+        let physics = self.system.physics();
+        let accepted = physics.architectures();
+        let wrong = named.iter().find(|a| !accepted.contains(a))?;
+        knob.applies(self).then(|| {
+            let names: Vec<&str> = accepted.iter().map(|a| a.name()).collect();
+            Problem::Invalid(format!(
+                "{} does not take the {wrong} network (it takes {})",
+                physics.title(),
+                crate::numerics::names::in_words(&names)
+            ))
+        })
     }
 
     /// The depth's problem when it is too deep for the architecture (a U-Net halves 48 points
@@ -211,11 +254,18 @@ impl Experiment {
     /// The knobs whose values differ from the preset's defaults (URL, CLI command).
     pub fn overrides(&self) -> Overrides {
         let defaults = self.preset_defaults();
+        // The architecture picks the default size.
+        let mut sized = defaults.clone();
+        sized.set_architecture(self.architecture);
         let mut out = Overrides::default();
         for knob in KNOBS {
             let value = knob.read(self);
+            let default = match knob {
+                Knob::Channels | Knob::Depth => knob.read(&sized),
+                _ => knob.read(&defaults),
+            };
             // The system picks the defaults, so it always differs from the default system's.
-            let differs = value.to_string() != knob.read(&defaults).to_string();
+            let differs = value.to_string() != default.to_string();
             if differs || (knob == Knob::System && self.system != System::default()) {
                 out.set(knob, value);
             }

@@ -16,7 +16,7 @@ pub const WORKLOAD: &str = "workload";
 
 impl Experiment {
     /// Every applicable knob's problem, in [`KNOBS`] order (empty when valid); the depth is
-    /// also checked against the architecture.
+    /// also checked against the architecture, the architectures against the system.
     pub fn knob_errors(&self) -> Vec<FieldError> {
         KNOBS
             .into_iter()
@@ -29,6 +29,7 @@ impl Experiment {
                             .then(|| self.depth_problem())
                             .flatten()
                     })
+                    .or_else(|| self.architecture_problem(knob))
                     .map(|problem| (knob.key(), problem.for_form(knob)))
             })
             .collect()

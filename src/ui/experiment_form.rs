@@ -43,17 +43,6 @@ fn modality_title(modality: Modality) -> &'static str {
     }
 }
 
-fn architecture_title(architecture: Architecture) -> &'static str {
-    match architecture {
-        Architecture::Resnet => "ResNet1D (periodic convolutions)",
-        Architecture::Gcn => "ring graph network (GCN)",
-        Architecture::Dilated => "dilated ResNet (dilations 1, 2, 4, 8, 4, 2, 1)",
-        Architecture::Unet => "U-Net (periodic, halving up to 4 times)",
-        Architecture::Fno => "Fourier neural operator (12 modes)",
-        Architecture::Resnet2d => "2-D ResNet (Kolmogorov flow; the paper's four sizes)",
-    }
-}
-
 /// One labelled input bound to `knob` of `experiment`, with its inline error span
 /// `#<key>-error`. Typed text is parsed by the knob; text that does not parse gives an invalid
 /// value, so the message appears. The input's text is only replaced when the knob changes from
@@ -171,11 +160,11 @@ pub fn ExperimentForm(
                 <div class:hidden=move || !uses_net_size()><label>"Architecture "
                     <select id="arch" on:change=move |ev| {
                         if let Ok(architecture) = event_target_value(&ev).parse::<Architecture>() {
-                            experiment.update(|e| e.architecture = architecture);
+                            experiment.update(|e| e.set_architecture(architecture));
                         }
                     }>
                         {Architecture::ALL.into_iter().map(|a| view! {
-                            <option value=a.name() selected=move || experiment.with(|e| e.architecture == a)>{architecture_title(a)}</option>
+                            <option value=a.name() selected=move || experiment.with(|e| e.architecture == a)>{a.title()}</option>
                         }).collect_view()}
                     </select>
                 </label></div>
@@ -186,7 +175,7 @@ pub fn ExperimentForm(
                             <input type="checkbox" id=format!("archs-{}", a.name())
                                 prop:checked=move || experiment.with(|e| e.architectures.contains(&a))
                                 on:change=move |_| experiment.update(|e| e.toggle_architecture(a)) />
-                            " " {architecture_title(a)}
+                            " " {a.title()}
                         </label>
                     }).collect_view()}
                     <span class="field-error" id="archs-error">{error_of(Knob::Architectures.key())}</span>

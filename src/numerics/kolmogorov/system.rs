@@ -61,6 +61,10 @@ impl PhysicalSystem for Kolmogorov {
         "Kolmogorov flow"
     }
 
+    fn architectures(&self) -> &'static [crate::numerics::nets::Architecture] {
+        &crate::numerics::nets::Architecture::TWO_D
+    }
+
     fn state_shape(&self) -> StateShape {
         StateShape {
             channels: 2,
@@ -209,16 +213,6 @@ impl PhysicalSystem for Kolmogorov {
     }
 
     fn validate_training(&self, config: &TrainConfig) -> Result<(), TrainError> {
-        if !config.net.is_2d() {
-            return Err(TrainError::invalid(
-                "architecture",
-                format!(
-                    "{} does not fit {}: Kolmogorov flow needs the 2-D ResNet",
-                    config.net.architecture,
-                    self.title()
-                ),
-            ));
-        }
         if config.mode != Mode::Correct {
             return Err(TrainError::invalid(
                 "mode",

@@ -17,7 +17,7 @@ use crate::numerics::study::{Preset, StudyConfig};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
-use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
+use crate::numerics::train::{Modality, Mode, TrainError};
 use crate::numerics::types::{
     BaselineWords, EvalConfig, MapKind, MapWords, MetricWords, Parameter, ParameterWords,
     StateShape, System, SystemFacts, TestMetrics, Trajectory,
@@ -37,6 +37,10 @@ impl PhysicalSystem for Ks {
 
     fn title(&self) -> &'static str {
         "Kuramoto–Sivashinsky"
+    }
+
+    fn architectures(&self) -> &'static [crate::numerics::nets::Architecture] {
+        &crate::numerics::nets::Architecture::ONE_D
     }
 
     fn state_shape(&self) -> StateShape {
@@ -154,20 +158,6 @@ impl PhysicalSystem for Ks {
 
     fn playground(&self) -> Option<&dyn Playground> {
         Some(self)
-    }
-
-    fn validate_training(&self, config: &TrainConfig) -> Result<(), TrainError> {
-        if config.net.is_2d() {
-            return Err(TrainError::invalid(
-                "architecture",
-                format!(
-                    "{} does not fit {}: KS needs a 1-D network",
-                    config.net.architecture,
-                    self.title()
-                ),
-            ));
-        }
-        Ok(())
     }
 
     fn solver_flops_per_state(&self, mode: Mode, alpha: f64) -> f64 {

@@ -1,15 +1,18 @@
 //! Dilated ResNet ("Dil-ResNet" of the learned-simulator literature, Stachenfeld et al. 2022):
-//! encoder conv(2 → C), `D` blocks, decoder conv(C → 1). A block is seven periodic 3-tap
-//! convolutions C → C with dilations [`DILATIONS`] = 1, 2, 4, 8, 4, 2, 1, a LeakyReLU after
-//! each but the last, and a skip around the block. The dilations widen the receptive field of
-//! one block to 45 points (the grid has 48). Parameters `21DC² + (7D + 10)C + 1`.
+//! encoder conv(2 → C), `D` blocks, decoder conv(C → 1) — a [`ResidualFrame`] of
+//! [`PeriodicConv1d`] and [`DilatedBlock`]. A block is seven periodic 3-tap convolutions C → C
+//! with dilations [`DILATIONS`] = 1, 2, 4, 8, 4, 2, 1, a LeakyReLU after each but the last, and
+//! a skip around the block. The dilations widen the receptive field of one block to 45 points
+//! (the grid has 48). Parameters `21DC² + (7D + 10)C + 1`.
 
 use burn::module::Module;
 use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
-use super::resnet1d::PeriodicConv1d;
-use super::{stack_inputs, InitRng, LEAKY_SLOPE};
+use super::frame::{FrameBlock, ResidualFrame};
+use super::network::{Facts, GridSize, Marker};
+use super::resnet1d::{conv_flops, PeriodicConv1d};
+use super::{InitRng, DEPTH_RANGE, LEAKY_SLOPE};
 
 /// The dilations of one block's convolutions, out and back.
 pub const DILATIONS: [usize; 7] = [1, 2, 4, 8, 4, 2, 1];
@@ -22,9 +25,21 @@ pub struct DilatedBlock {
     pub convs: Vec<PeriodicConv1d>,
 }
 
-impl DilatedBlock {
+impl FrameBlock for DilatedBlock {
+    type Layer = PeriodicConv1d;
+
+    const FACTS: Facts = Facts {
+        title: "dilated ResNet (dilations 1, 2, 4, 8, 4, 2, 1)",
+        size_knobs: "C channels, D dilated blocks of 7 convolutions",
+        max_depth: *DEPTH_RANGE.end(),
+        default_size: (12, 3),
+        size_grid: [(3, 1), (6, 2), (12, 3), (24, 4)],
+        state_dims: 1,
+        marker: Marker::Square,
+    };
+
     /// Draws the convolutions in order.
-    pub fn init(channels: usize, device: &Device, rng: &mut InitRng) -> Self {
+    fn init(channels: usize, device: &Device, rng: &mut InitRng) -> Self {
         Self {
             convs: DILATIONS
                 .iter()
@@ -33,8 +48,7 @@ impl DilatedBlock {
         }
     }
 
-    /// `[batch, C, N] → [batch, C, N]`.
-    pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+    fn forward(&self, x: Tensor<3>) -> Tensor<3> {
         let last = self.convs.len() - 1;
         let h = self.convs.iter().zip(DILATIONS).enumerate().fold(
             x.clone(),
@@ -49,42 +63,28 @@ impl DilatedBlock {
         );
         x + h
     }
+
+    /// `21DC² + (7D + 10)C + 1`.
+    fn parameter_count(size: GridSize) -> usize {
+        let (c, d) = (size.channels, size.depth);
+        21 * d * c * c + (7 * d + 10) * c + 1
+    }
+
+    /// Seven convs, six activations and the skip add.
+    fn flops(c: f64, n: f64) -> f64 {
+        7.0 * conv_flops(c, c, n) + 7.0 * c * n
+    }
+
+    /// `(21D + 3)·C·N + 3N`: per conv its padded input, output and activation, per block the
+    /// skip sum.
+    fn activation_floats_per_sample(size: GridSize, resolution: usize) -> f64 {
+        let (c, d, n) = (size.channels as f64, size.depth as f64, resolution as f64);
+        (21.0 * d + 3.0) * c * n + 3.0 * n
+    }
 }
 
 /// The dilated ResNet.
-#[derive(Module, Debug)]
-pub struct DilatedResNet {
-    /// conv 2 → C (channels u, s).
-    pub input: PeriodicConv1d,
-    /// `D` dilated blocks.
-    pub blocks: Vec<DilatedBlock>,
-    /// conv C → 1.
-    pub output: PeriodicConv1d,
-}
-
-impl DilatedResNet {
-    /// Draws the layers in forward order (encoder, blocks, decoder), weight before bias.
-    pub fn init(channels: usize, depth: usize, device: &Device, rng: &mut InitRng) -> Self {
-        let input = PeriodicConv1d::init(2, channels, device, rng);
-        let blocks = (0..depth)
-            .map(|_| DilatedBlock::init(channels, device, rng))
-            .collect();
-        let output = PeriodicConv1d::init(channels, 1, device, rng);
-        Self {
-            input,
-            blocks,
-            output,
-        }
-    }
-
-    /// `u: [batch, N]`, `scale: [batch, 1]` → `[batch, N]`.
-    pub fn forward(&self, u: Tensor<2>, scale: Tensor<2>) -> Tensor<2> {
-        let [batch, n] = u.dims();
-        let x = self.input.forward(stack_inputs(u, scale));
-        let x = self.blocks.iter().fold(x, |x, block| block.forward(x));
-        self.output.forward(x).reshape([batch, n])
-    }
-}
+pub type DilatedResNet = ResidualFrame<PeriodicConv1d, DilatedBlock>;
 
 #[cfg(test)]
 mod tests {

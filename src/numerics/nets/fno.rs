@@ -12,7 +12,10 @@ use burn::module::{Module, Param};
 use burn::tensor::activation::gelu;
 use burn::tensor::{Device, Tensor, TensorData};
 
-use super::{init_bound, stack_inputs, uniform_param, InitRng};
+use super::frame::on_grid;
+use super::init::{uniform_param, weight_and_bias};
+use super::network::{Facts, GridSize, Marker, Network};
+use super::{InitRng, DEPTH_RANGE};
 
 /// Fourier modes kept by every spectral convolution (the grid's 48 points have 24 below
 /// Nyquist).
@@ -35,11 +38,9 @@ impl Pointwise {
         device: &Device,
         rng: &mut InitRng,
     ) -> Self {
-        let bound = init_bound(channels_in);
-        Self {
-            weight: uniform_param([channels_out, channels_in], bound, device, rng),
-            bias: uniform_param([channels_out], bound, device, rng),
-        }
+        let shape = [channels_out, channels_in];
+        let (weight, bias) = weight_and_bias(shape, channels_in, channels_out, device, rng);
+        Self { weight, bias }
     }
 
     /// `[batch, C_in, N] → [batch, C_out, N]`.
@@ -175,19 +176,63 @@ impl Fno {
             output,
         }
     }
+}
 
-    /// `u: [batch, N]`, `scale: [batch, 1]` → `[batch, N]`.
-    pub fn forward(&self, u: Tensor<2>, scale: Tensor<2>) -> Tensor<2> {
-        let [batch, n] = u.dims();
-        let mut x = self.lift.forward(stack_inputs(u, scale));
-        for (i, layer) in self.layers.iter().enumerate() {
-            x = layer.spectral.forward(x.clone()) + layer.pointwise.forward(x);
-            if i + 1 < self.layers.len() {
-                x = gelu(x);
+impl Network for Fno {
+    type Size = GridSize;
+
+    const FACTS: Facts = Facts {
+        title: "Fourier neural operator (12 modes)",
+        size_knobs: "C channels, D Fourier layers (12 modes)",
+        max_depth: *DEPTH_RANGE.end(),
+        default_size: (12, 3),
+        size_grid: [(3, 1), (6, 2), (12, 3), (24, 4)],
+        state_dims: 1,
+        marker: Marker::Cross,
+    };
+
+    fn build(size: GridSize, device: &Device, rng: &mut InitRng) -> Self {
+        Self::init(size.channels, size.depth, device, rng)
+    }
+
+    /// `u: [batch, N]`, `parameter: [batch, 1]` → `[batch, N]`.
+    fn forward(&self, u: Tensor<2>, parameter: Tensor<2>) -> Tensor<2> {
+        on_grid(u, parameter, |x| {
+            let mut x = self.lift.forward(x);
+            for (i, layer) in self.layers.iter().enumerate() {
+                x = layer.spectral.forward(x.clone()) + layer.pointwise.forward(x);
+                if i + 1 < self.layers.len() {
+                    x = gelu(x);
+                }
             }
-        }
-        let x = gelu(self.project.forward(x));
-        self.output.forward(x).reshape([batch, n])
+            self.output.forward(gelu(self.project.forward(x)))
+        })
+    }
+
+    /// `(25D + 1)C² + (D + 5)C + 1`.
+    fn parameter_count(size: GridSize) -> usize {
+        let (c, d) = (size.channels, size.depth);
+        ((2 * MODES + 1) * d + 1) * c * c + (d + 5) * c + 1
+    }
+
+    /// Per layer the forward DFT (2 matmuls N → K), the complex mixing (4 matmuls C → C per
+    /// mode and 2 adds), the inverse DFT (2 matmuls K → N and an add), the pointwise path, their
+    /// sum and the GELU; lift and the two projections around them.
+    fn flops_per_sample(size: GridSize, resolution: usize) -> f64 {
+        let (c, d, n) = (size.channels as f64, size.depth as f64, resolution as f64);
+        let k = MODES.min(resolution.div_ceil(2)) as f64;
+        let pointwise = |ci: f64, co: f64| (2.0 * ci * co + co) * n;
+        let spectral = 4.0 * n * k * c + (8.0 * c * c + 2.0 * c) * k + 4.0 * k * n * c + c * n;
+        let layer = spectral + pointwise(c, c) + 2.0 * c * n;
+        pointwise(2.0, c) + d * layer + pointwise(c, c) + c * n + pointwise(c, 1.0)
+    }
+
+    /// `(6D + 4)·C·N + 6·D·K·C + 3N`: per layer the inverse DFT's two parts, the pointwise
+    /// path, the sum and the GELU, and the spectra.
+    fn activation_floats_per_sample(size: GridSize, resolution: usize) -> f64 {
+        let (c, d, n) = (size.channels as f64, size.depth as f64, resolution as f64);
+        let k = MODES.min(resolution.div_ceil(2)) as f64;
+        (6.0 * d + 4.0) * c * n + 6.0 * d * k * c + 3.0 * n
     }
 }
 

@@ -1,8 +1,9 @@
 //! Ring-graph network: every node `i` of the periodic grid is connected to itself and to its
 //! neighbours `i ± 1`. A directional edge convolution computes, for each of the three neighbours
 //! `j ∈ {i−1, i, i+1}`, the message `m_ij = W·[x_i, x_j − x_i, sign(i − j)] + b` (one `Linear` of
-//! `2·C_in + 1` inputs) and averages the three messages. Same residual layout as the ResNet1D:
-//! input layer 2 → C, `D` blocks of two edge convs with LeakyReLU and skip, output layer C → 1.
+//! `2·C_in + 1` inputs) and averages the three messages. Same residual layout as the ResNet1D
+//! (a [`ResidualFrame`] of [`EdgeConv`] and [`GcnBlock`]): input layer 2 → C, `D` blocks of two
+//! edge convs with LeakyReLU and skip, output layer C → 1.
 //! Parameters `4DC² + (4D + 8)C + 2` (an edge conv C_in → C_out has `(2·C_in + 2)·C_out`).
 //!
 //! Neighbours are gathered with circular shifts (slice + concatenation); all three messages of
@@ -20,8 +21,11 @@ use burn::module::{Module, Param};
 use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
+use super::frame::{FrameBlock, FrameLayer, ResidualFrame};
+use super::init::weight_and_bias;
+use super::network::{Facts, GridSize, Marker};
 use super::padding::circular_shift;
-use super::{init_bound, stack_inputs, uniform_param, InitRng, LEAKY_SLOPE};
+use super::{InitRng, DEPTH_RANGE, LEAKY_SLOPE};
 
 /// Neighbour offsets `j − i` of the ring graph.
 pub const NEIGHBOUR_OFFSETS: [isize; 3] = [-1, 0, 1];
@@ -45,11 +49,14 @@ impl EdgeConv {
         rng: &mut InitRng,
     ) -> Self {
         let features = 2 * channels_in + 1;
-        let bound = init_bound(features);
-        Self {
-            weight: uniform_param([features, channels_out], bound, device, rng),
-            bias: uniform_param([channels_out], bound, device, rng),
-        }
+        let (weight, bias) = weight_and_bias(
+            [features, channels_out],
+            features,
+            channels_out,
+            device,
+            rng,
+        );
+        Self { weight, bias }
     }
 
     /// `[batch, N, C_in] → [batch, N, C_out]`: mean over `j ∈ {i−1, i, i+1}` (periodic) of
@@ -86,6 +93,28 @@ impl EdgeConv {
     }
 }
 
+impl FrameLayer for EdgeConv {
+    fn init(channels_in: usize, channels_out: usize, device: &Device, rng: &mut InitRng) -> Self {
+        EdgeConv::init(channels_in, channels_out, device, rng)
+    }
+
+    /// `[batch, 2, N]` → node features `[batch, N, C]`, messages activated.
+    fn lift(&self, x: Tensor<3>) -> Tensor<3> {
+        self.forward(x.swap_dims(1, 2), true)
+    }
+
+    /// `[batch, N, C] → [batch, N, 1]`, messages not activated.
+    fn project(&self, x: Tensor<3>) -> Tensor<3> {
+        self.forward(x, false)
+    }
+
+    /// 3 messages per node, each a Linear(2ci + 1 → co) with bias on `[x_i, x_j − x_i, sign]`
+    /// (ci subtractions), then a mean over 3 (3·co).
+    fn flops(ci: f64, co: f64, n: f64) -> f64 {
+        3.0 * n * (2.0 * (2.0 * ci + 1.0) * co + co + ci) + 3.0 * co * n
+    }
+}
+
 /// `x ↦ LeakyReLU(x + conv₂(LeakyReLU(conv₁(x))))` with edge convs, `[batch, N, C]` → same.
 #[derive(Module, Debug)]
 pub struct GcnBlock {
@@ -95,57 +124,54 @@ pub struct GcnBlock {
     pub conv2: EdgeConv,
 }
 
-impl GcnBlock {
+impl FrameBlock for GcnBlock {
+    type Layer = EdgeConv;
+
+    const FACTS: Facts = Facts {
+        title: "ring graph network (GCN)",
+        size_knobs: "C node features, D residual blocks",
+        max_depth: *DEPTH_RANGE.end(),
+        // The paper's GCN: 11,010 parameters.
+        default_size: (16, 10),
+        size_grid: [(4, 2), (8, 4), (16, 6), (32, 8)],
+        state_dims: 1,
+        marker: Marker::Triangle,
+    };
+
     /// Draws `conv1` then `conv2`.
-    pub fn init(channels: usize, device: &Device, rng: &mut InitRng) -> Self {
+    fn init(channels: usize, device: &Device, rng: &mut InitRng) -> Self {
         Self {
             conv1: EdgeConv::init(channels, channels, device, rng),
             conv2: EdgeConv::init(channels, channels, device, rng),
         }
     }
 
-    /// `[batch, N, C] → [batch, N, C]`.
-    pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+    fn forward(&self, x: Tensor<3>) -> Tensor<3> {
         let h = self.conv1.forward(x.clone(), true);
         leaky_relu(x + self.conv2.forward(h, false), LEAKY_SLOPE)
+    }
+
+    /// `4DC² + (4D + 8)C + 2`.
+    fn parameter_count(size: GridSize) -> usize {
+        let (c, d) = (size.channels, size.depth);
+        4 * d * c * c + (4 * d + 8) * c + 2
+    }
+
+    /// Two edge convs, the skip add and the activation.
+    fn flops(c: f64, n: f64) -> f64 {
+        2.0 * EdgeConv::flops(c, c, n) + 3.0 * c * n
+    }
+
+    /// `(28C + 6)·D·N + (13C + 25)·N`: per edge convolution the three edge features
+    /// `[x_i, x_j − x_i, sign]`, the messages before and after the activation and their mean.
+    fn activation_floats_per_sample(size: GridSize, resolution: usize) -> f64 {
+        let (c, d, n) = (size.channels as f64, size.depth as f64, resolution as f64);
+        (28.0 * c + 6.0) * d * n + (13.0 * c + 25.0) * n
     }
 }
 
 /// The ring-graph network.
-#[derive(Module, Debug)]
-pub struct Gcn {
-    /// Edge conv 2 → C (node features u, s).
-    pub input: EdgeConv,
-    /// `D` residual blocks.
-    pub blocks: Vec<GcnBlock>,
-    /// Edge conv C → 1.
-    pub output: EdgeConv,
-}
-
-impl Gcn {
-    /// Draws the layers in forward order (input, blocks, output), weight before bias.
-    pub fn init(channels: usize, depth: usize, device: &Device, rng: &mut InitRng) -> Self {
-        let input = EdgeConv::init(2, channels, device, rng);
-        let blocks = (0..depth)
-            .map(|_| GcnBlock::init(channels, device, rng))
-            .collect();
-        let output = EdgeConv::init(channels, 1, device, rng);
-        Self {
-            input,
-            blocks,
-            output,
-        }
-    }
-
-    /// `u: [batch, N]`, `scale: [batch, 1]` → `[batch, N]`.
-    pub fn forward(&self, u: Tensor<2>, scale: Tensor<2>) -> Tensor<2> {
-        let [batch, n] = u.dims();
-        let x = stack_inputs(u, scale).swap_dims(1, 2);
-        let x = self.input.forward(x, true);
-        let x = self.blocks.iter().fold(x, |x, block| block.forward(x));
-        self.output.forward(x, false).reshape([batch, n])
-    }
-}
+pub type Gcn = ResidualFrame<EdgeConv, GcnBlock>;
 
 #[cfg(test)]
 mod tests {

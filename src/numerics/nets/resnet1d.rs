@@ -1,13 +1,17 @@
 //! The paper's periodic ResNet1D: input conv(2 → C), `D` residual blocks
-//! [conv C→C → LeakyReLU → conv C→C, + skip → LeakyReLU], output conv(C → 1). Every conv has
-//! kernel 3, bias and circular padding 1. Parameters `6DC² + (2D + 10)C + 1`.
+//! [conv C→C → LeakyReLU → conv C→C, + skip → LeakyReLU], output conv(C → 1) — a
+//! [`ResidualFrame`] of [`PeriodicConv1d`] and [`ResidualBlock`]. Every conv has kernel 3, bias
+//! and circular padding 1. Parameters `6DC² + (2D + 10)C + 1`.
 
 use burn::module::{Module, Param};
 use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
+use super::frame::{FrameBlock, FrameLayer, ResidualFrame};
+use super::init::weight_and_bias;
+use super::network::{Facts, GridSize, Marker};
 use super::padding::circular_pad;
-use super::{init_bound, stack_inputs, uniform_param, InitRng, LEAKY_SLOPE};
+use super::{InitRng, DEPTH_RANGE, LEAKY_SLOPE};
 
 /// Kernel width of every convolution.
 pub const KERNEL: usize = 3;
@@ -29,11 +33,10 @@ impl PeriodicConv1d {
         device: &Device,
         rng: &mut InitRng,
     ) -> Self {
-        let bound = init_bound(channels_in * KERNEL);
-        Self {
-            weight: uniform_param([channels_out, channels_in, KERNEL], bound, device, rng),
-            bias: uniform_param([channels_out], bound, device, rng),
-        }
+        let shape = [channels_out, channels_in, KERNEL];
+        let (weight, bias) =
+            weight_and_bias(shape, channels_in * KERNEL, channels_out, device, rng);
+        Self { weight, bias }
     }
 
     /// `[batch, C_in, N] → [batch, C_out, N]`: the three taps of the periodic stencil stacked as
@@ -62,6 +65,30 @@ impl PeriodicConv1d {
     }
 }
 
+impl FrameLayer for PeriodicConv1d {
+    fn init(channels_in: usize, channels_out: usize, device: &Device, rng: &mut InitRng) -> Self {
+        PeriodicConv1d::init(channels_in, channels_out, device, rng)
+    }
+
+    fn lift(&self, x: Tensor<3>) -> Tensor<3> {
+        self.forward(x)
+    }
+
+    fn project(&self, x: Tensor<3>) -> Tensor<3> {
+        self.forward(x)
+    }
+
+    fn flops(channels_in: f64, channels_out: f64, points: f64) -> f64 {
+        conv_flops(channels_in, channels_out, points)
+    }
+}
+
+/// FLOPs of one 3-tap conv `ci → co` over `points`: `2·3·ci·co` MAC flops and `co` bias adds
+/// per point.
+pub(crate) fn conv_flops(ci: f64, co: f64, points: f64) -> f64 {
+    (6.0 * ci * co + co) * points
+}
+
 /// `x ↦ LeakyReLU(x + conv₂(LeakyReLU(conv₁(x))))`, `[batch, C, N] → [batch, C, N]`.
 #[derive(Module, Debug)]
 pub struct ResidualBlock {
@@ -71,57 +98,54 @@ pub struct ResidualBlock {
     pub conv2: PeriodicConv1d,
 }
 
-impl ResidualBlock {
+impl FrameBlock for ResidualBlock {
+    type Layer = PeriodicConv1d;
+
+    const FACTS: Facts = Facts {
+        title: "ResNet1D (periodic convolutions)",
+        size_knobs: "C channels, D residual blocks",
+        max_depth: *DEPTH_RANGE.end(),
+        // The paper's: 15,841 parameters.
+        default_size: (16, 10),
+        size_grid: [(4, 2), (8, 4), (16, 6), (32, 8)],
+        state_dims: 1,
+        marker: Marker::Circle,
+    };
+
     /// Draws `conv1` then `conv2`.
-    pub fn init(channels: usize, device: &Device, rng: &mut InitRng) -> Self {
+    fn init(channels: usize, device: &Device, rng: &mut InitRng) -> Self {
         Self {
             conv1: PeriodicConv1d::init(channels, channels, device, rng),
             conv2: PeriodicConv1d::init(channels, channels, device, rng),
         }
     }
 
-    /// `[batch, C, N] → [batch, C, N]`.
-    pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
+    fn forward(&self, x: Tensor<3>) -> Tensor<3> {
         let h = leaky_relu(self.conv1.forward(x.clone()), LEAKY_SLOPE);
         leaky_relu(x + self.conv2.forward(h), LEAKY_SLOPE)
+    }
+
+    /// `6DC² + (2D + 10)C + 1`.
+    fn parameter_count(size: GridSize) -> usize {
+        let (c, d) = (size.channels, size.depth);
+        6 * d * c * c + (2 * d + 10) * c + 1
+    }
+
+    /// Two convs, the inner LeakyReLU, the skip add and the outer LeakyReLU.
+    fn flops(c: f64, n: f64) -> f64 {
+        2.0 * conv_flops(c, c, n) + 3.0 * c * n
+    }
+
+    /// `(7D + 3)·C·N + 3N`: per block two padded inputs, two conv outputs, the inner
+    /// activation, the skip sum and the outer activation; stem and head around them.
+    fn activation_floats_per_sample(size: GridSize, resolution: usize) -> f64 {
+        let (c, d, n) = (size.channels as f64, size.depth as f64, resolution as f64);
+        (7.0 * d + 3.0) * c * n + 3.0 * n
     }
 }
 
 /// The paper's ResNet1D.
-#[derive(Module, Debug)]
-pub struct ResNet1d {
-    /// conv 2 → C (channels u, s).
-    pub input: PeriodicConv1d,
-    /// `D` residual blocks.
-    pub blocks: Vec<ResidualBlock>,
-    /// conv C → 1.
-    pub output: PeriodicConv1d,
-}
-
-impl ResNet1d {
-    /// Draws the layers in forward order (input, blocks, output), weight before bias.
-    pub fn init(channels: usize, depth: usize, device: &Device, rng: &mut InitRng) -> Self {
-        let input = PeriodicConv1d::init(2, channels, device, rng);
-        let blocks = (0..depth)
-            .map(|_| ResidualBlock::init(channels, device, rng))
-            .collect();
-        let output = PeriodicConv1d::init(channels, 1, device, rng);
-        Self {
-            input,
-            blocks,
-            output,
-        }
-    }
-
-    /// `u: [batch, N]`, `scale: [batch, 1]` → `[batch, N]`. No activation after the input conv
-    /// (as in the paper's layout).
-    pub fn forward(&self, u: Tensor<2>, scale: Tensor<2>) -> Tensor<2> {
-        let [batch, n] = u.dims();
-        let x = self.input.forward(stack_inputs(u, scale));
-        let x = self.blocks.iter().fold(x, |x, block| block.forward(x));
-        self.output.forward(x).reshape([batch, n])
-    }
-}
+pub type ResNet1d = ResidualFrame<PeriodicConv1d, ResidualBlock>;
 
 #[cfg(test)]
 mod tests {

@@ -11,8 +11,10 @@ use burn::module::{Module, Param};
 use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
+use super::init::weight_and_bias;
+use super::network::{Facts, GridSize, Marker, Network, NetworkSize};
 use super::padding::circular_pad_axis;
-use super::{init_bound, uniform_param, InitRng, LEAKY_SLOPE};
+use super::{InitRng, NetError, DEPTH_RANGE, LEAKY_SLOPE};
 
 /// Input channels: `u`, `v`, `p`, `Re/1000`.
 pub const INPUT_CHANNELS: usize = 4;
@@ -28,12 +30,58 @@ pub const PAPER_SIZES: [(usize, usize, &[usize]); 4] = [
     (16, 9, &[16, 32, 64, 128, 128, 128, 64, 32, 16]),
 ];
 
-/// The feature list of size `(channels, depth)`, if it is one of [`PAPER_SIZES`].
-pub fn features(channels: usize, depth: usize) -> Option<&'static [usize]> {
-    PAPER_SIZES
-        .iter()
-        .find(|(c, d, _)| *c == channels && *d == depth)
-        .map(|(_, _, features)| *features)
+/// One of the paper's four sizes, by `kolm_train.py --feat_selector` (the rows of
+/// [`PAPER_SIZES`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaperSize {
+    /// `--feat_selector 0` (≈ 32k parameters).
+    Feat0,
+    /// `--feat_selector 1` (≈ 0.1M).
+    Feat1,
+    /// `--feat_selector 2` (≈ 0.5M).
+    Feat2,
+    /// `--feat_selector 3` (≈ 1M).
+    Feat3,
+}
+
+/// `(C, D)` of every row of [`PAPER_SIZES`].
+const PAPER_KNOBS: [(usize, usize); 4] = {
+    let mut knobs = [(0, 0); 4];
+    let mut i = 0;
+    while i < knobs.len() {
+        knobs[i] = (PAPER_SIZES[i].0, PAPER_SIZES[i].1);
+        i += 1;
+    }
+    knobs
+};
+
+impl PaperSize {
+    /// The four, smallest first.
+    pub const ALL: [PaperSize; 4] = [Self::Feat0, Self::Feat1, Self::Feat2, Self::Feat3];
+
+    /// Its feature list (one width per block).
+    pub fn features(self) -> &'static [usize] {
+        PAPER_SIZES[self as usize].2
+    }
+}
+
+impl NetworkSize for PaperSize {
+    /// Channels and depth in range, then one of [`PAPER_SIZES`].
+    fn from_knobs(channels: usize, depth: usize, max_depth: usize) -> Result<Self, NetError> {
+        GridSize::from_knobs(channels, depth, max_depth)?;
+        Self::ALL
+            .into_iter()
+            .find(|size| size.knobs() == (channels, depth))
+            .ok_or(NetError::NotAPaperSize { channels, depth })
+    }
+
+    fn knobs(self) -> (usize, usize) {
+        PAPER_KNOBS[self as usize]
+    }
+
+    fn choices() -> Option<&'static [(usize, usize)]> {
+        Some(&PAPER_KNOBS)
+    }
 }
 
 /// `(C_in, C_out)` of every block of `features`, starting from the input channels.
@@ -102,16 +150,10 @@ impl PeriodicConv2d {
         device: &Device,
         rng: &mut InitRng,
     ) -> Self {
-        let bound = init_bound(channels_in * kernel * kernel);
-        Self {
-            weight: uniform_param(
-                [channels_out, channels_in, kernel, kernel],
-                bound,
-                device,
-                rng,
-            ),
-            bias: uniform_param([channels_out], bound, device, rng),
-        }
+        let shape = [channels_out, channels_in, kernel, kernel];
+        let fan_in = channels_in * kernel * kernel;
+        let (weight, bias) = weight_and_bias(shape, fan_in, channels_out, device, rng);
+        Self { weight, bias }
     }
 
     /// `[batch, C_in, N, M] → [batch, C_out, N, M]`: the `K²` shifted copies of the periodically
@@ -198,10 +240,28 @@ impl ResNet2d {
         let output = PeriodicConv2d::init(last, OUTPUT_CHANNELS, 3, device, rng);
         Self { blocks, output }
     }
+}
+
+impl Network for ResNet2d {
+    type Size = PaperSize;
+
+    const FACTS: Facts = Facts {
+        title: "2-D ResNet (Kolmogorov flow; the paper's four sizes)",
+        size_knobs: "the paper's sizes C × D",
+        max_depth: *DEPTH_RANGE.end(),
+        default_size: PAPER_KNOBS[0],
+        size_grid: PAPER_KNOBS,
+        state_dims: 2,
+        marker: Marker::Ring,
+    };
+
+    fn build(size: PaperSize, device: &Device, rng: &mut InitRng) -> Self {
+        Self::init(size.features(), device, rng)
+    }
 
     /// `state: [batch, 3·N²]` (u, v, p, each `N × N` row-major), `parameter: [batch, 1]`
     /// (`Re/1000`) → the velocity correction `[batch, 2·N²]`.
-    pub fn forward(&self, state: Tensor<2>, parameter: Tensor<2>) -> Tensor<2> {
+    fn forward(&self, state: Tensor<2>, parameter: Tensor<2>) -> Tensor<2> {
         let [batch, values] = state.dims();
         let n = grid_side(values / 3);
         let fields = state.reshape([batch, 3, n, n]);
@@ -211,6 +271,20 @@ impl ResNet2d {
         self.output
             .forward(x)
             .reshape([batch, OUTPUT_CHANNELS * n * n])
+    }
+
+    fn parameter_count(size: PaperSize) -> usize {
+        parameter_count(size.features())
+    }
+
+    /// `resolution` = the values of its 2-channel state, 2·N².
+    fn flops_per_sample(size: PaperSize, resolution: usize) -> f64 {
+        flops_per_sample(size.features(), resolution / 2)
+    }
+
+    /// `resolution` = the values of its 2-channel state, 2·N².
+    fn activation_floats_per_sample(size: PaperSize, resolution: usize) -> f64 {
+        activation_floats_per_sample(size.features(), resolution / 2)
     }
 }
 

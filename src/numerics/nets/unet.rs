@@ -11,8 +11,10 @@ use burn::module::Module;
 use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
-use super::resnet1d::PeriodicConv1d;
-use super::{stack_inputs, InitRng, LEAKY_SLOPE};
+use super::frame::on_grid;
+use super::network::{Facts, GridSize, Marker, Network};
+use super::resnet1d::{conv_flops, PeriodicConv1d};
+use super::{InitRng, LEAKY_SLOPE};
 
 /// Most levels on the study's grid: 48 = 2⁴·3 halves four times.
 pub const MAX_LEVELS: usize = 4;
@@ -112,28 +114,82 @@ impl UNet {
     pub fn levels(&self) -> usize {
         self.up.len()
     }
+}
 
-    /// `u: [batch, N]`, `scale: [batch, 1]` → `[batch, N]`. Panics unless `2^L` divides `N`.
-    pub fn forward(&self, u: Tensor<2>, scale: Tensor<2>) -> Tensor<2> {
-        let [batch, n] = u.dims();
+impl Network for UNet {
+    type Size = GridSize;
+
+    const FACTS: Facts = Facts {
+        title: "U-Net (periodic, halving up to 4 times)",
+        size_knobs: "C channels at the top (doubling per level), D levels (≤ 4)",
+        max_depth: MAX_LEVELS,
+        default_size: (8, 2),
+        // At 4 levels, as far as 48 points halve, 50k parameters leave only 4 channels at full
+        // resolution: the grid keeps 2 levels.
+        size_grid: [(1, 2), (3, 2), (8, 2), (16, 2)],
+        state_dims: 1,
+        marker: Marker::Diamond,
+    };
+
+    fn build(size: GridSize, device: &Device, rng: &mut InitRng) -> Self {
+        Self::init(size.channels, size.depth, device, rng)
+    }
+
+    /// `u: [batch, N]`, `parameter: [batch, 1]` → `[batch, N]`. Panics unless `2^L` divides `N`.
+    fn forward(&self, u: Tensor<2>, parameter: Tensor<2>) -> Tensor<2> {
+        let n = u.dims()[1];
         assert!(
             n.is_multiple_of(1 << self.levels()),
             "a U-Net of {} levels needs N divisible by {}, got {n}",
             self.levels(),
             1 << self.levels()
         );
-        let mut skips = Vec::with_capacity(self.levels());
-        let mut x = self.down[0].forward(stack_inputs(u, scale));
-        for conv in &self.down[1..] {
-            skips.push(x.clone());
-            x = conv.forward(pool(x));
+        on_grid(u, parameter, |x| {
+            let mut skips = Vec::with_capacity(self.levels());
+            let mut x = self.down[0].forward(x);
+            for conv in &self.down[1..] {
+                skips.push(x.clone());
+                x = conv.forward(pool(x));
+            }
+            for level in &self.up {
+                let skip = skips.pop().expect("one skip per level");
+                let up = leaky_relu(level.up.forward(upsample(x)), LEAKY_SLOPE);
+                x = level.merge.forward(Tensor::cat(vec![up, skip], 1));
+            }
+            self.output.forward(x)
+        })
+    }
+
+    /// `(11·4^L − 8)C² + (7·2^L + 4)C + 1`.
+    fn parameter_count(size: GridSize) -> usize {
+        let (c, d) = (size.channels, size.depth);
+        (11 * (1 << (2 * d)) - 8) * c * c + (7 * (1 << d) + 4) * c + 1
+    }
+
+    /// Per level the pooling (an add and a halving per output value) and the double conv, per
+    /// decoder level the up-conv with its activation and the merging double conv.
+    fn flops_per_sample(size: GridSize, resolution: usize) -> f64 {
+        let (c, n) = (size.channels as f64, resolution as f64);
+        let double = |ci: f64, co: f64, points: f64| {
+            conv_flops(ci, co, points) + conv_flops(co, co, points) + 2.0 * co * points
+        };
+        let mut total = double(2.0, c, n) + conv_flops(c, 1.0, n);
+        for level in 1..=size.depth {
+            let (width, points) = (c * (1u64 << level) as f64, n / (1u64 << level) as f64);
+            total += width * points + double(width / 2.0, width, points);
+            let (up_width, up_points) = (width / 2.0, 2.0 * points);
+            total += conv_flops(width, up_width, up_points)
+                + up_width * up_points
+                + double(2.0 * up_width, up_width, up_points);
         }
-        for level in &self.up {
-            let skip = skips.pop().expect("one skip per level");
-            let up = leaky_relu(level.up.forward(upsample(x)), LEAKY_SLOPE);
-            x = level.merge.forward(Tensor::cat(vec![up, skip], 1));
-        }
-        self.output.forward(x).reshape([batch, n])
+        total
+    }
+
+    /// `(21D + 8)·C·N + 3N`: every level holds `C·N` values per tensor, six per encoder double
+    /// conv, fifteen per decoder level with the up-sampling and the concatenation.
+    fn activation_floats_per_sample(size: GridSize, resolution: usize) -> f64 {
+        let (c, d, n) = (size.channels as f64, size.depth as f64, resolution as f64);
+        (21.0 * d + 8.0) * c * n + 3.0 * n
     }
 }
 

@@ -7,7 +7,7 @@ use burn::tensor::Device;
 
 use super::physics::PhysicalSystem;
 use super::{EvalConfig, Preset, StudyConfig, StudyError};
-use crate::numerics::nets::{resnet2d, Architecture, NetConfig, MODES};
+use crate::numerics::nets::NetConfig;
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::{Modality, Mode, TrainConfig, Trainer};
@@ -67,33 +67,10 @@ pub fn cost(config: &StudyConfig, system: &dyn PhysicalSystem) -> Cost {
     cost
 }
 
-/// Floats of every intermediate tensor of one forward pass of `net` on one sample of
-/// `resolution` points (what autodiff keeps for the backward pass):
-/// ResNet1D `(7D + 3)·C·N + 3N` (per block two padded inputs, two conv outputs, the inner
-/// activation, the skip sum and the outer activation; stem and head around them),
-/// GCN `(28C + 6)·D·N + (13C + 25)·N` (per edge convolution the three edge features
-/// `[x_i, x_j − x_i, sign]`, the messages before and after the activation and their mean),
-/// dilated ResNet `(21D + 3)·C·N + 3N` (per conv its padded input, output and activation, per
-/// block the skip sum), U-Net `(21D + 8)·C·N + 3N` (every level holds `C·N` values per tensor:
-/// six per encoder double conv, fifteen per decoder level with the up-sampling and the
-/// concatenation), FNO `(6D + 4)·C·N + 6·D·K·C + 3N` (per layer the inverse DFT's two parts,
-/// the pointwise path, the sum and the GELU, and the spectra), 2-D ResNet see
-/// [`resnet2d::activation_floats_per_sample`] (`resolution` is then the 2·N² state values).
+/// f32 values autodiff keeps per sample of `resolution` values for the backward pass: each
+/// architecture's [`crate::numerics::nets::Network::activation_floats_per_sample`].
 pub fn activation_floats_per_sample(net: &NetConfig, resolution: usize) -> f64 {
-    let (c, d, n) = (net.channels as f64, net.depth as f64, resolution as f64);
-    match net.architecture {
-        Architecture::Resnet => (7.0 * d + 3.0) * c * n + 3.0 * n,
-        Architecture::Gcn => (28.0 * c + 6.0) * d * n + (13.0 * c + 25.0) * n,
-        Architecture::Dilated => (21.0 * d + 3.0) * c * n + 3.0 * n,
-        Architecture::Unet => (21.0 * d + 8.0) * c * n + 3.0 * n,
-        Architecture::Fno => {
-            let k = MODES.min(resolution.div_ceil(2)) as f64;
-            (6.0 * d + 4.0) * c * n + 6.0 * d * k * c + 3.0 * n
-        }
-        Architecture::Resnet2d => resnet2d::features(net.channels, net.depth).map_or(0.0, |f| {
-            resnet2d::activation_floats_per_sample(f, resolution / 2)
-        }),
-    }
+    net.activation_floats_per_sample(resolution)
 }
 
 /// Counted FLOPs of evaluating one trained `variant`: every test size's rollout of

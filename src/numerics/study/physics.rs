@@ -11,6 +11,7 @@ use super::playground::Playground;
 use super::preset::Preset;
 use super::runner::SAMPLE_FRAMES;
 use super::StudyConfig;
+use crate::numerics::nets::Architecture;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Mode, TrainConfig, TrainError, Trainer};
@@ -45,6 +46,9 @@ pub trait PhysicalSystem: Sync {
 
     /// The shape of one state.
     fn state_shape(&self) -> StateShape;
+
+    /// The network architectures that fit its state, in menu order.
+    fn architectures(&self) -> &'static [Architecture];
 
     /// The parameter varied between cases.
     fn parameter(&self) -> Parameter;
@@ -118,20 +122,32 @@ pub trait PhysicalSystem: Sync {
     }
 
     /// The system's own checks of a training config (beyond [`TrainConfig::validate`]'s
-    /// generic ones): the modes and solver options it supports. The parameter range is checked
-    /// by [`PhysicalSystem::validate`].
+    /// generic ones): the modes and solver options it supports. The architecture and the
+    /// parameter range are checked by [`PhysicalSystem::validate`].
     fn validate_training(&self, _config: &TrainConfig) -> Result<(), TrainError> {
         Ok(())
     }
 
-    /// Every check of `config` for this system: the generic ones, the parameter range, the
-    /// system's own.
+    /// Every check of `config` for this system: the generic ones, the architecture, the
+    /// parameter range, the system's own.
     fn validate(&self, config: &TrainConfig) -> Result<(), TrainError> {
         config.validate()?;
         if config.system != self.system() {
             return Err(TrainError::invalid(
                 "system",
                 format!("a {} config given to {}", config.system, self.system()),
+            ));
+        }
+        let architecture = config.net.architecture;
+        if !self.architectures().contains(&architecture) {
+            let names: Vec<&str> = self.architectures().iter().map(|a| a.name()).collect();
+            return Err(TrainError::invalid(
+                "architecture",
+                format!(
+                    "{} does not take the {architecture} network (it takes {})",
+                    self.title(),
+                    names.join(", ")
+                ),
             ));
         }
         let parameter = self.parameter();

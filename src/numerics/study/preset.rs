@@ -44,19 +44,13 @@ impl Preset {
         }
     }
 
-    /// The `sizes` grid of `architecture`: four `C × D`, each 4–8× the parameters of the one
-    /// before, from ≈ 200–250 to ≈ 35k–60k (ResNet1D and GCN 4×2 … 32×8; dilated ResNet and
-    /// FNO 3×1 … 24×4; U-Net 1 … 16 top channels at 2 levels: at 4 levels, as far as 48 points
-    /// halve, 50k parameters leave only 4 channels at full resolution; the 2-D ResNet: the paper's
-    /// four Kolmogorov sizes, 32k … 1M).
+    /// The `sizes` grid of `architecture`: its four `C × D` from the registry
+    /// ([`crate::numerics::nets::Facts::size_grid`]), each 4–8× the parameters of the one
+    /// before.
     pub fn size_grid(architecture: Architecture) -> Vec<NetSize> {
-        let sizes: [(usize, usize); 4] = match architecture {
-            Architecture::Resnet | Architecture::Gcn => [(4, 2), (8, 4), (16, 6), (32, 8)],
-            Architecture::Dilated | Architecture::Fno => [(3, 1), (6, 2), (12, 3), (24, 4)],
-            Architecture::Unet => [(1, 2), (3, 2), (8, 2), (16, 2)],
-            Architecture::Resnet2d => [(8, 5), (8, 7), (16, 7), (16, 9)],
-        };
-        sizes
+        architecture
+            .facts()
+            .size_grid
             .into_iter()
             .map(|(c, d)| NetSize::of(architecture, c, d))
             .collect()
