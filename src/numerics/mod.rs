@@ -2,6 +2,7 @@
 //! Nothing in here may depend on leptos, web-sys, js-sys or plotters (a test enforces it).
 
 pub mod backend;
+pub mod burgers;
 pub mod cost;
 pub mod kolmogorov;
 pub mod ks;
