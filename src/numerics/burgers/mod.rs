@@ -7,7 +7,7 @@
 //! [`tensor`] (the batched differentiable ETD1 on burn), [`initial`] (seeded smooth random
 //! ICs), [`data`] (training trajectories, test truths, the baseline), [`evaluate`] (test
 //! metrics), [`stepper`] (the hybrid prediction/correction step), [`system`] (Burgers as the
-//! study's [`crate::numerics::system::PhysicalSystem`]). [`tests`] checks the solvers against
+//! study's [`crate::numerics::system::PhysicalSystem`]). `tests` checks the solvers against
 //! the Cole–Hopf solution.
 
 pub mod config;
