@@ -126,7 +126,7 @@ impl Experiment {
 
     /// The defaults of `preset` at `target` (natively: 3 seeds and the preset's iterations).
     pub fn defaults(preset: Preset, target: Target) -> Self {
-        Self::defaults_for(System::Ks, preset, target)
+        Self::defaults_for(System::default(), preset, target)
     }
 
     /// The defaults of `preset` for `system` at `target`.

@@ -47,8 +47,17 @@ impl Experiment {
 
     /// The equivalent `python ks_train.py …` lines (one per mode) and `ks_eval.py` lines.
     pub fn ks_train_command(&self) -> PeerExport {
-        if self.system == System::Kolmogorov {
-            return self.kolm_train_command();
+        match self.system {
+            System::Ks => {}
+            System::Kolmogorov => return self.kolm_train_command(),
+            System::Burgers => {
+                return PeerExport {
+                    lines: Vec::new(),
+                    no_flag: vec![
+                        "the paper has no Burgers study, so there is no script to run".into(),
+                    ],
+                }
+            }
         }
         let config = self.study_config();
         let base = &config.base;
@@ -273,6 +282,9 @@ impl Experiment {
     /// modalities, network and budget; `None` when nothing maps (a graph network, or only the
     /// transition mode).
     pub fn apebench_snippet(&self) -> Option<PeerExport> {
+        if self.system != System::Ks {
+            return None;
+        }
         let config = self.study_config();
         let base = &config.base;
         let (c, d) = (base.net.channels, base.net.depth);

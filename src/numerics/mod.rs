@@ -2,9 +2,11 @@
 //! Nothing in here may depend on leptos, web-sys, js-sys or plotters (a test enforces it).
 
 pub mod backend;
+pub mod burgers;
 pub mod etd;
 pub mod kolmogorov;
 pub mod ks;
+pub mod matrices;
 pub mod metrics;
 pub mod names;
 pub mod nets;

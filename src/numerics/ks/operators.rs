@@ -6,10 +6,10 @@
 //! `E ↔ e^{L̂h}`, `P₁ ↔ −½ik·φ₁`, `P₂ ↔ −½ik·φ₂`.
 
 use num_complex::Complex64;
-use rustfft::FftPlanner;
 
 use super::grid::Grid;
 pub use crate::numerics::etd::{phi1, phi2, Etdrk4Coefficients, CONTOUR_POINTS};
+pub use crate::numerics::matrices::{real_operator, transpose};
 
 /// The nonlinear factor `−½·ik` per wavenumber (`N̂(u) = −½ ik FFT(u²)`, PAPER.md); shape `[N]`.
 pub fn nonlinear_factor(grid: &Grid) -> Vec<Complex64> {
@@ -40,35 +40,6 @@ impl EtdCoefficients {
             phi2: symbol.iter().map(|&l| phi2(l, h)).collect(),
         }
     }
-}
-
-/// The real matrix of `u ↦ Re IFFT(multiplier ⊙ FFT(u))`, row-major `[N, N]` (acts on columns:
-/// `u'_r = Σ_c M[r][c] u_c`).
-pub fn real_operator(multiplier: &[Complex64]) -> Vec<f64> {
-    let n = multiplier.len();
-    let mut kernel = multiplier.to_vec();
-    FftPlanner::<f64>::new()
-        .plan_fft_inverse(n)
-        .process(&mut kernel);
-    let g: Vec<f64> = kernel.iter().map(|z| z.re / n as f64).collect();
-    let mut matrix = vec![0.0; n * n];
-    for r in 0..n {
-        for c in 0..n {
-            matrix[r * n + c] = g[(r + n - c) % n];
-        }
-    }
-    matrix
-}
-
-/// Transposes a row-major `[N, N]` matrix (for row-vector batches `[batch, N] · Mᵀ`).
-pub fn transpose(matrix: &[f64], n: usize) -> Vec<f64> {
-    let mut out = vec![0.0; n * n];
-    for r in 0..n {
-        for c in 0..n {
-            out[c * n + r] = matrix[r * n + c];
-        }
-    }
-    out
 }
 
 /// The real operator matrices of ETD1 / ETRK2, row-major `[N, N]`, f64.

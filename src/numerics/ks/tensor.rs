@@ -5,34 +5,17 @@
 //! ETD1 `u' = u Eᵀ + u² P₁ᵀ`, ETRK2 `a = u Eᵀ + u² P₁ᵀ`, `u' = a + (a² − u²) P₂ᵀ`.
 //! The matrices are constants (no gradient); gradients flow through the state.
 
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::{Device, Tensor};
 
 use super::config::{KsConfig, Scheme};
 use super::error::KsError;
 use super::operators::{transpose, EtdMatrices};
+pub use crate::numerics::matrices::matrix_tensor;
 pub use crate::numerics::types::Precision;
-
-/// A `[rows, cols]` float tensor of `precision` from row-major f64 values.
-pub fn matrix_tensor(
-    values: Vec<f64>,
-    shape: [usize; 2],
-    device: &Device,
-    precision: Precision,
-) -> Tensor<2> {
-    Tensor::<2>::from_data(TensorData::new(values, shape), (device, precision.dtype()))
-}
 
 /// Reads a `[rows, N]` tensor back (synchronously: tests and the native CLI only) as f64 rows.
 pub fn read_rows(tensor: Tensor<2>) -> Result<Vec<Vec<f64>>, KsError> {
-    let [_, cols] = tensor.dims();
-    let data = tensor
-        .try_into_data()
-        .map_err(|err| KsError::Readback(format!("{err:?}")))?;
-    let values = data
-        .convert::<f64>()
-        .try_into_vec::<f64>()
-        .map_err(|err| KsError::Readback(format!("{err:?}")))?;
-    Ok(values.chunks(cols.max(1)).map(<[f64]>::to_vec).collect())
+    crate::numerics::matrices::read_rows(tensor).map_err(KsError::Readback)
 }
 
 /// ETD1 / ETRK2 on a burn device. Cheap to clone (tensors are handles).

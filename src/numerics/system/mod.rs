@@ -18,6 +18,7 @@ impl System {
         match self {
             System::Ks => &crate::numerics::ks::system::Ks,
             System::Kolmogorov => &crate::numerics::kolmogorov::system::Kolmogorov,
+            System::Burgers => &crate::numerics::burgers::system::Burgers,
         }
     }
 

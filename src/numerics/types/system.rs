@@ -13,9 +13,15 @@ pub enum System {
     Ks,
     /// 2-D Kolmogorov flow (incompressible Navier–Stokes with sinusoidal forcing).
     Kolmogorov,
+    /// 1-D viscous Burgers (this app's third system; not in the paper).
+    Burgers,
 }
 
-crate::named_enum!(System, "system", { Ks => "ks", Kolmogorov => "kolmogorov" });
+crate::named_enum!(System, "system", {
+    Ks => "ks",
+    Kolmogorov => "kolmogorov",
+    Burgers => "burgers",
+});
 
 /// The shape of one state: `channels` fields on a grid of `points` per spatial dimension
 /// (KS: 1 channel on 48 points; Kolmogorov: 2 velocities + pressure on `N × N`). States travel
