@@ -50,12 +50,14 @@ impl Experiment {
         match self.system {
             System::Ks => {}
             System::Kolmogorov => return self.kolm_train_command(),
-            System::Burgers => {
+            // A system the paper did not study has no script there.
+            other => {
                 return PeerExport {
                     lines: Vec::new(),
-                    no_flag: vec![
-                        "the paper has no Burgers study, so there is no script to run".into(),
-                    ],
+                    no_flag: vec![format!(
+                        "the paper has no {} study, so there is no script to run",
+                        other.title()
+                    )],
                 }
             }
         }
@@ -288,13 +290,13 @@ impl Experiment {
         let config = self.study_config();
         let base = &config.base;
         let (c, d) = (base.net.channels, base.net.depth);
-        let net = match base.net.architecture {
-            Architecture::Resnet => format!("Res;{c};{d};relu"),
-            Architecture::Dilated => format!("Dil;4;{c};{d};relu"),
-            Architecture::Unet => format!("UNet;{c};{d};relu"),
-            Architecture::Fno => format!("FNO;12;{c};{d};gelu"),
-            Architecture::Gcn | Architecture::Resnet2d => return None,
-        };
+        let net = base
+            .net
+            .architecture
+            .facts()
+            .apebench?
+            .replace("{C}", &c.to_string())
+            .replace("{D}", &d.to_string());
         let tasks: Vec<&str> = self
             .modes
             .iter()

@@ -9,7 +9,7 @@ use super::config::{
 };
 use crate::numerics::metrics::ERROR_HORIZON;
 use crate::numerics::nets::NetConfig;
-use crate::numerics::study::{NetSize, Preset, StudyConfig};
+use crate::numerics::study::{Preset, StudyConfig};
 use crate::numerics::train::config::{
     Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig,
 };
@@ -97,40 +97,11 @@ pub fn preset_deviations(preset: Preset) -> Vec<String> {
 /// The grid of `preset`: P and C × ONE / NOG / WIG (`quick`, `paper`), the base
 /// architecture's four sizes with WIG (`sizes`), m ∈ {1, 2, 4, 8} in correction (`horizons`).
 pub fn study_config(preset: Preset, seeds: usize) -> StudyConfig {
-    let base = training(preset, Mode::Correct, Modality::Wig);
-    let default_size = NetSize::new(base.net.channels, base.net.depth);
-    let both_modes = vec![Mode::Predict, Mode::Correct];
-    let (modes, modalities, sizes, horizons) = match preset {
-        Preset::Quick | Preset::Paper => (
-            both_modes,
-            Modality::ALL.to_vec(),
-            vec![default_size],
-            vec![base.unroll.horizon],
-        ),
-        Preset::Sizes => (
-            both_modes,
-            vec![Modality::Wig],
-            Preset::size_grid(base.net.architecture),
-            vec![base.unroll.horizon],
-        ),
-        Preset::Horizons => (
-            vec![Mode::Correct],
-            vec![Modality::Nog, Modality::Wig],
-            vec![default_size],
-            vec![1, 2, 4, 8],
-        ),
-    };
-    StudyConfig {
-        preset,
-        system: System::Burgers,
-        base,
-        modes,
-        modalities,
-        sizes,
-        horizons,
-        seeds: (0..seeds as u64).collect(),
-        eval: eval_config(),
-    }
+    preset.grid(
+        training(preset, Mode::Correct, Modality::Wig),
+        eval_config(),
+        seeds,
+    )
 }
 
 #[cfg(test)]

@@ -6,12 +6,9 @@ use super::config::BASE_DOMAIN_SIZE;
 use super::data::{self, DataConfig};
 use super::initial::TestIc;
 use super::{KsConfig, ReferenceSolver, Scheme};
-use crate::numerics::metrics::{
-    correlation_time, divergence_time, l2_error, relative_error, relative_error_per_frame,
-    stability,
-};
 use crate::numerics::study::evaluate::TestSize;
 use crate::numerics::train::TrainError;
+use crate::numerics::types::test_metrics::physics_residuals as residuals;
 use crate::numerics::types::{EvalConfig, TestMetrics};
 
 /// The ground truth of test `test` of test size `size` (`[rollout_steps + 1][N]`, frame 0 = the
@@ -75,16 +72,7 @@ pub fn physics_residuals(rollout: &[Vec<f64>], scale: f64) -> Result<Vec<f64>, T
         domain_size: BASE_DOMAIN_SIZE * scale,
         ..KsConfig::default()
     })?;
-    Ok(rollout
-        .windows(2)
-        .map(|w| {
-            if w[0].iter().any(|v| !v.is_finite()) {
-                return f64::INFINITY;
-            }
-            let next = solver.step(&w[0]);
-            next.iter().zip(&w[1]).map(|(a, b)| (a - b) * (a - b)).sum()
-        })
-        .collect())
+    Ok(residuals(rollout, |u| solver.step(u)))
 }
 
 /// Metrics of `rollout` (`[frames][N]`, frame 0 = truth frame 0) against `truth`.
@@ -95,14 +83,12 @@ pub fn test_metrics(
     error_horizon: usize,
 ) -> Result<TestMetrics, TrainError> {
     let residuals = physics_residuals(rollout, scale)?;
-    Ok(TestMetrics {
-        relative_error: relative_error(truth, rollout, error_horizon),
-        l2: l2_error(truth, rollout, error_horizon),
-        correlation_time: correlation_time(truth, rollout),
-        divergence_time: divergence_time(&residuals).unwrap_or(residuals.len()),
-        stability: stability(rollout, &residuals),
-        frame_errors: relative_error_per_frame(truth, rollout, error_horizon),
-    })
+    Ok(TestMetrics::of_rollout(
+        truth,
+        rollout,
+        &residuals,
+        error_horizon,
+    ))
 }
 
 /// The coarse-solver-only baseline: ETD1 (two sub-steps, no network), in f64.

@@ -8,7 +8,7 @@ use super::data::{KEPT_FRAMES, TESTS_PER_SIZE, TEST_SCALES, TRAIN_SCALES, WARMUP
 use super::initial::TRAIN_IC_PARAMETERS;
 use crate::numerics::metrics::{ERROR_HORIZON, STABILITY_HORIZON};
 use crate::numerics::nets::NetConfig;
-use crate::numerics::study::{NetSize, Preset, StudyConfig};
+use crate::numerics::study::{Preset, StudyConfig};
 use crate::numerics::train::config::{
     Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig,
 };
@@ -122,40 +122,11 @@ pub fn description(preset: Preset) -> String {
 
 /// The grid of this preset (KS) with `seeds` seeds (0, 1, …).
 pub fn study_config(preset: Preset, seeds: usize) -> StudyConfig {
-    let base = training(preset, Mode::Correct, Modality::Wig);
-    let default_size = NetSize::new(base.net.channels, base.net.depth);
-    let both_modes = vec![Mode::Predict, Mode::Correct];
-    let (modes, modalities, sizes, horizons) = match preset {
-        Preset::Quick | Preset::Paper => (
-            both_modes,
-            Modality::ALL.to_vec(),
-            vec![default_size],
-            vec![base.unroll.horizon],
-        ),
-        Preset::Sizes => (
-            both_modes,
-            vec![Modality::Wig],
-            Preset::size_grid(base.net.architecture),
-            vec![base.unroll.horizon],
-        ),
-        Preset::Horizons => (
-            vec![Mode::Correct],
-            vec![Modality::Nog, Modality::Wig],
-            vec![default_size],
-            vec![1, 2, 4, 8],
-        ),
-    };
-    StudyConfig {
-        preset,
-        system: System::Ks,
-        base,
-        modes,
-        modalities,
-        sizes,
-        horizons,
-        seeds: (0..seeds as u64).collect(),
-        eval: eval_config(),
-    }
+    preset.grid(
+        training(preset, Mode::Correct, Modality::Wig),
+        eval_config(),
+        seeds,
+    )
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@ impl FrameBlock for DilatedBlock {
         size_grid: [(3, 1), (6, 2), (12, 3), (24, 4)],
         state_dims: 1,
         marker: Marker::Square,
+        apebench: Some("Dil;4;{C};{D};relu"),
     };
 
     /// Draws the convolutions in order.

@@ -189,6 +189,7 @@ impl Network for Fno {
         size_grid: [(3, 1), (6, 2), (12, 3), (24, 4)],
         state_dims: 1,
         marker: Marker::Cross,
+        apebench: Some("FNO;12;{C};{D};gelu"),
     };
 
     fn build(size: GridSize, device: &Device, rng: &mut InitRng) -> Self {

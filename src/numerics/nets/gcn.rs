@@ -136,6 +136,7 @@ impl FrameBlock for GcnBlock {
         size_grid: [(4, 2), (8, 4), (16, 6), (32, 8)],
         state_dims: 1,
         marker: Marker::Triangle,
+        apebench: None,
     };
 
     /// Draws `conv1` then `conv2`.

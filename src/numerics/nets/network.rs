@@ -36,7 +36,7 @@ pub trait Network: Module + Sized {
     fn flops_per_sample(size: Self::Size, resolution: usize) -> f64;
 
     /// f32 values autodiff keeps per sample of `resolution` values for the backward pass (the
-    /// memory estimate of [`crate::numerics::cost`]).
+    /// memory estimate of [`crate::numerics::study::cost`]).
     fn activation_floats_per_sample(size: Self::Size, resolution: usize) -> f64;
 }
 
@@ -106,6 +106,9 @@ pub struct Facts {
     pub state_dims: usize,
     /// Its marker in the error-vs-parameters chart.
     pub marker: Marker,
+    /// The nearest APEBench network string, `{C}` and `{D}` standing for its size (`None`:
+    /// APEBench has none).
+    pub apebench: Option<&'static str>,
 }
 
 /// A chart marker shape.

@@ -110,6 +110,7 @@ impl FrameBlock for ResidualBlock {
         size_grid: [(4, 2), (8, 4), (16, 6), (32, 8)],
         state_dims: 1,
         marker: Marker::Circle,
+        apebench: Some("Res;{C};{D};relu"),
     };
 
     /// Draws `conv1` then `conv2`.

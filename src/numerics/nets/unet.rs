@@ -129,6 +129,7 @@ impl Network for UNet {
         size_grid: [(1, 2), (3, 2), (8, 2), (16, 2)],
         state_dims: 1,
         marker: Marker::Diamond,
+        apebench: Some("UNet;{C};{D};relu"),
     };
 
     fn build(size: GridSize, device: &Device, rng: &mut InitRng) -> Self {

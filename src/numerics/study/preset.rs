@@ -3,8 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::NetSize;
+use super::{NetSize, StudyConfig};
 use crate::numerics::nets::Architecture;
+use crate::numerics::train::{Modality, Mode, TrainConfig};
+use crate::numerics::types::EvalConfig;
 
 /// The presets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,6 +56,46 @@ impl Preset {
             .into_iter()
             .map(|(c, d)| NetSize::of(architecture, c, d))
             .collect()
+    }
+
+    /// The grid of this preset for a 1-D study around `base` (its system, net and horizon):
+    /// P and C × ONE / NOG / WIG (`quick`, `paper`), the base architecture's four sizes with
+    /// WIG (`sizes`), m ∈ {1, 2, 4, 8} in correction with NOG and WIG (`horizons`); `seeds`
+    /// seeds (0, 1, …), tested on `eval`.
+    pub fn grid(self, base: TrainConfig, eval: EvalConfig, seeds: usize) -> StudyConfig {
+        let default_size = NetSize::new(base.net.channels, base.net.depth);
+        let both_modes = vec![Mode::Predict, Mode::Correct];
+        let (modes, modalities, sizes, horizons) = match self {
+            Preset::Quick | Preset::Paper => (
+                both_modes,
+                Modality::ALL.to_vec(),
+                vec![default_size],
+                vec![base.unroll.horizon],
+            ),
+            Preset::Sizes => (
+                both_modes,
+                vec![Modality::Wig],
+                Self::size_grid(base.net.architecture),
+                vec![base.unroll.horizon],
+            ),
+            Preset::Horizons => (
+                vec![Mode::Correct],
+                vec![Modality::Nog, Modality::Wig],
+                vec![default_size],
+                vec![1, 2, 4, 8],
+            ),
+        };
+        StudyConfig {
+            preset: self,
+            system: base.system,
+            base,
+            modes,
+            modalities,
+            sizes,
+            horizons,
+            seeds: (0..seeds as u64).collect(),
+            eval,
+        }
     }
 }
 

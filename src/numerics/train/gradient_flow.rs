@@ -8,7 +8,7 @@
 //! the effective unroll of [`TrainConfig::effective_unroll`](super::config::TrainConfig) (one
 //! step, batch ×m).
 //!
-//! Inside a step the nodes follow [`Stepper::step`](super::mode::Stepper::step):
+//! Inside a step the nodes follow [`Stepper::step`](super::step::Stepper::step):
 //! - prediction: `u → N → u'`;
 //! - correction: `u → S → u'` and `u → N → u'` (`u' = S(u) + Δt·N(u)`);
 //! - transition: `u → S → N → u'` and `S → u'` (`u' = v + (1 − α)·N(v)`, `v = S_α(u)`).

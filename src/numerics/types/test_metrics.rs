@@ -2,7 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::numerics::metrics::Stability;
+use crate::numerics::metrics::{
+    correlation_time, divergence_time, l2_error, relative_error, relative_error_per_frame,
+    stability, Stability,
+};
 
 /// The metrics of one test rollout.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -21,4 +24,40 @@ pub struct TestMetrics {
     pub stability: Stability,
     /// Relative error of every frame of the rollout (the error over rollout time).
     pub frame_errors: Vec<f64>,
+}
+
+impl TestMetrics {
+    /// The metrics of `rollout` (`[frames][N]`, frame 0 = truth frame 0) against `truth`, with
+    /// the rollout's physics `residuals` (see [`physics_residuals`]): relative and L2 error over
+    /// `error_horizon` steps, correlation and divergence time, stability, the error per frame.
+    pub fn of_rollout(
+        truth: &[Vec<f64>],
+        rollout: &[Vec<f64>],
+        residuals: &[f64],
+        error_horizon: usize,
+    ) -> Self {
+        Self {
+            relative_error: relative_error(truth, rollout, error_horizon),
+            l2: l2_error(truth, rollout, error_horizon),
+            correlation_time: correlation_time(truth, rollout),
+            divergence_time: divergence_time(residuals).unwrap_or(residuals.len()),
+            stability: stability(rollout, residuals),
+            frame_errors: relative_error_per_frame(truth, rollout, error_horizon),
+        }
+    }
+}
+
+/// The physics residuals `e_t = Σ_x (ũ_{t+1} − S(ũ_t))²` of a rollout `[frames][N]` under the
+/// reference step `step` (∞ after a non-finite frame).
+pub fn physics_residuals(rollout: &[Vec<f64>], step: impl Fn(&[f64]) -> Vec<f64>) -> Vec<f64> {
+    rollout
+        .windows(2)
+        .map(|w| {
+            if w[0].iter().any(|v| !v.is_finite()) {
+                return f64::INFINITY;
+            }
+            let next = step(&w[0]);
+            next.iter().zip(&w[1]).map(|(a, b)| (a - b) * (a - b)).sum()
+        })
+        .collect()
 }
