@@ -121,7 +121,7 @@ proptest! {
 fn show_everywhere(results: &StudyResults) {
     let _ = results.table();
     let _ = results.to_csv();
-    let _ = results.ratio_sentence();
+    let _ = results.ratio_sentence(Some("4.5"));
     for kind in ChartKind::ALL {
         let mut svg = String::new();
         let root = SVGBackend::with_string(&mut svg, kind.size(results)).into_drawing_area();

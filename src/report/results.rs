@@ -110,7 +110,7 @@ impl ResultsText for StudyResults {
             None,
             String::new(),
         ));
-        if let Some(sentence) = self.ratio_sentence() {
+        if let Some(sentence) = self.ratio_sentence(self.facts().paper_c_nog_over_p_wig) {
             out.push_str(&format!("\n{sentence}\n"));
         }
         out

@@ -10,8 +10,8 @@ use crate::report::results::{cells, diverged_note, StudyResults};
 /// `results` as an HTML table (`#results-table`, one `tr.variant` per variant).
 #[component]
 pub fn ResultsTable(results: StudyResults) -> impl IntoView {
-    let ratio = results.ratio_sentence();
     let facts = results.facts();
+    let ratio = results.ratio_sentence(facts.paper_c_nog_over_p_wig);
     let error_header = format!("{} (mean ± std)", facts.metric.short);
     let baseline_label = format!("{} (baseline)", facts.baseline.name);
     let rows = results

@@ -125,6 +125,7 @@ impl PhysicalSystem for Burgers {
                 training_unit: "training viscosity",
             },
             solver_first: None,
+            paper_c_nog_over_p_wig: None,
         }
     }
 

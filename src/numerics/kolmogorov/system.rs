@@ -114,6 +114,7 @@ impl PhysicalSystem for Kolmogorov {
                  step (drawn as the transition mode, whose network also sees the solver's \
                  output); WIG differentiates through S.",
             ),
+            paper_c_nog_over_p_wig: None,
         }
     }
 

@@ -85,6 +85,7 @@ impl PhysicalSystem for Ks {
                 training_unit: "training domain size",
             },
             solver_first: None,
+            paper_c_nog_over_p_wig: Some("4.5"),
         }
     }
 

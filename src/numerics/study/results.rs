@@ -291,16 +291,16 @@ impl StudyResults {
     }
 
     /// The C-NOG / P-WIG comparison in words ("C-NOG is 4.50× better than P-WIG …", or
-    /// "… worse …" when the ratio is below 1), `None` when either variant is missing.
-    pub fn ratio_sentence(&self) -> Option<String> {
+    /// "… worse …" when the ratio is below 1) with the paper's `published` ratio beside it where
+    /// there is one; `None` when either variant is missing.
+    pub fn ratio_sentence(&self, published: Option<&str>) -> Option<String> {
         let ratio = self.c_nog_over_p_wig()?;
+        let study = published.map_or(String::new(), |p| format!(" (study: ≈ {p}× better)"));
         Some(if ratio >= 1.0 {
-            format!(
-                "C-NOG is {ratio:.2}× better than P-WIG in relative error (study: ≈ 4.5× better)."
-            )
+            format!("C-NOG is {ratio:.2}× better than P-WIG in relative error{study}.")
         } else {
             format!(
-                "C-NOG is {:.2}× worse than P-WIG in relative error here (study: ≈ 4.5× better).",
+                "C-NOG is {:.2}× worse than P-WIG in relative error here{study}.",
                 1.0 / ratio
             )
         })

@@ -19,6 +19,9 @@ pub struct SystemFacts {
     /// diagram then draws the solver-then-network step, the transition mode's graph), with the
     /// sentence shown above the diagram; `None` when the modes are the paper's 1-D ones.
     pub solver_first: Option<&'static str>,
+    /// The paper's C-NOG / P-WIG error ratio for this system (KS: ≈ 4.5), shown beside a run's;
+    /// `None` where the paper has none.
+    pub paper_c_nog_over_p_wig: Option<&'static str>,
 }
 
 /// The error metric's names.
