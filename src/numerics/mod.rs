@@ -13,6 +13,7 @@ pub mod nets;
 pub mod profile;
 pub mod readback;
 pub mod selfcheck;
+pub mod spectral1d;
 pub mod study;
 pub mod system;
 pub mod train;

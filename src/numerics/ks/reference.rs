@@ -3,14 +3,10 @@
 //! The state between sub-steps is real (`u = Re IFFT û`), exactly as the matrix form assumes.
 //! Used to generate data (the study generated in float64) and to test the tensor path.
 
-use std::sync::Arc;
-
-use num_complex::Complex64;
-use rustfft::{Fft, FftPlanner};
-
 use super::config::{KsConfig, Scheme};
 use super::error::KsError;
 use super::operators::{nonlinear_factor, EtdCoefficients, Etdrk4Coefficients};
+use crate::numerics::spectral1d::{repeat, trajectory, Spectral1d};
 
 enum Coefficients {
     Etd(EtdCoefficients),
@@ -21,10 +17,8 @@ enum Coefficients {
 pub struct ReferenceSolver {
     config: KsConfig,
     coefficients: Coefficients,
-    /// `−½ik` per mode.
-    factor: Vec<Complex64>,
-    forward: Arc<dyn Fft<f64>>,
-    inverse: Arc<dyn Fft<f64>>,
+    /// The FFT pair and `N̂(u) = −½ik FFT(u²)`.
+    spectral: Spectral1d,
 }
 
 impl std::fmt::Debug for ReferenceSolver {
@@ -48,13 +42,10 @@ impl ReferenceSolver {
                 config.substep,
             )),
         };
-        let mut planner = FftPlanner::new();
         Ok(Self {
             config,
             coefficients,
-            factor: nonlinear_factor(&grid),
-            forward: planner.plan_fft_forward(grid.resolution),
-            inverse: planner.plan_fft_inverse(grid.resolution),
+            spectral: Spectral1d::new(nonlinear_factor(&grid)),
         })
     }
 
@@ -65,27 +56,14 @@ impl ReferenceSolver {
 
     /// One learned step (`substeps` sub-steps of `h`): `u [N] → u' [N]`.
     pub fn step(&self, u: &[f64]) -> Vec<f64> {
-        let mut state = u.to_vec();
-        for _ in 0..self.config.substeps {
-            state = self.substep(&state);
-        }
-        state
+        repeat(|v| self.substep(v), u, self.config.substeps)
     }
 
     /// `steps` learned steps from `u0`; `steps + 1` states (`[0]` = `u0`), stopping early after the
     /// first non-finite state (which is not included). Returns the states and, if it stopped early,
     /// the index of the first non-finite state.
     pub fn trajectory(&self, u0: &[f64], steps: usize) -> (Vec<Vec<f64>>, Option<usize>) {
-        let mut states = Vec::with_capacity(steps + 1);
-        states.push(u0.to_vec());
-        for k in 1..=steps {
-            let next = self.step(&states[k - 1]);
-            if next.iter().any(|v| !v.is_finite()) {
-                return (states, Some(k));
-            }
-            states.push(next);
-        }
-        (states, None)
+        trajectory(|u| self.step(u), u0, steps)
     }
 
     /// One sub-step of the configured scheme: `u [N] → u' [N]`.
@@ -93,86 +71,25 @@ impl ReferenceSolver {
         match &self.coefficients {
             Coefficients::Etd(c) if self.config.scheme == Scheme::Etd1 => self.etd1(c, u),
             Coefficients::Etd(c) => self.etrk2(c, u),
-            Coefficients::Etdrk4(c) => self.etdrk4(c, u),
+            Coefficients::Etdrk4(c) => self.spectral.etdrk4(c, u),
         }
-    }
-
-    fn fft(&self, u: &[f64]) -> Vec<Complex64> {
-        let mut buffer: Vec<Complex64> = u.iter().map(|&v| Complex64::new(v, 0.0)).collect();
-        self.forward.process(&mut buffer);
-        buffer
-    }
-
-    /// `Re IFFT(û)`, normalised by `1/N`.
-    fn real_ifft(&self, mut spectrum: Vec<Complex64>) -> Vec<f64> {
-        self.inverse.process(&mut spectrum);
-        let n = spectrum.len() as f64;
-        spectrum.iter().map(|z| z.re / n).collect()
-    }
-
-    /// `N̂(u) = −½ ik FFT(u²)` for a real state `u`.
-    fn nonlinear(&self, u: &[f64]) -> Vec<Complex64> {
-        let squared: Vec<f64> = u.iter().map(|v| v * v).collect();
-        let mut spectrum = self.fft(&squared);
-        for (z, f) in spectrum.iter_mut().zip(&self.factor) {
-            *z *= f;
-        }
-        spectrum
-    }
-
-    /// `â = e^{L̂h} û + N̂(u) φ₁`.
-    fn etd1_spectrum(&self, c: &EtdCoefficients, u: &[f64]) -> (Vec<Complex64>, Vec<Complex64>) {
-        let u_hat = self.fft(u);
-        let n_u = self.nonlinear(u);
-        let a_hat = (0..u.len())
-            .map(|j| c.exp[j] * u_hat[j] + n_u[j] * c.phi1[j])
-            .collect();
-        (a_hat, n_u)
     }
 
     fn etd1(&self, c: &EtdCoefficients, u: &[f64]) -> Vec<f64> {
-        self.real_ifft(self.etd1_spectrum(c, u).0)
+        let spectral = &self.spectral;
+        spectral.real_ifft(spectral.etd1_spectrum(&c.exp, &c.phi1, u).0)
     }
 
     /// `û' = â + (N̂(a) − N̂(u)) φ₂`.
     fn etrk2(&self, c: &EtdCoefficients, u: &[f64]) -> Vec<f64> {
-        let (a_hat, n_u) = self.etd1_spectrum(c, u);
-        let a = self.real_ifft(a_hat.clone());
-        let n_a = self.nonlinear(&a);
+        let spectral = &self.spectral;
+        let (a_hat, n_u) = spectral.etd1_spectrum(&c.exp, &c.phi1, u);
+        let a = spectral.real_ifft(a_hat.clone());
+        let n_a = spectral.nonlinear(&a);
         let next = (0..u.len())
             .map(|j| a_hat[j] + (n_a[j] - n_u[j]) * c.phi2[j])
             .collect();
-        self.real_ifft(next)
-    }
-
-    /// Cox–Matthews ETDRK4 in the Kassam–Trefethen form (stages kept in spectral space).
-    fn etdrk4(&self, c: &Etdrk4Coefficients, u: &[f64]) -> Vec<f64> {
-        let n = u.len();
-        let v = self.fft(u);
-        let nonlinear_of =
-            |spectrum: &[Complex64]| self.nonlinear(&self.real_ifft(spectrum.to_vec()));
-        let n_v = self.nonlinear(u);
-        let a: Vec<Complex64> = (0..n)
-            .map(|j| c.exp_half[j] * v[j] + c.q[j] * n_v[j])
-            .collect();
-        let n_a = nonlinear_of(&a);
-        let b: Vec<Complex64> = (0..n)
-            .map(|j| c.exp_half[j] * v[j] + c.q[j] * n_a[j])
-            .collect();
-        let n_b = nonlinear_of(&b);
-        let cc: Vec<Complex64> = (0..n)
-            .map(|j| c.exp_half[j] * a[j] + c.q[j] * (2.0 * n_b[j] - n_v[j]))
-            .collect();
-        let n_c = nonlinear_of(&cc);
-        let next = (0..n)
-            .map(|j| {
-                c.exp[j] * v[j]
-                    + n_v[j] * c.f1[j]
-                    + 2.0 * (n_a[j] + n_b[j]) * c.f2[j]
-                    + n_c[j] * c.f3[j]
-            })
-            .collect();
-        self.real_ifft(next)
+        spectral.real_ifft(next)
     }
 }
 

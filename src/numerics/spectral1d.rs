@@ -1,0 +1,139 @@
+//! The shared machinery of the 1-D f64 pseudo-spectral reference solvers (KS, Burgers):
+//! `û_t = L̂ û + N̂(u)` with `N̂(u) = factor ⊙ FFT(u²)` (the system's `−½ik`, masked or not), the
+//! FFT pair, exponential Euler and Cox–Matthews ETDRK4 sub-steps in the Kassam–Trefethen form,
+//! and trajectories that stop at the first non-finite state. The state between sub-steps is real
+//! (`u = Re IFFT û`), as the matrix forms of the tensor solvers assume.
+
+use std::sync::Arc;
+
+use num_complex::Complex64;
+use rustfft::{Fft, FftPlanner};
+
+use super::etd::Etdrk4Coefficients;
+
+/// The FFT pair of an `N`-point grid and the nonlinear factor per mode.
+#[derive(Clone)]
+pub struct Spectral1d {
+    /// `N̂(u) = factor ⊙ FFT(u²)`, per mode.
+    factor: Vec<Complex64>,
+    forward: Arc<dyn Fft<f64>>,
+    inverse: Arc<dyn Fft<f64>>,
+}
+
+impl std::fmt::Debug for Spectral1d {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Spectral1d")
+            .field("points", &self.factor.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Spectral1d {
+    /// The machinery of a grid of `factor.len()` points.
+    pub fn new(factor: Vec<Complex64>) -> Self {
+        let n = factor.len();
+        let mut planner = FftPlanner::new();
+        Self {
+            forward: planner.plan_fft_forward(n),
+            inverse: planner.plan_fft_inverse(n),
+            factor,
+        }
+    }
+
+    /// `FFT(u)` of a real state `[N]`.
+    pub fn fft(&self, u: &[f64]) -> Vec<Complex64> {
+        let mut buffer: Vec<Complex64> = u.iter().map(|&v| Complex64::new(v, 0.0)).collect();
+        self.forward.process(&mut buffer);
+        buffer
+    }
+
+    /// `Re IFFT(û)`, normalised by `1/N`.
+    pub fn real_ifft(&self, mut spectrum: Vec<Complex64>) -> Vec<f64> {
+        self.inverse.process(&mut spectrum);
+        let n = spectrum.len() as f64;
+        spectrum.iter().map(|z| z.re / n).collect()
+    }
+
+    /// `N̂(u) = factor ⊙ FFT(u²)` for a real state `u`.
+    pub fn nonlinear(&self, u: &[f64]) -> Vec<Complex64> {
+        let squared: Vec<f64> = u.iter().map(|v| v * v).collect();
+        let mut spectrum = self.fft(&squared);
+        for (z, f) in spectrum.iter_mut().zip(&self.factor) {
+            *z *= f;
+        }
+        spectrum
+    }
+
+    /// Exponential Euler in spectral space: `â = e^{L̂h} û + φ₁ N̂(u)`, with `N̂(u)`.
+    pub fn etd1_spectrum(
+        &self,
+        exp: &[f64],
+        phi1: &[f64],
+        u: &[f64],
+    ) -> (Vec<Complex64>, Vec<Complex64>) {
+        let u_hat = self.fft(u);
+        let n_u = self.nonlinear(u);
+        let a_hat = (0..u.len())
+            .map(|j| exp[j] * u_hat[j] + n_u[j] * phi1[j])
+            .collect();
+        (a_hat, n_u)
+    }
+
+    /// Cox–Matthews ETDRK4 in the Kassam–Trefethen form (stages kept in spectral space).
+    pub fn etdrk4(&self, c: &Etdrk4Coefficients, u: &[f64]) -> Vec<f64> {
+        let n = u.len();
+        let v = self.fft(u);
+        let nonlinear_of =
+            |spectrum: &[Complex64]| self.nonlinear(&self.real_ifft(spectrum.to_vec()));
+        let n_v = self.nonlinear(u);
+        let a: Vec<Complex64> = (0..n)
+            .map(|j| c.exp_half[j] * v[j] + c.q[j] * n_v[j])
+            .collect();
+        let n_a = nonlinear_of(&a);
+        let b: Vec<Complex64> = (0..n)
+            .map(|j| c.exp_half[j] * v[j] + c.q[j] * n_a[j])
+            .collect();
+        let n_b = nonlinear_of(&b);
+        let cc: Vec<Complex64> = (0..n)
+            .map(|j| c.exp_half[j] * a[j] + c.q[j] * (2.0 * n_b[j] - n_v[j]))
+            .collect();
+        let n_c = nonlinear_of(&cc);
+        let next = (0..n)
+            .map(|j| {
+                c.exp[j] * v[j]
+                    + n_v[j] * c.f1[j]
+                    + 2.0 * (n_a[j] + n_b[j]) * c.f2[j]
+                    + n_c[j] * c.f3[j]
+            })
+            .collect();
+        self.real_ifft(next)
+    }
+}
+
+/// `substeps` applications of `substep` to `u`.
+pub fn repeat(substep: impl Fn(&[f64]) -> Vec<f64>, u: &[f64], substeps: usize) -> Vec<f64> {
+    let mut state = u.to_vec();
+    for _ in 0..substeps {
+        state = substep(&state);
+    }
+    state
+}
+
+/// `steps` applications of `step` from `u0`: `steps + 1` states (`[0]` = `u0`), stopping before
+/// the first non-finite state; with the index of that state if it stopped early.
+pub fn trajectory(
+    step: impl Fn(&[f64]) -> Vec<f64>,
+    u0: &[f64],
+    steps: usize,
+) -> (Vec<Vec<f64>>, Option<usize>) {
+    let mut states = Vec::with_capacity(steps + 1);
+    states.push(u0.to_vec());
+    for k in 1..=steps {
+        let next = step(&states[k - 1]);
+        if next.iter().any(|v| !v.is_finite()) {
+            return (states, Some(k));
+        }
+        states.push(next);
+    }
+    (states, None)
+}
