@@ -19,8 +19,8 @@ use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Modality, Mode, TrainError};
 use crate::numerics::types::{
-    BaselineWords, EvalConfig, MapKind, MapWords, MetricWords, Parameter, ParameterWords,
-    StateShape, System, SystemFacts, TestMetrics, Trajectory,
+    BaselineWords, EvalConfig, MapWords, MetricWords, Parameter, ParameterWords, StateShape,
+    System, SystemFacts, TestMetrics, Trajectory,
 };
 
 /// Grid points of every study (the study's N).
@@ -62,22 +62,9 @@ impl PhysicalSystem for Ks {
 
     fn facts(&self) -> SystemFacts {
         SystemFacts {
-            metric: MetricWords {
-                short: "rel. error",
-                axis: "relative error",
-                title: "Relative error",
-            },
-            baseline: BaselineWords {
-                name: "ETD1 only",
-                short: "ETD1",
-            },
-            maps: MapWords {
-                kind: MapKind::SpaceTime,
-                title: "Space–time",
-                caption: "Grid point horizontally, rollout step upwards; one symmetric colour \
-                          scale (the truth's max |u|); grey where the rollout was not finite.",
-                snapshot_label: "Snapshot",
-            },
+            metric: MetricWords::RELATIVE_ERROR,
+            baseline: BaselineWords::ETD1_ONLY,
+            maps: MapWords::SPACE_TIME,
             parameter: ParameterWords {
                 name: "domain scale",
                 test: "size s",

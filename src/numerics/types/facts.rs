@@ -78,3 +78,31 @@ pub struct ParameterWords {
     /// One training value in messages (`training domain size`).
     pub training_unit: &'static str,
 }
+
+impl MetricWords {
+    /// The study's relative error (KS, and any 1-D system scored like it).
+    pub const RELATIVE_ERROR: Self = Self {
+        short: "rel. error",
+        axis: "relative error",
+        title: "Relative error",
+    };
+}
+
+impl BaselineWords {
+    /// Exponential Euler alone.
+    pub const ETD1_ONLY: Self = Self {
+        name: "ETD1 only",
+        short: "ETD1",
+    };
+}
+
+impl MapWords {
+    /// The space–time picture of a 1-D rollout.
+    pub const SPACE_TIME: Self = Self {
+        kind: MapKind::SpaceTime,
+        title: "Space–time",
+        caption: "Grid point horizontally, rollout step upwards; one symmetric colour scale (the \
+                  truth's max |u|); grey where the rollout was not finite.",
+        snapshot_label: "Snapshot",
+    };
+}
