@@ -102,6 +102,10 @@ pub fn ExperimentForm(
     flop_rate: ReadSignal<Option<f64>>,
 ) -> impl IntoView {
     let uses_net_size = move || experiment.with(Experiment::uses_net_size);
+    // The menus offer the architectures the system takes (a URL may still name another: its
+    // field then says why it does not fit).
+    let takes =
+        move |a: Architecture| experiment.with(|e| e.system.physics().architectures().contains(&a));
     let uses_horizon = move || experiment.with(Experiment::uses_horizon);
     let error_of = move |field: &'static str| move || experiment.with(|e| e.error_of(field));
     view! {
@@ -164,14 +168,15 @@ pub fn ExperimentForm(
                         }
                     }>
                         {Architecture::ALL.into_iter().map(|a| view! {
-                            <option value=a.name() selected=move || experiment.with(|e| e.architecture == a)>{a.title()}</option>
+                            <option value=a.name() selected=move || experiment.with(|e| e.architecture == a)
+                                hidden=move || !takes(a)>{a.title()}</option>
                         }).collect_view()}
                     </select>
                 </label></div>
                 <div id="archs" class:hidden=uses_net_size>
                     "Architectures (each with its size grid): "
                     {Architecture::ALL.into_iter().map(|a| view! {
-                        <label>
+                        <label class:hidden=move || !takes(a)>
                             <input type="checkbox" id=format!("archs-{}", a.name())
                                 prop:checked=move || experiment.with(|e| e.architectures.contains(&a))
                                 on:change=move |_| experiment.update(|e| e.toggle_architecture(a)) />

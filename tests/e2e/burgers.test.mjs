@@ -18,6 +18,9 @@ test("a tiny Burgers study runs in the browser with its views", async () => {
   await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 300_000 });
   assert.equal(await page.inputValue("#system"), "burgers");
   assert.equal(await page.inputValue("#arch"), "resnet");
+  // The menu offers the 1-D networks only.
+  assert.equal(await page.$eval('#arch option[value="resnet2d"]', (o) => o.hidden), true);
+  assert.equal(await page.$eval('#arch option[value="fno"]', (o) => o.hidden), false);
   assert.match(await page.textContent("#cli-command"), /--system burgers/);
   assert.match(await page.textContent("body"), /Training viscosities ν/);
   assert.match(await page.textContent("#ks-train-noflag"), /the paper has no Viscous Burgers study/);
