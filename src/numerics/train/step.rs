@@ -1,7 +1,7 @@
 //! The stepping seam: a [`HybridStep`] advances a batch of flattened states by one learned step
 //! of the hybrid simulator — the system's coarse solver (differentiable or not) combined with
 //! the network in the configured mode — at one of its parameter values. Each system builds its
-//! own (`ks::stepper`, `kolmogorov::stepper`, …); training, evaluation and rollouts only see a
+//! own in its folder; training, evaluation and rollouts only see a
 //! [`Stepper`].
 
 use std::sync::Arc;
