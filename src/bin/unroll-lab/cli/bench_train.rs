@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::CliError;
-use unroll_lab::numerics::backend;
+use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::ks::data::{data_solver, generate};
 use unroll_lab::numerics::profile::{self, Phase};
 use unroll_lab::numerics::study::Preset;
@@ -36,6 +36,13 @@ pub struct BenchTrainArgs {
     /// Also time each phase of an iteration (gather, network, solver, loss, backward, optimizer).
     #[arg(long)]
     profile: bool,
+    /// The device to train on: cpu, wgpu (built with `--features gpu`) or cuda (`--features cuda`).
+    #[arg(long, default_value = "cpu", value_parser = parse_device)]
+    device: NativeDevice,
+}
+
+fn parse_device(name: &str) -> Result<NativeDevice, String> {
+    NativeDevice::parse(name)
 }
 
 #[derive(Debug, Serialize)]
@@ -66,12 +73,13 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
     if args.iterations == 0 {
         return Err(CliError::Usage("--iterations must be at least 1".into()));
     }
+    let device = args.device.device().map_err(CliError::Usage)?;
     let ks = System::Ks.physics();
     let mut data = study_training(ks, Mode::Correct, Modality::Wig).data;
     data.frames = 200;
     let trajectories = generate(&data, data_solver(48))?;
     let mut bench = Bench {
-        device: "cpu (burn-flex)",
+        device: args.device.label(),
         channels: 0,
         depth: 0,
         batch: 0,
@@ -92,7 +100,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
             let label = config.variant_id().label();
             let solver = ks.solver_flops_per_state(config.mode, config.alpha);
             let flops = flops_per_iteration(&config, 48, solver);
-            let mut trainer = ks.trainer(config, &trajectories, &backend::cpu())?;
+            let mut trainer = ks.trainer(config, &trajectories, &device)?;
             let mut log = LossLog::default();
             for _ in 0..3 {
                 log.push(trainer.step()?);

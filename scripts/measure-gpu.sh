@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# How fast does unroll-lab train on this machine's GPU, next to one CPU core?
+#
+# Prints `unroll-lab bench train` (the study's ResNet1D 16×10, batch 16, m = 3, P/C × ONE/NOG/WIG)
+# iterations/s per variant on every device this machine offers natively: cpu (burn-flex, one
+# thread) and wgpu (burn-cubecl on Vulkan/Metal/DX12), and the ratio of each to the CPU; cuda is
+# tried and says why this build lacks it. A device the machine lacks is reported as such, not as a failure. Where Python
+# with PyTorch or JAX sees a CUDA GPU, the references in bench/reference/ run there too (--references).
+#
+# Builds what is missing: `cargo build --release --features gpu --bin unroll-lab` in
+# $CARGO_TARGET_DIR (default ~/.cache/unroll-lab/target-gpu, apart from the test build's). With
+# UNROLL_LAB_BIN set, that binary is used instead (a machine without a Rust toolchain).
+#
+# Usage: scripts/measure-gpu.sh [--iterations N] [--devices "cpu wgpu cuda"] [--references] [--out DIR]
+#   --iterations N   timed iterations per variant after 3 warm-up ones (default 30)
+#   --devices LIST   which devices to try (default "cpu wgpu cuda")
+#   --references     also time bench/reference/*.py on CUDA with the python3 on PATH (no install)
+#   --out DIR        keep every JSON result in DIR
+# Not measured here: several members per model (ensembles are not built yet) and the page on
+# WebGPU in headless Chromium (scripts/measure-browser.sh does that where Chromium and a GPU meet).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+die() { echo "measure-gpu: $*" >&2; exit 2; }
+
+iterations=30
+devices="cpu wgpu cuda"
+references=0
+out=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --iterations) iterations="${2:-}"; shift 2 ;;
+    --devices) devices="${2:-}"; shift 2 ;;
+    --references) references=1; shift ;;
+    --out) out="${2:-}"; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+done
+[[ "$iterations" =~ ^[1-9][0-9]*$ ]] || die "--iterations must be a positive integer, got '$iterations'"
+for device in $devices; do
+  case "$device" in cpu|wgpu|cuda) ;; *) die "--devices takes cpu, wgpu and cuda, got '$device'" ;; esac
+done
+[ -n "$out" ] || out="$(mktemp -d)"
+mkdir -p "$out"
+
+bin="${UNROLL_LAB_BIN:-}"
+if [ -z "$bin" ]; then
+  command -v cargo >/dev/null || die "no cargo: install Rust (scripts/setup.sh) or set UNROLL_LAB_BIN"
+  target="${CARGO_TARGET_DIR:-$HOME/.cache/unroll-lab/target-gpu}"
+  CARGO_TARGET_DIR="$target" cargo build --release --locked --features gpu --bin unroll-lab >&2
+  bin="$target/release/unroll-lab"
+fi
+[ -x "$bin" ] || die "$bin is not an executable"
+
+echo "machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
+for device in $devices; do
+  echo "--- bench train --device $device" >&2
+  if timeout 600 "$bin" bench train --device "$device" --iterations "$iterations" --json \
+    >"$out/ours-$device.json" 2>"$out/ours-$device.err"; then
+    echo "$device: measured" >&2
+  else
+    echo "$device: not available: $(tail -n 3 "$out/ours-$device.err")" >&2
+    rm -f "$out/ours-$device.json"
+  fi
+done
+
+if [ "$references" = 1 ]; then
+  for reference in bench/reference/bench_train*.py; do
+    name="$(basename "$reference" .py)"
+    echo "--- $reference --device cuda" >&2
+    if timeout 600 python3 "$reference" --device cuda --iterations "$iterations" --json \
+      >"$out/ref-$name.json" 2>"$out/ref-$name.err"; then
+      echo "$name: measured" >&2
+    else
+      echo "$name: not available: $(tail -n 3 "$out/ref-$name.err")" >&2
+      rm -f "$out/ref-$name.json"
+    fi
+  done
+fi
+
+python3 - "$out" <<'EOF'
+import glob, json, os, sys
+
+out = sys.argv[1]
+runs = {}
+for path in sorted(glob.glob(os.path.join(out, "*.json"))):
+    with open(path) as file:
+        bench = json.load(file)
+    name = os.path.basename(path)[:-5]
+    runs[name] = {f"{v['mode']}-{v['modality']}": v["iterations_per_sec"] for v in bench["variants"]}
+    runs[name]["__device"] = bench["device"]
+if not runs:
+    sys.exit("measure-gpu: nothing was measured")
+variants = [key for key in next(iter(runs.values())) if key != "__device"]
+cpu = runs.get("ours-cpu")
+print("iterations/s per variant" + (" (× one CPU core in brackets)" if cpu else ""))
+print("| run | device | " + " | ".join(variants) + " |")
+print("|---|---|" + "---|" * len(variants))
+for name, rates in runs.items():
+    cells = []
+    for variant in variants:
+        rate = rates.get(variant)
+        if rate is None:
+            cells.append("—")
+        elif cpu and name != "ours-cpu" and cpu.get(variant):
+            cells.append(f"{rate:.1f} ({rate / cpu[variant]:.2f}×)")
+        else:
+            cells.append(f"{rate:.1f}")
+    print(f"| {name} | {rates['__device']} | " + " | ".join(cells) + " |")
+EOF
