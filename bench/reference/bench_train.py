@@ -19,7 +19,7 @@ Same shapes and the same work per iteration as ours (src/numerics/train/, bench_
   on the device as one [trajectories * frames, N] tensor per size. Each iteration draws one size
   and 16 (or 48) random windows and gathers them with one index_select, as ours does.
 
-Usage: python bench/reference/bench_train.py --iterations 30 --threads 1 --json
+Usage: python bench/reference/bench_train.py --iterations 30 --threads 1 [--device cpu|cuda] --json
 """
 
 import argparse
@@ -137,6 +137,11 @@ class Solver:
         self.p1_t = real_operator(self.phi1_factor).T.contiguous().to(dtype)
         self.p2_t = real_operator(self.phi2_factor).T.contiguous().to(dtype)
 
+    def to(self, device):
+        """The float32 matrices on `device` (the float64 FFT check stays on the host)."""
+        self.exp_t, self.p1_t, self.p2_t = (m.to(device) for m in (self.exp_t, self.p1_t, self.p2_t))
+        return self
+
     def substep(self, u):
         squared = u * u
         a = u @ self.exp_t + squared @ self.p1_t
@@ -193,15 +198,16 @@ def training_data():
 
 
 class Trainer:
-    def __init__(self, mode, modality, data, seed=0):
+    def __init__(self, mode, modality, data, seed=0, device="cpu"):
         torch.manual_seed(seed)
+        self.device = torch.device(device)
         self.mode = mode
         self.modality = modality
         self.data = data
-        self.net = ResNet1d()
+        self.net = ResNet1d().to(self.device)
         parameters = sum(p.numel() for p in self.net.parameters())
         assert parameters == EXPECTED_PARAMETERS, f"{parameters} parameters, want {EXPECTED_PARAMETERS}"
-        self.solvers = [Solver("etd1", scale, torch.float32) for scale, *_ in data]
+        self.solvers = [Solver("etd1", scale, torch.float32).to(self.device) for scale, *_ in data]
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=LEARNING_RATE)
         self.scheduler = torch.optim.lr_scheduler.StepLR(self.optimizer, step_size=2000, gamma=0.9)
         # ONE: horizon 1, batch x m (config.rs effective_batch / effective_unroll).
@@ -227,7 +233,7 @@ class Trainer:
         indices = torch.tensor(
             [t * frames + start + offset for offset in range(self.horizon + 1) for t, start in windows],
             dtype=torch.int64,
-        )
+        ).to(self.device)
         rows = values.index_select(0, indices).reshape(self.horizon + 1, len(windows), RESOLUTION)
         return rows.unbind(0)
 
@@ -239,7 +245,7 @@ class Trainer:
     def step(self):
         size, windows = self.minibatch()
         frames = self.gather(size, windows)
-        scale = torch.full((len(windows), 1), self.data[size][0], dtype=torch.float32)
+        scale = torch.full((len(windows), 1), self.data[size][0], dtype=torch.float32, device=self.device)
         u = frames[0]
         total = None
         for j in range(self.horizon):
@@ -256,12 +262,19 @@ class Trainer:
         return loss.detach()
 
 
-def bench(iterations, threads):
+def synchronize(device):
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def bench(iterations, threads, device="cpu"):
     if threads > 0:
         torch.set_num_threads(threads)
-    data = training_data()
+    if device == "cuda" and not torch.cuda.is_available():
+        raise SystemExit("bench_train: --device cuda, but torch sees no CUDA GPU")
+    data = [(s, t, f, values.to(device)) for s, t, f, values in training_data()]
     result = {
-        "device": f"cpu (torch {torch.__version__}, {torch.get_num_threads()} threads)",
+        "device": f"{device} (torch {torch.__version__}, {torch.get_num_threads()} threads)",
         "torch_version": torch.__version__,
         "threads": torch.get_num_threads(),
         "channels": CHANNELS,
@@ -272,8 +285,9 @@ def bench(iterations, threads):
     }
     for mode in ("predict", "correct"):
         for modality in ("one", "nog", "wig"):
-            trainer = Trainer(mode, modality, data)
+            trainer = Trainer(mode, modality, data, device=device)
             losses = [trainer.step() for _ in range(WARMUP_ITERATIONS)]
+            synchronize(device)
             start = time.perf_counter()
             losses += [trainer.step() for _ in range(iterations)]
             final = torch.stack(losses).tolist()  # the one readback, like ours (LossLog::flush)
@@ -286,6 +300,7 @@ def bench(iterations, threads):
                     "modality": modality,
                     "iterations_per_sec": iterations / seconds,
                     "ms_per_iteration": 1e3 * seconds / iterations,
+                    "first_loss": final[0],
                 }
             )
     return result
@@ -295,13 +310,14 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--iterations", type=int, default=30, help="timed iterations per variant (after 3 untimed)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0: torch's default, all cores)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu", help="where torch trains")
     parser.add_argument("--json", action="store_true", help="print JSON shaped like `unroll-lab bench train --json`")
     args = parser.parse_args(argv)
     if args.iterations < 1:
         parser.error("--iterations must be at least 1")
     if args.threads < 0:
         parser.error("--threads must be 0 (default) or positive")
-    result = bench(args.iterations, args.threads)
+    result = bench(args.iterations, args.threads, args.device)
     if args.json:
         print(json.dumps(result, indent=2))
         return

@@ -1,30 +1,33 @@
 #!/usr/bin/env bash
-# How fast is unroll-lab's training next to the paper's framework (PyTorch)?
+# How fast is unroll-lab's training next to the paper's framework (PyTorch) and jitted JAX?
 #
-# Runs the PyTorch reference of the study's set-up (bench/reference/bench_train.py: ResNet1D 16×10,
-# batch 16, m = 3, P/C × ONE/NOG/WIG, Adam) and `unroll-lab bench train --json` back to back, on one
-# thread (both pinned to CPU 0 with taskset; torch.set_num_threads(1)) and on all cores, and prints
-# iterations/s of both and the ratio ours/torch per variant. With --repeat R each side runs R times,
+# Runs the PyTorch and JAX references of the study's set-up (bench/reference/bench_train.py and
+# bench_train_jax.py: ResNet1D 16×10, batch 16, m = 3, P/C × ONE/NOG/WIG, Adam; JAX jits the whole
+# train step, optax Adam) and `unroll-lab bench train --json` back to back, on one thread (all pinned
+# to CPU 0 with taskset; torch.set_num_threads(1); XLA without its Eigen thread pool) and on all
+# cores, and prints iterations/s of each and the ratios ours/torch and ours/jax per variant. With --repeat R each side runs R times,
 # alternating, and the best of the R rates counts (less noise on a shared machine). The load average
 # before and after is printed with the table: on a busy machine the all-cores figures mean little.
 #
 # Installs what is missing, and only that, so a second run is quick:
-#   - torch into bench/reference/.venv (from the Python package registry, with pip; the Linux x86_64
-#     wheel pulls in its CUDA libraries: about 3 GB to download, 5 GB on disk, once);
+#   - torch, jax and optax into bench/reference/.venv (from the Python package registry, with pip;
+#     torch's Linux x86_64 wheel pulls in its CUDA libraries: about 3 GB to download, 5 GB on disk,
+#     once; jax's CPU wheels about 100 MB);
 #   - our CLI: `cargo build --release --bin unroll-lab` in $CARGO_TARGET_DIR (default: like
 #     scripts/test.sh, $UNROLL_LAB_TARGET_DIR or ~/.cache/unroll-lab/target).
 #
-# Usage: scripts/bench-vs-pytorch.sh [--iterations N] [--repeat R] [--threads "1 all"] [--out DIR]
+# Usage: scripts/bench-vs-references.sh [--iterations N] [--repeat R] [--threads "1 all"] [--out DIR]
 #   --iterations N   timed iterations per variant after 3 warm-up ones (default 30)
 #   --repeat R       runs per side and thread setting, best counts (default 2)
 #   --threads LIST   which settings, from "1" and "all" (default "1 all")
 #   --out DIR        also keep every JSON result in DIR
 # Environment: PYTHON (the interpreter that makes the venv, default python3),
-#   TORCH_SPEC (what pip installs, default torch==2.15.0).
+#   TORCH_SPEC (what pip installs, default torch==2.15.0),
+#   JAX_SPEC (default "jax==0.10.2 optax==0.2.8").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-die() { echo "bench-vs-pytorch: $*" >&2; exit 1; }
+die() { echo "bench-vs-references: $*" >&2; exit 1; }
 
 iterations=30
 repeat=2
@@ -36,7 +39,7 @@ while [ $# -gt 0 ]; do
     --repeat) repeat="${2:-}"; shift 2 ;;
     --threads) threads_list="${2:-}"; shift 2 ;;
     --out) out="${2:-}"; shift 2 ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -66,6 +69,15 @@ if ! "$python" -c 'import torch' >/dev/null 2>&1; then
   "$python" -c 'import torch' || die "torch installed but does not import (see the error above)."
 fi
 
+jax_spec="${JAX_SPEC:-jax==0.10.2 optax==0.2.8}"
+if ! "$python" -c 'import jax, optax' >/dev/null 2>&1; then
+  echo "installing $jax_spec into $venv (once; about 100 MB) ..." >&2
+  # shellcheck disable=SC2086 # the spec is a list of requirements
+  "$python" -m pip install --progress-bar off --quiet $jax_spec \
+    || die "pip install $jax_spec failed: check that the Python package registry is reachable."
+  "$python" -c 'import jax, optax' || die "jax installed but does not import (see the error above)."
+fi
+
 # --- our CLI -----------------------------------------------------------------------------------
 export PATH="$HOME/.cargo/bin:$PATH"
 command -v cargo >/dev/null || die "cargo not found: install Rust with rustup (https://rustup.rs) or run scripts/setup.sh."
@@ -92,6 +104,10 @@ for t in $threads_list; do
     "${pin[@]}" "$python" bench/reference/bench_train.py --iterations "$iterations" \
       --threads "$torch_threads" --json > "$work/torch-$t-$r.json" \
       || die "the PyTorch reference failed (threads $t)"
+    echo "threads $t, run $r/$repeat: jax ..." >&2
+    "${pin[@]}" "$python" bench/reference/bench_train_jax.py --iterations "$iterations" \
+      --threads "$torch_threads" --json > "$work/jax-$t-$r.json" \
+      || die "the JAX reference failed (threads $t)"
     echo "threads $t, run $r/$repeat: unroll-lab ..." >&2
     "${pin[@]}" "$ours" bench train --json --iterations "$iterations" > "$work/ours-$t-$r.json" \
       || die "unroll-lab bench train failed (threads $t)"
@@ -112,18 +128,19 @@ if float(before.split()[0]) > 0.5 * int(cores) or float(after.split()[0]) > 0.5 
 def rates(path):
     data = json.load(open(path))
     return data, {f"{v['mode'][0].upper()}-{v['modality'].upper()}": v["iterations_per_sec"] for v in data["variants"]}
-torch_version = None
+versions = {}
 for t in settings:
-    ours, torch = {}, {}
+    best = {"ours": {}, "torch": {}, "jax": {}}
     for r in range(1, repeat + 1):
-        _, o = rates(f"{work}/ours-{t}-{r}.json")
-        data, p = rates(f"{work}/torch-{t}-{r}.json")
-        torch_version = data["torch_version"]
-        for k, v in o.items(): ours[k] = max(ours.get(k, 0.0), v)
-        for k, v in p.items(): torch[k] = max(torch.get(k, 0.0), v)
+        for side in best:
+            data, rate = rates(f"{work}/{side}-{t}-{r}.json")
+            versions[side] = data.get(f"{side}_version", "")
+            for k, v in rate.items():
+                best[side][k] = max(best[side].get(k, 0.0), v)
+    ours, torch, jax = best["ours"], best["torch"], best["jax"]
     label = "1 thread (taskset -c 0)" if t == "1" else f"all cores ({cores})"
-    print(f"\n{label}: best of {repeat} runs, {iterations} timed iterations each, torch {torch_version}")
-    print(f"{'variant':<8} {'ours it/s':>10} {'torch it/s':>11} {'ours/torch':>11}")
+    print(f"\n{label}: best of {repeat} runs, {iterations} timed iterations each, torch {versions['torch']}, jax {versions['jax']}")
+    print(f"{'variant':<8} {'ours it/s':>10} {'torch it/s':>11} {'jax it/s':>9} {'ours/torch':>11} {'ours/jax':>9}")
     for k in ours:
-        print(f"{k:<8} {ours[k]:>10.1f} {torch[k]:>11.1f} {ours[k] / torch[k]:>10.2f}x")
+        print(f"{k:<8} {ours[k]:>10.1f} {torch[k]:>11.1f} {jax[k]:>9.1f} {ours[k] / torch[k]:>10.2f}x {ours[k] / jax[k]:>8.2f}x")
 EOF
