@@ -3,17 +3,18 @@
 #
 # Prints `unroll-lab bench train` (the study's ResNet1D 16×10, batch 16, m = 3, P/C × ONE/NOG/WIG)
 # iterations/s per variant on every device this machine offers natively: cpu (burn-flex, one
-# thread) and wgpu (burn-cubecl on Vulkan/Metal/DX12), and the ratio of each to the CPU; cuda is
-# tried and says why this build lacks it. A device the machine lacks is reported as such, not as a failure. Where Python
+# thread), wgpu (burn-cubecl on Vulkan/Metal/DX12), wgpu-fusion (the same with burn's kernel fusion)
+# and the ratio of each to the CPU; cuda is tried and says why this build lacks it. A device the machine lacks is reported as such, not as a failure. Where Python
 # with PyTorch or JAX sees a CUDA GPU, the references in bench/reference/ run there too (--references).
 #
 # Builds what is missing: `cargo build --release --features gpu --bin unroll-lab` in
-# $CARGO_TARGET_DIR (default ~/.cache/unroll-lab/target-gpu, apart from the test build's). With
-# UNROLL_LAB_BIN set, that binary is used instead (a machine without a Rust toolchain).
+# $CARGO_TARGET_DIR (default ~/.cache/unroll-lab/target-gpu, apart from the test build's), and with
+# `--features gpu,fusion` in its sibling target-gpu-fusion. With UNROLL_LAB_BIN (and
+# UNROLL_LAB_FUSION_BIN) set, those binaries are used instead (a machine without a Rust toolchain).
 #
 # Usage: scripts/measure-gpu.sh [--iterations N] [--devices "cpu wgpu cuda"] [--references] [--out DIR]
 #   --iterations N   timed iterations per variant after 3 warm-up ones (default 30)
-#   --devices LIST   which devices to try (default "cpu wgpu cuda")
+#   --devices LIST   which devices to try (default "cpu wgpu wgpu-fusion cuda")
 #   --references     also time bench/reference/*.py on CUDA with the python3 on PATH (no install)
 #   --out DIR        keep every JSON result in DIR
 # Not measured here: several members per model (ensembles are not built yet) and the page on
@@ -24,7 +25,7 @@ cd "$(dirname "$0")/.."
 die() { echo "measure-gpu: $*" >&2; exit 2; }
 
 iterations=30
-devices="cpu wgpu cuda"
+devices="cpu wgpu wgpu-fusion cuda"
 references=0
 out=""
 while [ $# -gt 0 ]; do
@@ -39,24 +40,33 @@ while [ $# -gt 0 ]; do
 done
 [[ "$iterations" =~ ^[1-9][0-9]*$ ]] || die "--iterations must be a positive integer, got '$iterations'"
 for device in $devices; do
-  case "$device" in cpu|wgpu|cuda) ;; *) die "--devices takes cpu, wgpu and cuda, got '$device'" ;; esac
+  case "$device" in cpu|wgpu|wgpu-fusion|cuda) ;; *) die "--devices takes cpu, wgpu, wgpu-fusion and cuda, got '$device'" ;; esac
 done
 [ -n "$out" ] || out="$(mktemp -d)"
 mkdir -p "$out"
 
-bin="${UNROLL_LAB_BIN:-}"
-if [ -z "$bin" ]; then
+# build FEATURES TARGET_DIR: the release CLI with those features; prints its path.
+build() {
   command -v cargo >/dev/null || die "no cargo: install Rust (scripts/setup.sh) or set UNROLL_LAB_BIN"
-  target="${CARGO_TARGET_DIR:-$HOME/.cache/unroll-lab/target-gpu}"
-  CARGO_TARGET_DIR="$target" cargo build --release --locked --features gpu --bin unroll-lab >&2
-  bin="$target/release/unroll-lab"
-fi
+  CARGO_TARGET_DIR="$2" cargo build --release --locked --features "$1" --bin unroll-lab >&2
+  echo "$2/release/unroll-lab"
+}
+target="${CARGO_TARGET_DIR:-$HOME/.cache/unroll-lab/target-gpu}"
+bin="${UNROLL_LAB_BIN:-}"
+[ -n "$bin" ] || bin="$(build gpu "$target")"
 [ -x "$bin" ] || die "$bin is not an executable"
+fusion_bin="${UNROLL_LAB_FUSION_BIN:-}"
+if [ -z "$fusion_bin" ] && [[ " $devices " == *" wgpu-fusion "* ]]; then
+  fusion_bin="$(build gpu,fusion "$target-fusion")"
+fi
 
 echo "machine: $(nproc) cores; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
 for device in $devices; do
   echo "--- bench train --device $device" >&2
-  if timeout 600 "$bin" bench train --device "$device" --iterations "$iterations" --json \
+  runner="$bin" backend="$device"
+  if [ "$device" = wgpu-fusion ]; then runner="$fusion_bin" backend=wgpu; fi
+  if [ ! -x "$runner" ]; then echo "$device: no binary" >&2; continue; fi
+  if timeout 600 "$runner" bench train --device "$backend" --iterations "$iterations" --json \
     >"$out/ours-$device.json" 2>"$out/ours-$device.err"; then
     echo "$device: measured" >&2
   else
