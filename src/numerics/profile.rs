@@ -5,6 +5,9 @@
 //! their own (the browser has no `Instant`), so [`record`] takes the caller's. Timing a phase is
 //! only meaningful on an eager backend such as burn's CPU backend, where an op has finished when
 //! its call returns; on WebGPU it would time the queueing.
+//!
+//! [`tracked_ops`] counts tensor operations on autodiff devices, from burn's own node counter:
+//! nothing is added to the normal path.
 
 use std::cell::RefCell;
 
@@ -88,6 +91,14 @@ pub fn record<T>(clock: fn() -> f64, f: impl FnOnce() -> T) -> (T, [f64; 6]) {
     (value, recorded.map_or([0.0; 6], |rec| rec.seconds))
 }
 
+/// Tensor operations run on autodiff devices so far, by every thread: burn's autodiff gives
+/// each operation's output (and each new leaf) a node id from one global counter, and this
+/// reads it by drawing one id. The difference over an iteration is its forward operations
+/// (network, solver, loss); the reverse pass's kernels run on the inner backend, uncounted.
+pub fn tracked_ops() -> u64 {
+    burn::backend::autodiff::NodeId::new().value
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +112,18 @@ mod tests {
             t.set(t.get() + 1.0);
             t.get()
         })
+    }
+
+    #[test]
+    fn tracked_ops_count_autodiff_operations() {
+        use crate::numerics::backend::cpu_autodiff;
+        use burn::tensor::Tensor;
+        let x = Tensor::<1>::ones([4], &cpu_autodiff()).require_grad();
+        let before = tracked_ops();
+        let y = (x.clone() * 2.0).exp() + x;
+        let counted = tracked_ops() - before - 1;
+        assert!(counted >= 3, "{counted}");
+        drop(y);
     }
 
     #[test]

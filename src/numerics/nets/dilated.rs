@@ -18,7 +18,7 @@ use super::{InitRng, DEPTH_RANGE, LEAKY_SLOPE};
 pub const DILATIONS: [usize; 7] = [1, 2, 4, 8, 4, 2, 1];
 
 /// `x ↦ x + conv₇(σ(… σ(conv₁(x))))` with conv `i` dilated by `DILATIONS[i]`,
-/// `[batch, C, N] → [batch, C, N]`.
+/// `[C, N, B] → [C, N, B]`.
 #[derive(Module, Debug)]
 pub struct DilatedBlock {
     /// One conv C → C per entry of [`DILATIONS`].
@@ -108,7 +108,7 @@ mod tests {
         };
         let x: Vec<f32> = (0..10).map(|i| i as f32).collect();
         let n = x.len();
-        let input = Tensor::<3>::from_data(TensorData::new(x.clone(), [1, 1, n]), &device);
+        let input = Tensor::<3>::from_data(TensorData::new(x.clone(), [1, n, 1]), &device);
         for dilation in [1, 4, 8, 13] {
             let got = values(conv.forward_dilated(input.clone(), dilation));
             for i in 0..n {

@@ -49,27 +49,29 @@ fn fingerprint(architecture: Architecture) -> (u64, u64) {
 }
 
 /// `(architecture, weights, output)` as drawn and computed before the networks shared the
-/// [`super::Network`] trait and the residual frame.
+/// [`super::Network`] trait and the residual frame; the outputs of the four convolving 1-D
+/// networks as computed in the grid layout ([`super::grid`]: another summation order, outputs
+/// within 1.2e-7 of the batch-first layout's).
 const PINNED: [(Architecture, u64, u64); 6] = [
     (
         Architecture::Resnet,
         0x5c20_a95f_174c_b718,
-        0xed55_745d_d4b1_774c,
+        0xf58d_26ab_14b6_363f,
     ),
     (
         Architecture::Gcn,
         0xc53b_9b15_3e43_a4b5,
-        0x19be_1868_1114_ac0e,
+        0x99ca_f09c_2dc0_3e7a,
     ),
     (
         Architecture::Dilated,
         0xe00b_7129_cdd4_a97c,
-        0x6cef_159c_0fce_d334,
+        0x080b_562a_9773_ac42,
     ),
     (
         Architecture::Unet,
         0x0f23_03f6_b5da_0c4b,
-        0xd024_4f1a_124c_7eb9,
+        0xa829_2df2_361c_6013,
     ),
     (
         Architecture::Fno,

@@ -1,11 +1,12 @@
 //! The frame the 1-D residual networks share: the inputs stacked as two channels (`u` and the
-//! parameter), an input layer 2 → C, `D` blocks C → C, an output layer C → 1
-//! ([`ResidualFrame`], generic over the layer and the block), and [`on_grid`] for the networks
-//! with another middle (U-Net, FNO).
+//! parameter) in the grid layout `[C, N, B]` ([`super::grid`]), an input layer 2 → C, `D`
+//! blocks C → C, an output layer C → 1 ([`ResidualFrame`], generic over the layer and the
+//! block), and [`on_grid`] (batch-first `[B, C, N]`) for the FNO.
 
 use burn::module::{Module, ModuleDisplay};
 use burn::tensor::{Device, Tensor};
 
+use super::grid::{from_grid, to_grid};
 use super::network::{Facts, GridSize, Network};
 use super::InitRng;
 
@@ -14,10 +15,10 @@ pub trait FrameLayer: Module + ModuleDisplay + std::fmt::Debug {
     /// A layer `channels_in → channels_out`, weight drawn before bias.
     fn init(channels_in: usize, channels_out: usize, device: &Device, rng: &mut InitRng) -> Self;
 
-    /// The input layer on the stacked inputs `[batch, 2, N]` → the blocks' layout.
+    /// The input layer on the stacked inputs in the grid layout `[2, N, B]` → `[C, N, B]`.
     fn lift(&self, x: Tensor<3>) -> Tensor<3>;
 
-    /// The output layer on the blocks' layout → `[batch, 1, N]` or `[batch, N, 1]`.
+    /// The output layer `[C, N, B]` → `[1, N, B]`.
     fn project(&self, x: Tensor<3>) -> Tensor<3>;
 
     /// Forward FLOPs of a layer `channels_in → channels_out` over `points` points.
@@ -36,7 +37,7 @@ pub trait FrameBlock: Module + ModuleDisplay + std::fmt::Debug {
     /// A block of `channels`, its layers drawn in forward order.
     fn init(channels: usize, device: &Device, rng: &mut InitRng) -> Self;
 
-    /// `[batch, ·, ·] → ` the same shape.
+    /// `[C, N, B] → [C, N, B]` (the grid layout, [`super::grid`]).
     fn forward(&self, x: Tensor<3>) -> Tensor<3>;
 
     /// The network's [`Network::parameter_count`].
@@ -76,11 +77,9 @@ impl<L: FrameLayer, B: FrameBlock> ResidualFrame<L, B> {
     /// `u: [batch, N]`, `parameter: [batch, 1]` → `[batch, N]`. No activation after the input
     /// layer (as in the paper's layout).
     pub fn forward(&self, u: Tensor<2>, parameter: Tensor<2>) -> Tensor<2> {
-        on_grid(u, parameter, |x| {
-            let x = self.input.lift(x);
-            let x = self.blocks.iter().fold(x, |x, block| block.forward(x));
-            self.output.project(x)
-        })
+        let x = self.input.lift(to_grid(u, parameter));
+        let x = self.blocks.iter().fold(x, |x, block| block.forward(x));
+        from_grid(self.output.project(x))
     }
 }
 

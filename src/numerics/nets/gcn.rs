@@ -6,8 +6,8 @@
 //! edge convs with LeakyReLU and skip, output layer C → 1.
 //! Parameters `4DC² + (4D + 8)C + 2` (an edge conv C_in → C_out has `(2·C_in + 2)·C_out`).
 //!
-//! Neighbours are gathered with circular shifts (slice + concatenation); all three messages of
-//! all nodes go through a single matmul.
+//! Neighbours are gathered with one `select` over cached periodic indices (the grid layout of
+//! [`super::grid`]); all three messages of all nodes go through a single matmul.
 //!
 //! Messages pass through LeakyReLU before the mean (EdgeConv's `h_Θ` is an MLP) in every layer
 //! but the last of each block and the output layer. Why: with an affine message and a mean, a
@@ -22,15 +22,15 @@ use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
 use super::frame::{FrameBlock, FrameLayer, ResidualFrame};
+use super::grid::{tap_indices, TAPS};
 use super::init::weight_and_bias;
 use super::network::{Facts, GridSize, Marker};
-use super::padding::circular_shift;
 use super::{InitRng, DEPTH_RANGE, LEAKY_SLOPE};
 
 /// Neighbour offsets `j − i` of the ring graph.
 pub const NEIGHBOUR_OFFSETS: [isize; 3] = [-1, 0, 1];
 
-/// Directional edge convolution on the ring: `[batch, N, C_in] → [batch, N, C_out]`.
+/// Directional edge convolution on the ring: `[C_in, N, B] → [C_out, N, B]`.
 #[derive(Module, Debug)]
 pub struct EdgeConv {
     /// `[2·C_in + 1, C_out]`: rows `0..C_in` act on `x_i`, rows `C_in..2·C_in` on `x_j − x_i`,
@@ -59,37 +59,42 @@ impl EdgeConv {
         Self { weight, bias }
     }
 
-    /// `[batch, N, C_in] → [batch, N, C_out]`: mean over `j ∈ {i−1, i, i+1}` (periodic) of
-    /// `m_ij = W·[x_i, x_j − x_i, sign(i − j)] + b`, or of `LeakyReLU(m_ij)` when
-    /// `activate_messages`.
+    /// `[C_in, N, B] → [C_out, N, B]` (the grid layout): mean over `j ∈ {i−1, i, i+1}`
+    /// (periodic) of `m_ij = W·[x_i, x_j − x_i, sign(i − j)] + b`, or of `LeakyReLU(m_ij)` when
+    /// `activate_messages`. The edge features of every message are the columns of one
+    /// `[2·C_in + 1, 3·N·B]` matrix (column `t·N·B + i·B + b`: neighbour offset `t − 1`), so all
+    /// messages are one matmul.
     pub fn forward(&self, x: Tensor<3>, activate_messages: bool) -> Tensor<3> {
-        let [batch, n, _] = x.dims();
+        let [channels_in, n, batch] = x.dims();
         let (device, dtype) = (x.device(), x.dtype());
-        let messages: Vec<Tensor<4>> = NEIGHBOUR_OFFSETS
+        let columns = n * batch;
+        let x = x.reshape([channels_in, columns]);
+        let indices = tap_indices(n, batch, 1, &device);
+        // x_j with j = i + offset, for the three offsets in order.
+        let neighbours = x.clone().select(1, indices);
+        let centres = x
+            .reshape([channels_in, 1, columns])
+            .expand([channels_in, TAPS, columns])
+            .reshape([channels_in, TAPS * columns]);
+        let signs = NEIGHBOUR_OFFSETS
             .iter()
-            .map(|&offset| {
-                // x_j with j = i + offset: roll by −offset.
-                let neighbour = circular_shift(x.clone(), -offset, 1);
-                let sign = Tensor::<3>::full([batch, n, 1], -offset as f32, (&device, dtype));
-                let features = Tensor::cat(vec![x.clone(), neighbour - x.clone(), sign], 2);
-                features.unsqueeze_dim::<4>(2)
-            })
+            .map(|&offset| Tensor::<2>::full([1, columns], -offset as f32, (&device, dtype)))
             .collect();
-        // [batch, N, 3, F] → [batch·N·3, F] → one matmul for every message.
-        let features = Tensor::cat(messages, 2);
-        let [_, _, edges, width] = features.dims();
+        let features = Tensor::cat(
+            vec![centres.clone(), neighbours - centres, Tensor::cat(signs, 1)],
+            0,
+        );
         let weight = self.weight.val();
         let channels_out = weight.dims()[1];
-        let out = features.reshape([batch * n * edges, width]).matmul(weight)
-            + self.bias.val().unsqueeze_dim::<2>(0);
+        let out = weight.transpose().matmul(features) + self.bias.val().reshape([channels_out, 1]);
         let out = if activate_messages {
             leaky_relu(out, LEAKY_SLOPE)
         } else {
             out
         };
-        out.reshape([batch, n, edges, channels_out])
-            .mean_dim(2)
-            .reshape([batch, n, channels_out])
+        out.reshape([channels_out, TAPS, columns])
+            .mean_dim(1)
+            .reshape([channels_out, n, batch])
     }
 }
 
@@ -98,12 +103,12 @@ impl FrameLayer for EdgeConv {
         EdgeConv::init(channels_in, channels_out, device, rng)
     }
 
-    /// `[batch, 2, N]` → node features `[batch, N, C]`, messages activated.
+    /// `[2, N, B] → [C, N, B]`, messages activated.
     fn lift(&self, x: Tensor<3>) -> Tensor<3> {
-        self.forward(x.swap_dims(1, 2), true)
+        self.forward(x, true)
     }
 
-    /// `[batch, N, C] → [batch, N, 1]`, messages not activated.
+    /// `[C, N, B] → [1, N, B]`, messages not activated.
     fn project(&self, x: Tensor<3>) -> Tensor<3> {
         self.forward(x, false)
     }
@@ -115,7 +120,7 @@ impl FrameLayer for EdgeConv {
     }
 }
 
-/// `x ↦ LeakyReLU(x + conv₂(LeakyReLU(conv₁(x))))` with edge convs, `[batch, N, C]` → same.
+/// `x ↦ LeakyReLU(x + conv₂(LeakyReLU(conv₁(x))))` with edge convs, `[C, N, B]` → same.
 #[derive(Module, Debug)]
 pub struct GcnBlock {
     /// First edge conv C → C.
@@ -191,9 +196,10 @@ mod tests {
         let x: Vec<f32> = (0..b * n * ci)
             .map(|i| ((i * 7 % 5) as f32) - 2.0)
             .collect();
-        let input = Tensor::<3>::from_data(TensorData::new(x.clone(), [b, n, ci]), &device);
-        let got = values(conv.forward(input.clone(), false));
-        let activated = values(conv.forward(input, true));
+        let input = Tensor::<3>::from_data(TensorData::new(x.clone(), [b, n, ci]), &device)
+            .permute([2, 1, 0]);
+        let got = values(conv.forward(input.clone(), false).permute([2, 1, 0]));
+        let activated = values(conv.forward(input, true).permute([2, 1, 0]));
         let w = values(conv.weight.val());
         let bias = values(conv.bias.val());
         let at = |bi: usize, i: usize, c: usize| x[(bi * n + i) * ci + c];

@@ -8,15 +8,16 @@ use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
 use super::frame::{FrameBlock, FrameLayer, ResidualFrame};
+use super::grid::periodic_taps;
 use super::init::weight_and_bias;
 use super::network::{Facts, GridSize, Marker};
-use super::padding::circular_pad;
 use super::{InitRng, DEPTH_RANGE, LEAKY_SLOPE};
 
 /// Kernel width of every convolution.
 pub const KERNEL: usize = 3;
 
-/// A 3-tap convolution with bias on a periodic domain: `[batch, C_in, N] → [batch, C_out, N]`.
+/// A 3-tap convolution with bias on a periodic domain: `[C_in, N, B] → [C_out, N, B]` (the
+/// grid layout).
 #[derive(Module, Debug)]
 pub struct PeriodicConv1d {
     /// `[C_out, C_in, 3]`; tap `t` reads the point at offset `t − 1` (cross-correlation).
@@ -39,29 +40,26 @@ impl PeriodicConv1d {
         Self { weight, bias }
     }
 
-    /// `[batch, C_in, N] → [batch, C_out, N]`: the three taps of the periodic stencil stacked as
-    /// `[batch, 3·C_in, N]` (row `t·C_in + c`) and one batched matmul with the weight viewed as
-    /// `[C_out, 3·C_in]`. The same function as `conv1d` on the circularly padded input, in fewer
-    /// and larger kernels: on the CPU backend this trains faster (see README "Training speed").
+    /// `[C_in, N, B] → [C_out, N, B]` in the grid layout ([`super::grid`]): the three taps of
+    /// the periodic stencil gathered as `[3·C_in, N·B]` (row `3c + t`) and one matmul with the
+    /// weight viewed as `[C_out, 3·C_in]`, plus the bias. The same function as `conv1d` on the
+    /// circularly padded input (batch-first), as one gemm (see README "Training speed").
     pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
         self.forward_dilated(x, 1)
     }
 
     /// The same convolution with its taps `dilation` points apart (tap `t` reads offset
-    /// `(t − 1)·dilation`, periodically): `[batch, C_in, N] → [batch, C_out, N]`.
+    /// `(t − 1)·dilation`, periodically): `[C_in, N, B] → [C_out, N, B]`.
     pub fn forward_dilated(&self, x: Tensor<3>, dilation: usize) -> Tensor<3> {
-        let [_, channels_in, n] = x.dims();
-        let [channels_out, _, _] = self.weight.dims();
-        let padded = circular_pad(x, dilation * (KERNEL / 2));
-        let taps = (0..KERNEL)
-            .map(|tap| padded.clone().narrow(2, tap * dilation, n))
-            .collect();
-        let weight =
-            self.weight
-                .val()
-                .permute([0, 2, 1])
-                .reshape([1, channels_out, KERNEL * channels_in]);
-        weight.matmul(Tensor::cat(taps, 1)) + self.bias.val().reshape([1, channels_out, 1])
+        let [_, n, batch] = x.dims();
+        let [channels_out, channels_in, _] = self.weight.dims();
+        let weight = self
+            .weight
+            .val()
+            .reshape([channels_out, KERNEL * channels_in]);
+        let out =
+            weight.matmul(periodic_taps(x, dilation)) + self.bias.val().reshape([channels_out, 1]);
+        out.reshape([channels_out, n, batch])
     }
 }
 
@@ -89,7 +87,7 @@ pub(crate) fn conv_flops(ci: f64, co: f64, points: f64) -> f64 {
     (6.0 * ci * co + co) * points
 }
 
-/// `x ↦ LeakyReLU(x + conv₂(LeakyReLU(conv₁(x))))`, `[batch, C, N] → [batch, C, N]`.
+/// `x ↦ LeakyReLU(x + conv₂(LeakyReLU(conv₁(x))))`, `[C, N, B] → [C, N, B]`.
 #[derive(Module, Debug)]
 pub struct ResidualBlock {
     /// First conv C → C.
@@ -191,8 +189,14 @@ mod tests {
         }
     }
 
-    /// The same map as [`PeriodicConv1d::forward`] through burn's `conv1d`: the reference.
+    /// [`PeriodicConv1d::forward`] on batch-first `[batch, C_in, N]` → `[batch, C_out, N]`.
+    fn forward_batch_first(conv: &PeriodicConv1d, x: Tensor<3>) -> Tensor<3> {
+        conv.forward(x.permute([1, 2, 0])).permute([2, 0, 1])
+    }
+
+    /// The same map through burn's `conv1d` (batch-first): the reference.
     fn forward_conv1d(conv: &PeriodicConv1d, x: Tensor<3>) -> Tensor<3> {
+        use crate::numerics::nets::padding::circular_pad;
         use burn::tensor::module::conv1d;
         use burn::tensor::ops::ConvOptions;
         conv1d(
@@ -240,14 +244,65 @@ mod tests {
             }
         };
         close(
-            values(conv.forward(x.clone())),
+            values(forward_batch_first(&conv, x.clone())),
             values(forward_conv1d(&conv, x.clone())),
         );
-        let (gx, gw, gb) = gradients(conv.forward(x.clone()));
+        let (gx, gw, gb) = gradients(forward_batch_first(&conv, x.clone()));
         let (rx, rw, rb) = gradients(forward_conv1d(&conv, x.clone()));
         close(values(gx), values(rx));
         close(values(gw), values(rw));
         close(values(gb), values(rb));
+    }
+
+    /// The whole ResNet1D batch-first through `conv1d` (the layout before the grid layout).
+    fn reference_forward(net: &ResNet1d, u: Tensor<2>, s: Tensor<2>) -> Tensor<2> {
+        let [batch, n] = u.dims();
+        let x = forward_conv1d(&net.input, crate::numerics::nets::frame::stack_inputs(u, s));
+        let x = net.blocks.iter().fold(x, |x, block| {
+            let h = leaky_relu(forward_conv1d(&block.conv1, x.clone()), LEAKY_SLOPE);
+            leaky_relu(x + forward_conv1d(&block.conv2, h), LEAKY_SLOPE)
+        });
+        forward_conv1d(&net.output, x).reshape([batch, n])
+    }
+
+    #[test]
+    fn grid_layout_equals_batch_first_conv1d_in_value_and_gradient() {
+        use crate::numerics::backend::cpu_autodiff;
+        let device = cpu_autodiff();
+        let mut rng = InitRng::new(5);
+        let net = ResNet1d::init(6, 2, &device, &mut rng);
+        let (batch, n) = (4, 12);
+        let u = Tensor::<2>::from_data(
+            TensorData::new(rng.uniform_vec(batch * n, 1.0), [batch, n]),
+            &device,
+        )
+        .require_grad();
+        let s = Tensor::<2>::from_data(
+            TensorData::new(rng.uniform_vec(batch, 1.0), [batch, 1]),
+            &device,
+        );
+        let weights = Tensor::<2>::from_data(
+            TensorData::new(rng.uniform_vec(batch * n, 1.0), [batch, n]),
+            &device,
+        );
+        let run = |out: Tensor<2>| {
+            let mut grads = (out.clone() * weights.clone()).sum().backward();
+            let mut all = values(out);
+            all.extend(values(u.grad_remove(&mut grads).expect("u")));
+            for conv in [&net.input, &net.blocks[1].conv1, &net.output] {
+                all.extend(values(
+                    conv.weight.val().grad_remove(&mut grads).expect("w"),
+                ));
+                all.extend(values(conv.bias.val().grad_remove(&mut grads).expect("b")));
+            }
+            all
+        };
+        let got = run(net.forward(u.clone(), s.clone()));
+        let want = run(reference_forward(&net, u.clone(), s.clone()));
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(&want) {
+            assert!((g - w).abs() < 1e-5 * (1.0 + w.abs()), "{g} vs {w}");
+        }
     }
 
     #[test]

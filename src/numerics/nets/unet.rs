@@ -11,7 +11,7 @@ use burn::module::Module;
 use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
-use super::frame::on_grid;
+use super::grid::{from_grid, to_grid};
 use super::network::{Facts, GridSize, Marker, Network};
 use super::resnet1d::{conv_flops, PeriodicConv1d};
 use super::{InitRng, LEAKY_SLOPE};
@@ -42,7 +42,7 @@ impl DoubleConv {
         }
     }
 
-    /// `[batch, C_in, N] → [batch, C_out, N]`.
+    /// `[C_in, N, B] → [C_out, N, B]` (the grid layout).
     pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
         let h = leaky_relu(self.first.forward(x), LEAKY_SLOPE);
         leaky_relu(self.second.forward(h), LEAKY_SLOPE)
@@ -69,20 +69,20 @@ pub struct UNet {
     pub output: PeriodicConv1d,
 }
 
-/// Average of neighbouring pairs: `[batch, C, N] → [batch, C, N/2]`.
+/// Average of neighbouring pairs: `[C, N, B] → [C, N/2, B]`.
 fn pool(x: Tensor<3>) -> Tensor<3> {
-    let [batch, channels, n] = x.dims();
-    x.reshape([batch, channels, n / 2, 2])
-        .mean_dim(3)
-        .reshape([batch, channels, n / 2])
+    let [channels, n, batch] = x.dims();
+    x.reshape([channels, n / 2, 2, batch])
+        .mean_dim(2)
+        .reshape([channels, n / 2, batch])
 }
 
-/// Each value twice: `[batch, C, M] → [batch, C, 2M]`.
+/// Each value twice: `[C, M, B] → [C, 2M, B]`.
 fn upsample(x: Tensor<3>) -> Tensor<3> {
-    let [batch, channels, m] = x.dims();
-    x.reshape([batch, channels, m, 1])
-        .expand([batch, channels, m, 2])
-        .reshape([batch, channels, 2 * m])
+    let [channels, m, batch] = x.dims();
+    x.reshape([channels, m, 1, batch])
+        .expand([channels, m, 2, batch])
+        .reshape([channels, 2 * m, batch])
 }
 
 impl UNet {
@@ -145,20 +145,18 @@ impl Network for UNet {
             self.levels(),
             1 << self.levels()
         );
-        on_grid(u, parameter, |x| {
-            let mut skips = Vec::with_capacity(self.levels());
-            let mut x = self.down[0].forward(x);
-            for conv in &self.down[1..] {
-                skips.push(x.clone());
-                x = conv.forward(pool(x));
-            }
-            for level in &self.up {
-                let skip = skips.pop().expect("one skip per level");
-                let up = leaky_relu(level.up.forward(upsample(x)), LEAKY_SLOPE);
-                x = level.merge.forward(Tensor::cat(vec![up, skip], 1));
-            }
-            self.output.forward(x)
-        })
+        let mut skips = Vec::with_capacity(self.levels());
+        let mut x = self.down[0].forward(to_grid(u, parameter));
+        for conv in &self.down[1..] {
+            skips.push(x.clone());
+            x = conv.forward(pool(x));
+        }
+        for level in &self.up {
+            let skip = skips.pop().expect("one skip per level");
+            let up = leaky_relu(level.up.forward(upsample(x)), LEAKY_SLOPE);
+            x = level.merge.forward(Tensor::cat(vec![up, skip], 0));
+        }
+        from_grid(self.output.forward(x))
     }
 
     /// `(11·4^L − 8)C² + (7·2^L + 4)C + 1`.
@@ -206,7 +204,7 @@ mod tests {
     fn pool_and_upsample_by_hand() {
         let device = cpu();
         let x = Tensor::<3>::from_data(
-            TensorData::new(vec![1.0f32, 3.0, 5.0, 9.0, -2.0, 2.0], [1, 1, 6]),
+            TensorData::new(vec![1.0f32, 3.0, 5.0, 9.0, -2.0, 2.0], [1, 6, 1]),
             &device,
         );
         assert_eq!(values(pool(x.clone())), vec![2.0, 7.0, 0.0]);

@@ -51,6 +51,10 @@ struct Variant {
     modality: &'static str,
     iterations_per_sec: f64,
     ms_per_iteration: f64,
+    /// Tensor operations per iteration on the autodiff device (with `--profile`): the forward
+    /// graph's nodes, see [`profile::tracked_ops`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tracked_ops_per_iteration: Option<f64>,
     /// Milliseconds per iteration in each phase (with `--profile`), and `other` (the rest).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     phases_ms: BTreeMap<&'static str, f64>,
@@ -114,13 +118,15 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 pollster::block_on(log.flush())?;
                 Ok(())
             };
-            let phase_seconds = if args.profile {
+            let (phase_seconds, tracked_ops) = if args.profile {
+                let ops_before = profile::tracked_ops();
                 let (done, seconds) = profile::record(seconds_since_start, || timed(&mut log));
                 done?;
-                Some(seconds)
+                let ops = profile::tracked_ops() - ops_before - 1;
+                (Some(seconds), Some(ops as f64 / args.iterations as f64))
             } else {
                 timed(&mut log)?;
-                None
+                (None, None)
             };
             let seconds = start.elapsed().as_secs_f64().max(1e-9);
             let rate = args.iterations as f64 / seconds;
@@ -136,6 +142,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 modality: modality.name(),
                 iterations_per_sec: rate,
                 ms_per_iteration,
+                tracked_ops_per_iteration: tracked_ops,
                 phases_ms,
             });
             bench.gflops.insert(label.clone(), flops * rate / 1e9);
@@ -171,6 +178,9 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                     .map(|(phase, ms)| format!("{phase} {ms:.2}"))
                     .collect();
                 println!("         ms/it by phase: {}", parts.join(", "));
+            }
+            if let Some(ops) = v.tracked_ops_per_iteration {
+                println!("         tensor ops/it on the autodiff device (forward graph): {ops:.0}");
             }
         }
     }
