@@ -36,18 +36,31 @@ pub fn frame_values() -> usize {
     2 * COARSE_RESOLUTION * COARSE_RESOLUTION
 }
 
-/// A run's state: the spectrum of the seeded field at `reynolds` after `frame` coarse frames.
+/// A run: its solver (grid side, Re, time step, forcing amplitude) and its seed.
+type Run = (usize, f64, f64, f64, u64);
+
+/// A run's state: the spectrum of the seeded field after `frame` coarse frames.
 struct Checkpoint {
-    reynolds: f64,
-    seed: u64,
+    run: Run,
     frame: usize,
     spectrum: Vec<Complex64>,
+}
+
+/// The identity of run `seed` on `solver`.
+fn run_of(solver: &SpectralSolver, seed: u64) -> Run {
+    (
+        solver.resolution(),
+        solver.reynolds(),
+        solver.dt(),
+        solver.forcing(),
+        seed,
+    )
 }
 
 /// The latest checkpoints, newest last.
 static CHECKPOINTS: Mutex<Vec<Checkpoint>> = Mutex::new(Vec::new());
 
-/// The spectrum of run `(reynolds, seed)` at coarse frame `frame`: stepped from the latest kept
+/// The spectrum of run `seed` on `solver` at coarse frame `frame`: stepped from the latest kept
 /// checkpoint at or before it, else from the seeded random field ([`DEFAULT_MAX_WAVENUMBER`],
 /// [`DEFAULT_RMS`]). Spectra are stepped without a round trip through the grid, so the result
 /// is the same whichever checkpoint it starts from.
@@ -56,8 +69,8 @@ fn spectrum_at(
     seed: u64,
     frame: usize,
 ) -> Result<Vec<Complex64>, KolmogorovError> {
-    let reynolds = solver.reynolds();
-    let same = |c: &Checkpoint| c.reynolds == reynolds && c.seed == seed && c.frame <= frame;
+    let run = run_of(solver, seed);
+    let same = |c: &Checkpoint| c.run == run && c.frame <= frame;
     let kept = {
         let checkpoints = CHECKPOINTS.lock().unwrap_or_else(|e| e.into_inner());
         checkpoints
@@ -87,14 +100,13 @@ fn spectrum_at(
     Ok(spectrum)
 }
 
-/// Keeps `spectrum` as the state of run `(reynolds, seed)` at `frame` (the oldest checkpoint
-/// goes beyond [`LONG_RUNS`]).
-fn keep(reynolds: f64, seed: u64, frame: usize, spectrum: &[Complex64]) {
+/// Keeps `spectrum` as the state of `run` at `frame` (the oldest checkpoint goes beyond
+/// [`LONG_RUNS`]).
+fn keep(run: Run, frame: usize, spectrum: &[Complex64]) {
     let mut checkpoints = CHECKPOINTS.lock().unwrap_or_else(|e| e.into_inner());
-    checkpoints.retain(|c| !(c.reynolds == reynolds && c.seed == seed && c.frame == frame));
+    checkpoints.retain(|c| !(c.run == run && c.frame == frame));
     checkpoints.push(Checkpoint {
-        reynolds,
-        seed,
+        run,
         frame,
         spectrum: spectrum.to_vec(),
     });
@@ -113,7 +125,8 @@ pub fn coarse_frames(
 ) -> Result<Vec<Vec<f64>>, KolmogorovError> {
     let solver = SpectralSolver::new(FINE_RESOLUTION, reynolds, FINE_DT)?;
     let mut spectrum = spectrum_at(&solver, seed, start)?;
-    keep(reynolds, seed, start, &spectrum);
+    let run = run_of(&solver, seed);
+    keep(run, start, &spectrum);
     let mut out = Vec::with_capacity(frames);
     for frame in 0..frames {
         if frame > 0 {
@@ -129,7 +142,7 @@ pub fn coarse_frames(
         )?);
     }
     if frames > 1 {
-        keep(reynolds, seed, start + frames - 1, &spectrum);
+        keep(run, start + frames - 1, &spectrum);
     }
     Ok(out)
 }

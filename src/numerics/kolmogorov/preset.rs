@@ -183,8 +183,7 @@ pub fn config_deviations(ours: &StudyConfig) -> Vec<String> {
         }
         if c.learning_rates != p.learning_rates {
             let why = if c.learning_rates == REDUCED_LEARNING_RATES {
-                ": 10× for 1000 iterations per stage, the same ×0.1 per stage and ×0.9²⁰ \
-                 decay within one"
+                ": 10× for the reduced budget, the same ×0.1 from stage to stage"
             } else {
                 ""
             };
@@ -313,7 +312,7 @@ mod tests {
             "frames per trajectory",
             "tests per Re",
             "1 of the 4",
-            "stage learning rates 1e-3, 1e-4, 1e-5 (paper: 1e-4, 1e-5, 1e-6: 10×",
+            "stage learning rates 1e-3, 1e-4, 1e-5 (paper: 1e-4, 1e-5, 1e-6: 10× for",
         ] {
             assert!(
                 listed.iter().any(|d| d.contains(needle)),
