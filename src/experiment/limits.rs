@@ -152,7 +152,7 @@ fn check_rates(rates: &[f64], system: System) -> Result<(), Problem> {
             system.physics().title()
         ))),
         n => Err(Problem::Invalid(format!(
-            "{n} rates: give one for every stage, or one per curriculum stage ({stages})"
+            "{n} rates: give one for all stages, or one per curriculum stage ({stages})"
         ))),
     }
 }
