@@ -131,7 +131,7 @@ fn the_browser_command_reproduces_the_browser_study() {
         warmup: 1,
         detach: 1,
         alpha: 0.3,
-        learning_rate: 0.002,
+        learning_rates: vec![0.002],
         iterations: 2,
         rollout: 12,
         scales: vec![1.0, 1.2],
@@ -151,7 +151,7 @@ fn the_browser_command_reproduces_the_browser_study() {
         depth: 0,
         iterations: 1,
         rollout: 12,
-        learning_rate: 0.01,
+        learning_rates: vec![0.01],
         scales: vec![1.1],
         ..Experiment::for_preset(Preset::Horizons)
     };

@@ -43,7 +43,7 @@ pub enum Knob {
     Detach,
     /// α of the transition mode.
     Alpha,
-    /// Initial learning rate.
+    /// Initial learning rate: one, or one per curriculum stage.
     LearningRate,
     /// Training values of the system's parameter (its facts name them: KS's domain scales s,
     /// Kolmogorov's Reynolds numbers).
@@ -210,9 +210,9 @@ impl Knob {
                 ..spec(
                     "lr",
                     "learning-rate",
-                    "Learning rate",
+                    "Learning rate (one, or one per curriculum stage)",
                     "learning rate",
-                    Real,
+                    Reals,
                     true,
                 )
             },
@@ -315,7 +315,7 @@ impl Knob {
             Knob::Warmup => Value::Count(e.warmup),
             Knob::Detach => Value::Count(e.detach),
             Knob::Alpha => Value::Real(e.alpha),
-            Knob::LearningRate => Value::Real(e.learning_rate),
+            Knob::LearningRate => Value::Reals(e.learning_rates.clone()),
             Knob::Scales => Value::Reals(e.scales.clone()),
         }
     }
@@ -338,7 +338,7 @@ impl Knob {
             (Knob::Warmup, Value::Count(v)) => e.warmup = v,
             (Knob::Detach, Value::Count(v)) => e.detach = v,
             (Knob::Alpha, Value::Real(v)) => e.alpha = v,
-            (Knob::LearningRate, Value::Real(v)) => e.learning_rate = v,
+            (Knob::LearningRate, Value::Reals(v)) => e.learning_rates = v,
             (Knob::Scales, Value::Reals(v)) => e.scales = v,
             _ => {}
         }
@@ -357,7 +357,7 @@ impl Knob {
             (Knob::Warmup, Value::Count(v)) => config.unroll.warmup = *v,
             (Knob::Detach, Value::Count(v)) => config.unroll.detach_interval = *v,
             (Knob::Alpha, Value::Real(v)) => config.alpha = *v,
-            (Knob::LearningRate, Value::Real(v)) => config.optimizer.learning_rate = *v,
+            (Knob::LearningRate, Value::Reals(v)) => set_learning_rates(config, v),
             (Knob::Scales, Value::Reals(v)) => config.data.scales = v.clone(),
             _ => {}
         }
@@ -379,6 +379,21 @@ impl Knob {
             )),
             Kind::Names => None,
         }
+    }
+}
+
+/// Writes `rates` into `config`: the optimiser's rate is the first; a curriculum's stages take
+/// one each (a single rate: every stage).
+fn set_learning_rates(config: &mut TrainConfig, rates: &[f64]) {
+    let Some(&first) = rates.first() else {
+        return;
+    };
+    config.optimizer.learning_rate = first;
+    if let Some(curriculum) = &mut config.curriculum {
+        curriculum.learning_rates = match rates {
+            [one] => vec![*one; curriculum.horizons.len()],
+            many => many.to_vec(),
+        };
     }
 }
 

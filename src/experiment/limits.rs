@@ -110,13 +110,8 @@ pub fn check(knob: Knob, value: &Value, target: Target, system: System) -> Resul
                 ))
             }
         }
-        Value::Real(lr) => {
-            if lr.is_finite() && *lr > 0.0 && *lr <= 1.0 {
-                Ok(())
-            } else {
-                Err(Problem::Range("in (0, 1], e.g. 0.001".into()))
-            }
-        }
+        Value::Real(lr) => check_rate(*lr),
+        Value::Reals(rates) if knob == Knob::LearningRate => check_rates(rates, system),
         Value::Reals(scales) => check_scales(scales, target, system),
         Value::Modes(modes) if modes.is_empty() => Err(Problem::Empty),
         Value::Modalities(modalities) if modalities.is_empty() => Err(Problem::Empty),
@@ -125,6 +120,40 @@ pub fn check(knob: Knob, value: &Value, target: Target, system: System) -> Resul
         Value::Modalities(modalities) => no_repeats(modalities),
         Value::Architectures(architectures) => no_repeats(architectures),
         Value::Architecture(_) | Value::System(_) => Ok(()),
+    }
+}
+
+/// A learning rate in (0, 1].
+fn check_rate(lr: f64) -> Result<(), Problem> {
+    if lr.is_finite() && lr > 0.0 && lr <= 1.0 {
+        Ok(())
+    } else {
+        Err(Problem::Range("in (0, 1], e.g. 0.001".into()))
+    }
+}
+
+/// One learning rate, or one per stage of `system`'s curriculum, each in (0, 1].
+fn check_rates(rates: &[f64], system: System) -> Result<(), Problem> {
+    if rates.is_empty() {
+        return Err(Problem::Empty);
+    }
+    rates.iter().try_for_each(|&lr| check_rate(lr))?;
+    let stages = system
+        .physics()
+        .preset(crate::numerics::study::Preset::Quick, 1)
+        .base
+        .curriculum
+        .map_or(1, |c| c.horizons.len());
+    match rates.len() {
+        1 => Ok(()),
+        n if n == stages => Ok(()),
+        n if stages == 1 => Err(Problem::Invalid(format!(
+            "{n} rates: {} trains one stage, give one rate",
+            system.physics().title()
+        ))),
+        n => Err(Problem::Invalid(format!(
+            "{n} rates: give one for all stages, or one per curriculum stage ({stages})"
+        ))),
     }
 }
 

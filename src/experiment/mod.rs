@@ -98,8 +98,8 @@ pub struct Experiment {
     pub detach: usize,
     /// α of the transition mode (used only when transition is selected).
     pub alpha: f64,
-    /// Initial learning rate.
-    pub learning_rate: f64,
+    /// Initial learning rate: one, or one per curriculum stage (Kolmogorov: 1e-4, 1e-5, 1e-6).
+    pub learning_rates: Vec<f64>,
     /// Seeds per variant.
     pub seeds: usize,
     /// Training iterations per variant.
@@ -151,7 +151,10 @@ impl Experiment {
             warmup: base.unroll.warmup,
             detach: base.unroll.detach_interval,
             alpha: base.alpha,
-            learning_rate: base.optimizer.learning_rate,
+            learning_rates: match &base.curriculum {
+                Some(curriculum) => curriculum.learning_rates.clone(),
+                None => vec![base.optimizer.learning_rate],
+            },
             seeds,
             iterations,
             rollout: config.eval.rollout_steps,
@@ -395,15 +398,13 @@ fn toggled<T: Copy + PartialEq>(items: &[T], item: T, all: &[T]) -> Vec<T> {
 }
 
 /// Keeps a curriculum consistent with knobs written into `base`: its stages share the
-/// iterations (`iterations` rounded up to a multiple of the stages) and, when the learning rate
-/// was changed, every stage starts from it.
+/// iterations (`iterations` rounded up to a multiple of the stages; the stage learning rates
+/// are the `lr` knob's).
 fn sync_curriculum(base: &mut crate::numerics::train::TrainConfig) {
-    let learning_rate = base.optimizer.learning_rate;
     let iterations = base.iterations;
     let stages = base.stage_horizons().len();
     if let Some(curriculum) = &mut base.curriculum {
         curriculum.stage_iterations = iterations.div_ceil(stages.max(1)).max(1);
-        curriculum.learning_rates = vec![learning_rate; curriculum.horizons.len()];
     }
     base.iterations = base.total_iterations();
 }

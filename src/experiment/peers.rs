@@ -208,6 +208,7 @@ impl Experiment {
             stage_iterations: base.iterations,
             learning_rates: vec![base.optimizer.learning_rate],
             ramp: false,
+            restart: true,
         });
         let paper = self.paper_data();
         let epoch = base.data.scales.len()
@@ -250,12 +251,11 @@ impl Experiment {
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let steps = |stages: usize| {
+        let steps = |one: bool| {
             curriculum
                 .horizons
                 .iter()
-                .take(stages)
-                .map(usize::to_string)
+                .map(|&m| if one { 1 } else { m }.to_string())
                 .collect::<Vec<_>>()
                 .join(" ")
         };
@@ -263,15 +263,14 @@ impl Experiment {
         let mut lines = Vec::new();
         for feat in sizes {
             for modality in &self.modalities {
-                let (gradient, used) = match modality {
-                    Modality::One => ("--nogradient", 1),
-                    Modality::Nog => ("--nogradient", stages),
-                    Modality::Wig => ("--gradient", stages),
+                let gradient = match modality {
+                    Modality::One | Modality::Nog => "--nogradient",
+                    Modality::Wig => "--gradient",
                 };
                 lines.push(format!(
                     "python kolm_train.py {gradient} --step_counts {} --start_learning_rate {} --epochs {whole} --feat_selector {feat} --batch_size {} --seeds {seeds}  # {}",
-                    steps(used),
-                    rates(used),
+                    steps(*modality == Modality::One),
+                    rates(stages),
                     base.batch,
                     modality.label()
                 ));
@@ -400,7 +399,7 @@ mod tests {
         let mut experiment = Experiment::for_preset(Preset::Quick);
         let paper = System::Ks.physics().preset(Preset::Paper, 1).base;
         experiment.iterations = paper.iterations;
-        experiment.learning_rate = paper.optimizer.learning_rate;
+        experiment.learning_rates = vec![paper.optimizer.learning_rate];
         // Same data fraction as the study: 1250 of 5000 frames.
         let export = experiment.ks_train_command();
         assert!(export.lines[0].contains("--epochs_override"));

@@ -129,6 +129,9 @@ impl Problem {
             (_, Kind::Count | Kind::Real) => {
                 format!("is not a number in {}", range_text(knob, target))
             }
+            (Problem::Range(_), _) if knob == Knob::LearningRate => {
+                format!("is not a number in {}", range_text(knob, target))
+            }
             (Problem::Unknown(err), _)
                 if matches!(knob, Knob::Modes | Knob::Modalities | Knob::Architectures) =>
             {

@@ -101,3 +101,32 @@ fn the_scales_label_follows_the_system() {
         [("scales", "at most 8 training Reynolds numbers".to_string())]
     );
 }
+
+/// Kolmogorov's learning rates are one per curriculum stage in the URL, the command and the
+/// study; one rate sets every stage; a wrong count is named.
+#[test]
+fn kolmogorov_learning_rates_are_per_stage() {
+    let e = Experiment::defaults_for(System::Kolmogorov, Preset::Quick, Target::Browser);
+    assert_eq!(e.learning_rates, [1e-3, 1e-4, 1e-5]);
+    let curriculum = |e: &Experiment| e.study_config().base.curriculum.expect("curriculum");
+    assert_eq!(curriculum(&e).learning_rates, [1e-3, 1e-4, 1e-5]);
+    let (e, ignored) = Experiment::from_query("?system=kolmogorov&lr=2e-3,2e-4,2e-5");
+    assert!(ignored.is_empty(), "{ignored:?}");
+    assert_eq!(curriculum(&e).learning_rates, [2e-3, 2e-4, 2e-5]);
+    assert_eq!(e.study_config().base.optimizer.learning_rate, 2e-3);
+    assert_eq!(e.to_query(), "system=kolmogorov&lr=0.002,0.0002,0.00002");
+    assert!(e
+        .cli_command()
+        .contains("--learning-rate 0.002,0.0002,0.00002"));
+    let (e, _) = Experiment::from_query("?system=kolmogorov&lr=0.002");
+    assert_eq!(curriculum(&e).learning_rates, [2e-3; 3]);
+    assert!(e.validate().is_empty(), "{:?}", e.validate());
+    let (_, ignored) = Experiment::from_query("?system=kolmogorov&lr=1e-3,1e-4");
+    assert_eq!(ignored.len(), 1);
+    assert!(
+        ignored[0].contains("one per curriculum stage (3)"),
+        "{ignored:?}"
+    );
+    let (_, ignored) = Experiment::from_query("?lr=1e-3,1e-4");
+    assert!(ignored[0].contains("give one rate"), "{ignored:?}");
+}

@@ -23,7 +23,7 @@ fn custom() -> Experiment {
         warmup: 2,
         detach: 2,
         alpha: 0.25,
-        learning_rate: 0.002,
+        learning_rates: vec![0.002],
         seeds: 2,
         iterations: 1200,
         rollout: 200,
@@ -192,7 +192,7 @@ fn validation_names_every_field() {
             "between 0 and 32 warm-up steps",
         ),
         ("detach", |e| e.detach = 33, "between 0 and 32 steps"),
-        ("lr", |e| e.learning_rate = 2.0, "must be in (0, 1]"),
+        ("lr", |e| e.learning_rates = vec![2.0], "must be in (0, 1]"),
         (
             "scales",
             |e| e.scales.clear(),
@@ -242,7 +242,7 @@ fn validation_names_every_field() {
         seeds: 0,
         iterations: 0,
         rollout: 3,
-        learning_rate: 0.0,
+        learning_rates: vec![0.0],
         ..Experiment::default()
     };
     let fields: Vec<&str> = bad.validate().iter().map(|(f, _)| *f).collect();

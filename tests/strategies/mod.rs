@@ -94,7 +94,7 @@ pub fn experiment() -> impl Strategy<Value = Experiment> {
                         warmup,
                         detach,
                         alpha,
-                        learning_rate,
+                        learning_rates: vec![learning_rate],
                         seeds,
                         iterations,
                         rollout,

@@ -1,9 +1,18 @@
 //! The Kolmogorov data recipe: ground truth on 128² (spectral, dt 0.005) from a seeded random
 //! vorticity field spun up to developed flow, down-sampled to the coarse 32² staggered velocity
 //! every 4th step (Δt = 0.02), stored f32 for training and read as f64 for tests.
+//!
+//! Each training trajectory is its own run (seed per Re). The tests of one Re are windows of one
+//! long run, as in the paper (its test starts lie at t ≈ 54–201 of one run per Re): test `t`
+//! starts at coarse frame `start + t·`[`TEST_SPACING_FRAMES`]. The latest states of the runs are
+//! kept ([`LONG_RUNS`] checkpoints), so the tests of one Re, made in order, cost one run.
+
+use std::sync::Mutex;
+
+use num_complex::Complex64;
 
 use super::config::{COARSE_RESOLUTION, FINE_DT, FINE_RESOLUTION};
-use super::initial::developed_state;
+use super::initial::{random_vorticity, DEFAULT_MAX_WAVENUMBER, DEFAULT_RMS};
 use super::spectral::SpectralSolver;
 use super::staggered::coarse_from_fine;
 use super::KolmogorovError;
@@ -13,30 +22,111 @@ use crate::numerics::types::Trajectory;
 pub const FRAME_EVERY: usize = 4;
 /// Seed offset of the training fields (trajectory `i` uses `TRAIN_SEED + i`).
 pub const TRAIN_SEED: u64 = 1000;
-/// Seed offset of the test fields (test size `s`, test `t`: `TEST_SEED + test_seed + 100·s + t`).
+/// Seed offset of the test runs (test size `s`: `TEST_SEED + test_seed + 100·s`, one run per
+/// size).
 pub const TEST_SEED: u64 = 2000;
+/// Coarse frames between consecutive test starts of one long run (t = 25: six tests from
+/// t = 50 start at t = 50, 75, …, 175, within the paper's t ≈ 54–201).
+pub const TEST_SPACING_FRAMES: usize = 1250;
+/// Checkpoints of long runs kept (each a 128² spectrum, 256 KiB).
+pub const LONG_RUNS: usize = 16;
 
 /// Coarse velocity values per frame: `2·32²`.
 pub fn frame_values() -> usize {
     2 * COARSE_RESOLUTION * COARSE_RESOLUTION
 }
 
-/// `frames` coarse frames `[2·32²]` each (f64) at `reynolds`: the ground truth from the seeded
-/// field `seed`, spun up for `spinup_frames` coarse frames, then one frame every 4 fine steps
-/// (the first frame is the developed state).
+/// A run: its solver (grid side, Re, time step, forcing amplitude) and its seed.
+type Run = (usize, f64, f64, f64, u64);
+
+/// A run's state: the spectrum of the seeded field after `frame` coarse frames.
+struct Checkpoint {
+    run: Run,
+    frame: usize,
+    spectrum: Vec<Complex64>,
+}
+
+/// The identity of run `seed` on `solver`.
+fn run_of(solver: &SpectralSolver, seed: u64) -> Run {
+    (
+        solver.resolution(),
+        solver.reynolds(),
+        solver.dt(),
+        solver.forcing(),
+        seed,
+    )
+}
+
+/// The latest checkpoints, newest last.
+static CHECKPOINTS: Mutex<Vec<Checkpoint>> = Mutex::new(Vec::new());
+
+/// The spectrum of run `seed` on `solver` at coarse frame `frame`: stepped from the latest kept
+/// checkpoint at or before it, else from the seeded random field ([`DEFAULT_MAX_WAVENUMBER`],
+/// [`DEFAULT_RMS`]). Spectra are stepped without a round trip through the grid, so the result
+/// is the same whichever checkpoint it starts from.
+fn spectrum_at(
+    solver: &SpectralSolver,
+    seed: u64,
+    frame: usize,
+) -> Result<Vec<Complex64>, KolmogorovError> {
+    let run = run_of(solver, seed);
+    let same = |c: &Checkpoint| c.run == run && c.frame <= frame;
+    let kept = {
+        let checkpoints = CHECKPOINTS.lock().unwrap_or_else(|e| e.into_inner());
+        checkpoints
+            .iter()
+            .filter(|c| same(c))
+            .max_by_key(|c| c.frame)
+            .map(|c| (c.frame, c.spectrum.clone()))
+    };
+    let (mut at, mut spectrum) = match kept {
+        Some(kept) => kept,
+        None => {
+            let field = random_vorticity(
+                solver.resolution(),
+                seed,
+                DEFAULT_MAX_WAVENUMBER,
+                DEFAULT_RMS,
+            )?;
+            (0, solver.to_spectrum(&field)?)
+        }
+    };
+    while at < frame {
+        for _ in 0..FRAME_EVERY {
+            spectrum = solver.step_spectrum(&spectrum);
+        }
+        at += 1;
+    }
+    Ok(spectrum)
+}
+
+/// Keeps `spectrum` as the state of `run` at `frame` (the oldest checkpoint goes beyond
+/// [`LONG_RUNS`]).
+fn keep(run: Run, frame: usize, spectrum: &[Complex64]) {
+    let mut checkpoints = CHECKPOINTS.lock().unwrap_or_else(|e| e.into_inner());
+    checkpoints.retain(|c| !(c.run == run && c.frame == frame));
+    checkpoints.push(Checkpoint {
+        run,
+        frame,
+        spectrum: spectrum.to_vec(),
+    });
+    let excess = checkpoints.len().saturating_sub(LONG_RUNS);
+    checkpoints.drain(..excess);
+}
+
+/// `frames` coarse frames `[2·32²]` each (f64) of the run at `reynolds` from the seeded field
+/// `seed`, from coarse frame `start` on (one frame every 4 fine steps; `start` spins it up).
+/// The run's states at `start` and at its last frame are kept as checkpoints.
 pub fn coarse_frames(
     reynolds: f64,
     seed: u64,
-    spinup_frames: usize,
+    start: usize,
     frames: usize,
 ) -> Result<Vec<Vec<f64>>, KolmogorovError> {
     let solver = SpectralSolver::new(FINE_RESOLUTION, reynolds, FINE_DT)?;
-    let start = developed_state(
-        &solver,
-        seed,
-        spinup_frames as f64 * FRAME_EVERY as f64 * FINE_DT,
-    )?;
-    let mut spectrum = solver.to_spectrum(&start)?;
+    let mut spectrum = spectrum_at(&solver, seed, start)?;
+    let run = run_of(&solver, seed);
+    keep(run, start, &spectrum);
     let mut out = Vec::with_capacity(frames);
     for frame in 0..frames {
         if frame > 0 {
@@ -51,10 +141,14 @@ pub fn coarse_frames(
             COARSE_RESOLUTION,
         )?);
     }
+    if frames > 1 {
+        keep(run, start + frames - 1, &spectrum);
+    }
     Ok(out)
 }
 
-/// Training trajectory `index` at `reynolds` (stored f32; `scale` holds Re).
+/// Training trajectory `index` at `reynolds` (stored f32; `scale` holds Re): its own run, from
+/// coarse frame `spinup_frames` on.
 pub fn training_trajectory(
     reynolds: f64,
     index: usize,
@@ -70,15 +164,22 @@ pub fn training_trajectory(
     })
 }
 
-/// The ground truth of one test: `rollout_steps + 1` coarse frames (f64, rounded to f32 like
-/// the training data) from its own seeded field spun up for `spinup_frames`.
+/// The coarse frame at which test `test` of a long run starts: `start + test·`
+/// [`TEST_SPACING_FRAMES`].
+pub fn test_start(start: usize, test: usize) -> usize {
+    start + test * TEST_SPACING_FRAMES
+}
+
+/// The ground truth of test `test` of the long run `seed` at `reynolds`: `rollout_steps + 1`
+/// coarse frames (f64, rounded to f32 like the training data) from [`test_start`].
 pub fn test_truth(
     reynolds: f64,
     seed: u64,
-    spinup_frames: usize,
+    start: usize,
+    test: usize,
     rollout_steps: usize,
 ) -> Result<Vec<Vec<f64>>, KolmogorovError> {
-    let frames = coarse_frames(reynolds, seed, spinup_frames, rollout_steps + 1)?;
+    let frames = coarse_frames(reynolds, seed, test_start(start, test), rollout_steps + 1)?;
     Ok(frames
         .into_iter()
         .map(|f| f.into_iter().map(|v| v as f32 as f64).collect())
@@ -105,5 +206,19 @@ mod tests {
         let change: f32 = f0.iter().zip(f1).map(|(x, y)| (x - y).abs()).sum();
         let size: f32 = f0.iter().map(|x| x.abs()).sum();
         assert!(change > 0.0 && change < 0.2 * size, "{change} vs {size}");
+    }
+
+    /// The tests of one Re are windows of one run: a test made from a checkpoint equals the
+    /// same window made from the start, and later tests start later in the same run.
+    #[test]
+    fn tests_are_windows_of_one_long_run() {
+        let (reynolds, seed) = (600.0, 77_777);
+        let from_scratch = coarse_frames(reynolds, seed, 0, 7).expect("run");
+        // Checkpoints now exist at frames 0 and 6: frame 3 starts from frame 0's.
+        let window = coarse_frames(reynolds, seed, 3, 4).expect("window");
+        assert_eq!(window[..], from_scratch[3..]);
+        let late = coarse_frames(reynolds, seed, 6, 2).expect("late");
+        assert_eq!(late[0], from_scratch[6]);
+        assert_eq!(test_start(3, 2), 3 + 2 * TEST_SPACING_FRAMES);
     }
 }

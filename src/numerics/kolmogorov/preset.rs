@@ -2,10 +2,13 @@
 //! defaults) and the reduced budgets, every deviation listed field by field.
 //!
 //! `paper`: correction, ONE / NOG / WIG, the four 2-D ResNet sizes, batch 1, the curriculum
-//! 1 → 2 → 4 (ONE: its 1-step stage), 5 epochs per stage over 6 Re × 6000 frames (the script's
-//! default `--epochs 5`), Adam 1e-4 at every stage (its default `--start_learning_rate`), decayed
-//! ×0.9⁴ per epoch, ramped up over the first 64·m iterations of the later stages, the gradient
-//! guard. Tests: Re 600 and 1000, 6 developed states each, 250 steps.
+//! 1 → 2 → 4 (ONE: the one-step curriculum 1 → 1 → 1, as many iterations), 5 epochs per stage
+//! over 6 Re × 6000 frames (the script's default `--epochs 5`), Adam from 1e-4, 1e-5, 1e-6 at
+//! the three stages (`--start_learning_rate 1e-4 1e-5 1e-6`, where the evaluated checkpoints
+//! end), decayed ×0.9⁴ per epoch, ramped up over the first 64·m iterations of the stages with
+//! m > 1, Adam and the gradient guard restarted at each stage (a new graph per stage). Every
+//! preset spins its fields up to t = 50; tests: Re 600 and 1000, 6 windows of one long run per
+//! Re (t = 50, 75, …, 175), 250 steps.
 
 use super::config::{TEST_REYNOLDS, TRAIN_REYNOLDS};
 use super::resnet_sizes;
@@ -22,9 +25,15 @@ pub const PAPER_FRAMES: usize = 6000;
 pub const PAPER_EPOCHS: usize = 5;
 /// The curriculum's horizons.
 pub const CURRICULUM: [usize; 3] = [1, 2, 4];
-/// Coarse frames (Δt = 0.02) each field is spun up before it is used: t = 50. The paper takes
-/// its states "from long developed runs" without giving the length: this is our choice.
+/// Coarse frames (Δt = 0.02) each field is spun up before it is used, in every preset: t = 50
+/// (the paper's test starts lie at t ≈ 54–201 of its runs; its training data's spin-up is not
+/// given: this is our choice).
 pub const PAPER_SPINUP_FRAMES: usize = 2500;
+/// Initial learning rate of each curriculum stage (`--start_learning_rate 1e-4 1e-5 1e-6`).
+pub const PAPER_LEARNING_RATES: [f64; 3] = [1e-4, 1e-5, 1e-6];
+/// The reduced presets' stage rates: the paper's ×0.1 steps from 1e-3, as their 1000 iterations
+/// per stage (0.6 % of the paper's) decay by the same ×0.9²⁰ per stage (0.9 every 50).
+pub const REDUCED_LEARNING_RATES: [f64; 3] = [1e-3, 1e-4, 1e-5];
 /// Test rollout steps (251 frames).
 pub const TEST_STEPS: usize = 250;
 /// Tests per Reynolds number.
@@ -57,7 +66,7 @@ pub fn paper_training(modality: Modality) -> TrainConfig {
         batch: 1,
         iterations: 0,
         optimizer: OptimizerConfig {
-            learning_rate: 1e-4,
+            learning_rate: PAPER_LEARNING_RATES[0],
             decay: 0.9f64.powi(4),
             decay_every: epoch,
         },
@@ -72,8 +81,9 @@ pub fn paper_training(modality: Modality) -> TrainConfig {
         curriculum: Some(Curriculum {
             horizons: CURRICULUM.to_vec(),
             stage_iterations,
-            learning_rates: vec![1e-4; CURRICULUM.len()],
+            learning_rates: PAPER_LEARNING_RATES.to_vec(),
             ramp: true,
+            restart: true,
         }),
         gradient_guard: true,
     };
@@ -82,20 +92,19 @@ pub fn paper_training(modality: Modality) -> TrainConfig {
 }
 
 /// The reduced training settings of `preset` (every preset but `paper`): 400 frames per Re
-/// spun up for 250 frames, 1000 iterations per stage at learning rate 1e-3, decayed ×0.9 every
-/// 50 iterations.
+/// spun up to t = 50 like the paper's, 1000 iterations per stage from the learning rates
+/// [`REDUCED_LEARNING_RATES`], decayed ×0.9 every 50 iterations.
 pub fn reduced_training(modality: Modality) -> TrainConfig {
     let mut config = paper_training(modality);
     config.data.frames = 400;
-    config.data.warmup_steps = 250;
     config.optimizer = OptimizerConfig {
-        learning_rate: 1e-3,
+        learning_rate: REDUCED_LEARNING_RATES[0],
         decay: 0.9,
         decay_every: 50,
     };
     if let Some(curriculum) = &mut config.curriculum {
         curriculum.stage_iterations = 1000;
-        curriculum.learning_rates = vec![1e-3; CURRICULUM.len()];
+        curriculum.learning_rates = REDUCED_LEARNING_RATES.to_vec();
     }
     config.iterations = config.total_iterations();
     config
@@ -109,7 +118,8 @@ pub fn training(preset: Preset, modality: Modality) -> TrainConfig {
     }
 }
 
-/// The paper's test set: Re 600 and 1000, 6 tests each, 250 steps.
+/// The paper's test set: Re 600 and 1000, 6 tests each (windows of one run per Re from t = 50,
+/// every t = 25), 250 steps.
 pub fn paper_eval() -> EvalConfig {
     EvalConfig {
         scales: TEST_REYNOLDS.to_vec(),
@@ -121,12 +131,11 @@ pub fn paper_eval() -> EvalConfig {
     }
 }
 
-/// The test set of `preset`: the paper's, with fields spun up for 250 frames below `paper`.
+/// The test set of `preset`: the paper's, 2 tests per Re (t = 50 and 75) below `paper`.
 pub fn eval(preset: Preset) -> EvalConfig {
     match preset {
         Preset::Paper => paper_eval(),
         _ => EvalConfig {
-            start_frame: 250,
             tests_per_size: 2,
             ..paper_eval()
         },
@@ -173,9 +182,25 @@ pub fn config_deviations(ours: &StudyConfig) -> Vec<String> {
             ));
         }
         if c.learning_rates != p.learning_rates {
+            let why = if c.learning_rates == REDUCED_LEARNING_RATES {
+                ": 10× for the reduced budget, the same ×0.1 from stage to stage"
+            } else {
+                ""
+            };
             out.push(format!(
-                "stage learning rates {:?} (paper: {:?})",
-                c.learning_rates, p.learning_rates
+                "stage learning rates {} (paper: {}{why})",
+                rates(&c.learning_rates),
+                rates(&p.learning_rates)
+            ));
+        }
+        if c.restart != p.restart {
+            out.push(format!(
+                "Adam and the gradient guard {} between stages (paper: restarted)",
+                if c.restart {
+                    "restarted"
+                } else {
+                    "carried over"
+                }
             ));
         }
     }
@@ -183,6 +208,12 @@ pub fn config_deviations(ours: &StudyConfig) -> Vec<String> {
         out.push(format!(
             "spin-up {} frames (ours for paper: {})",
             ours.base.data.warmup_steps, paper.base.data.warmup_steps
+        ));
+    }
+    if ours.eval.start_frame != paper.eval.start_frame {
+        out.push(format!(
+            "tests from frame {} of one run per Re (ours for paper: {})",
+            ours.eval.start_frame, paper.eval.start_frame
         ));
     }
     if ours.eval.rollout_steps != paper.eval.rollout_steps {
@@ -204,13 +235,19 @@ pub fn config_deviations(ours: &StudyConfig) -> Vec<String> {
 }
 
 /// The browser's lighter data for `config` (a Kolmogorov study at the browser target): 200
-/// frames per Re spun up for 100 frames, tests spun up for 100 frames, so the 128² ground truth
-/// is made in about a minute on one core. Listed by [`config_deviations`] like every other
-/// change.
+/// frames per Re, still spun up to t = 50 (the spin-up is most of the 128² ground truth's cost).
+/// Listed by [`config_deviations`] like every other change.
 pub fn lighten_for_browser(config: &mut StudyConfig) {
     config.base.data.frames = config.base.data.frames.min(200);
-    config.base.data.warmup_steps = config.base.data.warmup_steps.min(100);
-    config.eval.start_frame = config.eval.start_frame.min(100);
+}
+
+/// Learning rates as `1e-4, 1e-5, 1e-6`.
+fn rates(rates: &[f64]) -> String {
+    rates
+        .iter()
+        .map(|lr| format!("{lr:e}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]
@@ -232,15 +269,21 @@ mod tests {
         let one = &config.variants()[0];
         let wig = &config.variants()[2];
         // One epoch: 6 Re × (6000 − 5) windows; 5 epochs per stage.
-        assert_eq!(one.iterations, 5 * 6 * 5995);
+        // ONE: the one-step curriculum, as many iterations as WIG.
+        assert_eq!(one.iterations, 3 * 5 * 6 * 5995);
         assert_eq!(wig.iterations, 3 * 5 * 6 * 5995);
-        assert_eq!(one.stage_horizons(), vec![1]);
+        assert_eq!(one.stage_horizons(), vec![1, 1, 1]);
         assert_eq!(wig.stage_horizons(), vec![1, 2, 4]);
         assert_eq!(wig.unroll_at(wig.iterations - 1).horizon, 4);
         assert_eq!(wig.unroll_at(5 * 6 * 5995).horizon, 2);
         // The ramp at the start of stage 2, the per-epoch decay within a stage.
         assert_eq!(wig.learning_rate_at(5 * 6 * 5995), 0.0);
         assert!((wig.learning_rate_at(6 * 5995) - 1e-4 * 0.6561).abs() < 1e-12);
+        // Stage rates 1e-4, 1e-5, 1e-6; ONE's stages are not ramped; Adam restarts per stage.
+        assert_eq!(one.learning_rate_at(5 * 6 * 5995), 1e-5);
+        assert_eq!(one.learning_rate_at(10 * 6 * 5995), 1e-6);
+        assert!(one.restarts_at(5 * 6 * 5995) && wig.restarts_at(10 * 6 * 5995));
+        assert!(config.base.data.warmup_steps * 4 * 5 >= 50 * 1000);
         assert!(preset_deviations(Preset::Paper).is_empty());
         let params: Vec<usize> = config
             .sizes
@@ -269,11 +312,25 @@ mod tests {
             "frames per trajectory",
             "tests per Re",
             "1 of the 4",
+            "stage learning rates 1e-3, 1e-4, 1e-5 (paper: 1e-4, 1e-5, 1e-6: 10× for",
         ] {
             assert!(
                 listed.iter().any(|d| d.contains(needle)),
                 "{needle}: {listed:?}"
             );
         }
+        // Developed states everywhere: t = 50 in every preset, in the browser too.
+        for preset in Preset::ALL {
+            let config = config(preset, 1);
+            assert_eq!(
+                config.base.data.warmup_steps, PAPER_SPINUP_FRAMES,
+                "{preset}"
+            );
+            assert_eq!(config.eval.start_frame, PAPER_SPINUP_FRAMES, "{preset}");
+        }
+        let mut browser = config(Preset::Quick, 1);
+        lighten_for_browser(&mut browser);
+        assert_eq!(browser.base.data.warmup_steps, PAPER_SPINUP_FRAMES);
+        assert!(!listed.iter().any(|d| d.contains("spin-up")), "{listed:?}");
     }
 }

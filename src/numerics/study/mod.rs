@@ -121,7 +121,7 @@ impl StudyConfig {
                         config.modality = modality;
                         config.black_box_solver = false;
                         if config.curriculum.is_some() {
-                            // ONE trains the first stage only.
+                            // ONE trains as many one-step stages.
                             config.iterations = config.total_iterations();
                         }
                         out.push(config);

@@ -1,6 +1,6 @@
 //! The unroll curriculum of a training run (the Kolmogorov study: horizon 1 → 2 → 4, one
-//! learning rate per stage, ONE = the first stage): its stages, the horizon and learning rate at
-//! each iteration, and its validation.
+//! learning rate per stage; ONE trains as many stages, each at horizon 1): its stages, the
+//! horizon and learning rate at each iteration, and its validation.
 
 use serde::{Deserialize, Serialize};
 
@@ -9,7 +9,8 @@ use super::error::TrainError;
 
 /// An unroll curriculum (the Kolmogorov study: 1 → 2 → 4): stage `i` trains
 /// `stage_iterations` iterations at horizon `horizons[i]` and learning rate `learning_rates[i]`,
-/// starting from the previous stage's weights. ONE trains the first stage only.
+/// starting from the previous stage's weights. ONE trains the same stages at horizon 1 (the
+/// paper's one-step curriculum: the same iterations and learning rates as NOG and WIG).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Curriculum {
     /// Horizon of each stage (increasing; the last is the variant's horizon).
@@ -19,9 +20,14 @@ pub struct Curriculum {
     /// Initial learning rate of each stage (decayed within the stage by the optimiser's
     /// schedule).
     pub learning_rates: Vec<f64>,
-    /// Stages after the first ramp their learning rate up linearly over their first
+    /// Stages with a horizon above 1 ramp their learning rate up linearly over their first
     /// `64 · horizon` iterations (as the paper's Kolmogorov code does in its first epoch).
     pub ramp: bool,
+    /// Each stage after the first starts a fresh optimiser (Adam's moments at zero) and fresh
+    /// gradient-guard bounds, as the paper's Kolmogorov code does (a new graph per stage);
+    /// `false`: both carry over between stages.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub restart: bool,
 }
 
 /// One stage of a run: its horizon and where it starts.
@@ -36,11 +42,11 @@ pub struct StageAt {
 }
 
 impl TrainConfig {
-    /// The horizons trained in order: the curriculum's (ONE: its first stage only), else the
-    /// effective unroll's one.
+    /// The horizons trained in order: the curriculum's (ONE: as many stages, each at horizon
+    /// 1), else the effective unroll's one.
     pub fn stage_horizons(&self) -> Vec<usize> {
         match (&self.curriculum, self.modality) {
-            (Some(c), Modality::One) => c.horizons.iter().take(1).copied().collect(),
+            (Some(c), Modality::One) => vec![1; c.horizons.len()],
             (Some(c), _) => c.horizons.clone(),
             (None, _) => vec![self.effective_unroll().horizon],
         }
@@ -76,7 +82,8 @@ impl TrainConfig {
     }
 
     /// The learning rate at 0-based `iteration`: the optimiser's decay within the stage, from
-    /// the stage's own rate, ramped up at the start of later stages when the curriculum says so.
+    /// the stage's own rate, ramped up at the start of stages with a horizon above 1 when the
+    /// curriculum says so.
     pub fn learning_rate_at(&self, iteration: usize) -> f64 {
         let Some(curriculum) = &self.curriculum else {
             return self.optimizer.learning_rate_at(iteration);
@@ -90,11 +97,21 @@ impl TrainConfig {
         }
         .learning_rate_at(within);
         let ramp_length = 64 * at.horizon;
-        if curriculum.ramp && at.stage > 0 && within < ramp_length {
+        if curriculum.ramp && at.horizon > 1 && within < ramp_length {
             decayed * within as f64 / ramp_length as f64
         } else {
             decayed
         }
+    }
+
+    /// Whether the optimiser and the gradient guard start afresh at 0-based `iteration`: the
+    /// first iteration of a stage after the first, when the curriculum restarts them.
+    pub fn restarts_at(&self, iteration: usize) -> bool {
+        let Some(curriculum) = &self.curriculum else {
+            return false;
+        };
+        let at = self.stage_at(iteration);
+        curriculum.restart && at.stage > 0 && iteration == at.start
     }
 
     /// The unroll at 0-based `iteration` (the curriculum's stage horizon, else the effective

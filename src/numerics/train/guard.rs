@@ -23,6 +23,12 @@ pub struct GradientGuard {
 }
 
 impl GradientGuard {
+    /// Forgets the bounds (the next update starts from [`INITIAL_BOUND`] again), keeping the
+    /// count of skipped updates: a new curriculum stage of the paper's code.
+    pub fn restart(&mut self) {
+        self.bounds.clear();
+    }
+
     /// Whether an update with these per-tensor gradient norms may be applied; updates the
     /// bounds when it may, counts a skip when not.
     pub fn accept(&mut self, norms: &[f64]) -> bool {
@@ -96,6 +102,12 @@ mod tests {
         assert!(
             !guard.accept(&[150.0, 1.0]),
             "150 × the running norm is an outlier"
+        );
+        assert_eq!(guard.skipped, 3);
+        guard.restart();
+        assert!(
+            guard.accept(&[150.0, 1.0]),
+            "a restarted guard has its first bound"
         );
         assert_eq!(guard.skipped, 3);
     }

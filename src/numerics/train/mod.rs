@@ -24,4 +24,6 @@ pub use step::{HybridStep, Stepper};
 pub use trainer::Trainer;
 
 #[cfg(test)]
+mod curriculum_tests;
+#[cfg(test)]
 mod tests;

@@ -21,7 +21,7 @@ use crate::numerics::types::Trajectory;
 
 const N: usize = 48;
 
-fn tiny_data(frames: usize) -> (TrainDataConfig, Vec<Trajectory>) {
+pub(super) fn tiny_data(frames: usize) -> (TrainDataConfig, Vec<Trajectory>) {
     let data = TrainDataConfig {
         scales: vec![1.0, 1.2],
         warmup_steps: 20,
@@ -31,7 +31,7 @@ fn tiny_data(frames: usize) -> (TrainDataConfig, Vec<Trajectory>) {
     (data, set)
 }
 
-fn tiny_config(mode: Mode, modality: Modality, data: TrainDataConfig) -> TrainConfig {
+pub(super) fn tiny_config(mode: Mode, modality: Modality, data: TrainDataConfig) -> TrainConfig {
     tiny_config_of(Architecture::Resnet, mode, modality, data)
 }
 
@@ -343,7 +343,7 @@ fn identical_initial_weights(
     assert_eq!(weights[1], weights[2], "{architecture}");
 }
 
-fn losses(config: TrainConfig, set: &[Trajectory]) -> Vec<f32> {
+pub(super) fn losses(config: TrainConfig, set: &[Trajectory]) -> Vec<f32> {
     let mut trainer = Ks.trainer(config, set, &backend::cpu()).expect("trainer");
     run_blocking(&mut trainer, &|| 0.0, &mut |_| {})
         .expect("run")

@@ -121,9 +121,19 @@ impl Trainer {
         self.data.resolution
     }
 
+    /// A fresh optimiser and fresh guard bounds where the curriculum starts a stage afresh
+    /// ([`TrainConfig::restarts_at`]).
+    fn restart_stage(&mut self) {
+        if self.config.restarts_at(self.iteration) {
+            self.optimizer = AdamConfig::new().init();
+            self.guard.restart();
+        }
+    }
+
     /// One optimiser iteration; the loss `[1]` (detached, not read back). Ignores the
     /// gradient guard (see [`Trainer::advance`]).
     pub fn step(&mut self) -> Result<Tensor<1>, TrainError> {
+        self.restart_stage();
         let (net, loss, mut gradients) = self.forward_backward()?;
         let gradients = GradientsParams::from_module(&mut gradients, &net);
         self.apply(net, gradients);
@@ -137,6 +147,7 @@ impl Trainer {
         if !self.config.gradient_guard {
             return self.step().map(Some);
         }
+        self.restart_stage();
         let (net, loss, mut gradients) = self.forward_backward()?;
         let gradients = GradientsParams::from_module(&mut gradients, &net);
         let norms = match gradient_norms(&net, &gradients).await {
