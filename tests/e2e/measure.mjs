@@ -89,8 +89,9 @@ const seconds = (Date.now() - started) / 1000;
 await page.waitForTimeout(2000); // what the end of the run left queued (charts, storage)
 const runTasks = await takeTasks();
 const finishedAt = await page.evaluate(() => window.__finishedAt ?? Infinity);
-const during = runTasks.filter((t) => t.start < finishedAt);
-const atEnd = runTasks.filter((t) => t.start >= finishedAt);
+// The end: the task that took the `Finished` message and every one after it.
+const atEnd = runTasks.filter((t) => t.start + t.ms >= finishedAt);
+const during = runTasks.filter((t) => t.start + t.ms < finishedAt);
 const status = await page.textContent("#status");
 const workers = (await page.$$("#workers li")).length;
 console.log(`workers used: ${workers}`);
