@@ -8,8 +8,23 @@ pub mod timer;
 pub mod worker;
 pub mod workers;
 
-/// Starts the app: panic hook (shows the panic in the page, never a silent blank), logger, mount.
+/// Runs the module's static constructors (the `inventory` registrations burn → cubecl → pliron
+/// bring) once, at start-up. A module whose entry point calls `__wasm_call_ctors` itself is not
+/// "command-style" for wasm-ld, which then no longer wraps every export (every call from
+/// JavaScript: event handlers, timers, worker messages) in a call to them.
+pub fn run_static_constructors() {
+    extern "C" {
+        fn __wasm_call_ctors();
+    }
+    // SAFETY: the linker-synthesised constructor list; called once, first thing in the entry
+    // point, before any code that reads what the constructors register.
+    unsafe { __wasm_call_ctors() }
+}
+
+/// Starts the app: static constructors, panic hook (shows the panic in the page, never a silent
+/// blank), logger, mount.
 pub fn start() {
+    run_static_constructors();
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
         show_fatal(&format!(

@@ -1,6 +1,7 @@
 //! Browser time as futures, in the page and in a worker alike: `sleep` yields a macrotask (lets
 //! the page paint), `yield_now` lets queued messages in at a fraction of its cost, `with_timeout`
-//! bounds a future by wall time, `now_secs` reads `performance.now()`.
+//! bounds a future by wall time, `idle` waits for an idle period, `next_frame` for an animation
+//! frame, `now_secs` reads `performance.now()`.
 
 use futures::future::{select, Either};
 use js_sys::Reflect;
@@ -66,4 +67,38 @@ pub fn now_secs() -> f64 {
             now.call0(&performance).ok()?.as_f64()
         })
         .map_or(0.0, |millis| millis / 1000.0)
+}
+
+/// Resolves in an idle period of the page (`requestIdleCallback`, at most `timeout_ms` later),
+/// or after a macrotask where the browser has no idle callbacks (Safari, workers): for work
+/// that must not lengthen the task that asked for it (storage).
+pub async fn idle(timeout_ms: u32) {
+    let window = js_sys::global().dyn_into::<web_sys::Window>().ok();
+    let request = window.as_ref().and_then(|w| {
+        Reflect::get(w, &"requestIdleCallback".into())
+            .ok()?
+            .dyn_into::<js_sys::Function>()
+            .ok()
+    });
+    let (Some(window), Some(request)) = (window, request) else {
+        return sleep(0).await;
+    };
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        let options = js_sys::Object::new();
+        let _ = Reflect::set(&options, &"timeout".into(), &timeout_ms.into());
+        let _ = request.call2(&window, &resolve, &options);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+/// Resolves at the page's next animation frame (`requestAnimationFrame`; a 16 ms timer where
+/// there is none).
+pub async fn next_frame() {
+    let Ok(window) = js_sys::global().dyn_into::<web_sys::Window>() else {
+        return sleep(16).await;
+    };
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
+        let _ = window.request_animation_frame(resolve.unchecked_ref());
+    });
+    let _ = JsFuture::from(promise).await;
 }

@@ -31,8 +31,9 @@ pub fn post(message: &FromWorker) {
     let _ = scope().post_message(&JsValue::from_str(&text));
 }
 
-/// Starts the worker: panic hook, logger, message handler, then `Ready`.
+/// Starts the worker: static constructors, panic hook, logger, message handler, then `Ready`.
 pub fn start() {
+    super::run_static_constructors();
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
         post(&error(format!("the worker panicked: {info}")));

@@ -3,9 +3,9 @@
 //! must be stoppable; it starts paused when the reader prefers reduced motion). `data-steps` on
 //! the canvas counts the steps shown.
 //!
-//! Paced by a timer at [`TICK_MS`] rather than every animation frame: each wake-up is a call
-//! into wasm, and the page's calls into wasm are not free (a study's messages need the main
-//! thread too).
+//! Woken on every animation frame (none while the tab is hidden): it advances the solver steps
+//! owed at [`STEPS_PER_SEC`] and redraws when there were any. A wake-up is a plain call into
+//! wasm (the static constructors run once, at start-up: `platform::run_static_constructors`).
 
 use crate::numerics::system::System;
 use leptos::html::Canvas;
@@ -14,14 +14,12 @@ use leptos::prelude::*;
 use crate::charts::LiveField;
 use crate::platform::canvas::RgbCanvas;
 use crate::platform::prefers_reduced_motion;
-use crate::platform::timer::sleep;
+use crate::platform::timer::{next_frame, now_secs, sleep};
 
 /// Frames in the window (time steps across the picture).
 const WINDOW: usize = 240;
-/// Milliseconds between redraws.
-const TICK_MS: i32 = 80;
-/// Solver steps per redraw (25 steps/s).
-const STEPS_PER_TICK: usize = 2;
+/// Solver steps per second of wall time.
+const STEPS_PER_SEC: f64 = 25.0;
 /// Milliseconds between checks while paused.
 const PAUSED_MS: i32 = 250;
 
@@ -46,29 +44,43 @@ pub fn HeroAnimation() -> impl IntoView {
         };
         let mut target: Option<RgbCanvas> = None;
         let mut drawn = false;
+        // Wall time (s) up to which the steps shown are owed.
+        let mut clock = now_secs();
         loop {
             let Some(play) = playing.try_get_untracked() else {
                 return;
             };
             if drawn && !play {
                 sleep(PAUSED_MS).await;
+                clock = now_secs();
                 continue;
             }
             if target.is_none() {
                 target = canvas.get_untracked().and_then(RgbCanvas::new);
             }
             if let Some(target) = &target {
+                let owed = ((now_secs() - clock) * STEPS_PER_SEC).floor();
+                if drawn && owed < 1.0 {
+                    next_frame().await;
+                    continue;
+                }
                 if drawn {
-                    field.advance(STEPS_PER_TICK);
+                    // At most a second's steps after a stall (a hidden tab, a long task).
+                    field.advance(owed.min(STEPS_PER_SEC) as usize);
                     let _ = set_steps.try_set(field.steps());
                 }
+                clock = if owed > STEPS_PER_SEC {
+                    now_secs()
+                } else {
+                    clock + owed / STEPS_PER_SEC
+                };
                 let (w, h) = field.size();
                 if let Err(err) = target.put(w, h, &field.rgb()) {
                     let _ = set_error.try_set(err);
                 }
                 drawn = true;
             }
-            sleep(TICK_MS).await;
+            next_frame().await;
         }
     });
     view! {

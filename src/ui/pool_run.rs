@@ -4,6 +4,7 @@
 //! text, failure, cancel, partial results) are the controller's; the page never computes.
 
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
 
 use leptos::prelude::*;
@@ -15,7 +16,7 @@ use crate::numerics::study::pool::Fault;
 use crate::numerics::study::results::StudyResults;
 use crate::numerics::system::System;
 use crate::platform::files;
-use crate::platform::timer::now_secs;
+use crate::platform::timer::{idle, now_secs, sleep};
 use crate::platform::workers::{Heard, WorkerHandle, WORKER_SCRIPT};
 
 /// The signals a run updates.
@@ -55,11 +56,58 @@ pub struct Launch {
     pub fault: Option<Option<Fault>>,
 }
 
+/// Browser storage work, done in idle periods in the order asked (never in the task of the
+/// worker message that asked for it: serialising and storing a results file takes tens of ms).
+enum Storage {
+    SaveInProgress(Box<StudyResults>),
+    ClearInProgress,
+    Store(Box<StudyResults>),
+    /// Re-read the stored runs into the list.
+    List,
+}
+
+/// Milliseconds a storage job waits at most for an idle period.
+const IDLE_TIMEOUT_MS: u32 = 2000;
+
 /// A run in progress.
 pub struct PoolRun {
     workers: RefCell<Vec<WorkerHandle>>,
     controller: RefCell<PoolController>,
     sinks: Sinks,
+    storage: Rc<RefCell<VecDeque<Storage>>>,
+    /// Does the queued storage at once when the page goes away (a reload mid-run keeps the
+    /// finished trainings).
+    _on_pagehide: Option<PageHide>,
+}
+
+/// A `pagehide` listener, removed when dropped.
+struct PageHide(wasm_bindgen::closure::Closure<dyn FnMut()>);
+
+impl PageHide {
+    fn new(queue: Rc<RefCell<VecDeque<Storage>>>, sinks: Sinks) -> Option<Self> {
+        use wasm_bindgen::JsCast;
+        let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+            let jobs: Vec<Storage> = queue.borrow_mut().drain(..).collect();
+            for job in jobs {
+                run_storage(job, sinks);
+            }
+        });
+        let window = web_sys::window()?;
+        window
+            .add_event_listener_with_callback("pagehide", closure.as_ref().unchecked_ref())
+            .ok()?;
+        Some(Self(closure))
+    }
+}
+
+impl Drop for PageHide {
+    fn drop(&mut self) {
+        use wasm_bindgen::JsCast;
+        if let Some(window) = web_sys::window() {
+            let _ = window
+                .remove_event_listener_with_callback("pagehide", self.0.as_ref().unchecked_ref());
+        }
+    }
 }
 
 impl PoolRun {
@@ -74,10 +122,13 @@ impl PoolRun {
             now_secs(),
         );
         let count = controller.workers();
+        let storage = Rc::<RefCell<VecDeque<Storage>>>::default();
         let run = Rc::new(Self {
             workers: RefCell::new(Vec::new()),
             controller: RefCell::new(controller),
             sinks,
+            _on_pagehide: PageHide::new(storage.clone(), sinks),
+            storage,
         });
         run.apply(actions);
         let weak: Weak<Self> = Rc::downgrade(&run);
@@ -152,24 +203,70 @@ impl PoolRun {
                 }
                 Action::VariantLine(line) => sinks.finished.update(|list| list.push(line)),
                 Action::Weights(weights) => sinks.weights.set(weights),
-                Action::SaveInProgress(partial) => {
-                    if let Ok(json) = serde_json::to_string(&partial) {
-                        files::save_in_progress(&json);
-                    }
-                }
-                Action::ClearInProgress => files::clear_in_progress(),
+                Action::SaveInProgress(partial) => self.store(Storage::SaveInProgress(partial)),
+                Action::ClearInProgress => self.store(Storage::ClearInProgress),
                 Action::Store(results) => {
-                    if let Ok(json) = serde_json::to_string(&results) {
-                        match files::store_run(json, 10) {
-                            Ok(Some(message)) | Err(message) => sinks.notice.set(message),
-                            Ok(None) => {}
-                        }
-                        sinks.stored.set(files::stored_runs());
-                    }
+                    self.store(Storage::Store(results));
+                    self.store(Storage::List);
                 }
-                Action::Results(results) => sinks.results.set(Some(*results)),
+                // Rendered in a task of its own, after the one that parsed the message.
+                Action::Results(results) => leptos::task::spawn_local(async move {
+                    sleep(0).await;
+                    let _ = sinks.results.try_set(Some(*results));
+                }),
                 Action::Running(running) => sinks.running.set(running),
             }
+        }
+    }
+
+    /// Queues `job`; one task drains the queue, one job per idle period.
+    fn store(&self, job: Storage) {
+        let first = {
+            let mut queue = self.storage.borrow_mut();
+            queue.push_back(job);
+            queue.len() == 1
+        };
+        if !first {
+            return;
+        }
+        let queue = self.storage.clone();
+        let sinks = self.sinks;
+        leptos::task::spawn_local(async move {
+            // The queue is non-empty while this task waits; it ends with the queue empty.
+            loop {
+                idle(IDLE_TIMEOUT_MS).await;
+                let job = queue.borrow_mut().pop_front();
+                let Some(job) = job else { return };
+                run_storage(job, sinks);
+                if queue.borrow().is_empty() {
+                    return;
+                }
+            }
+        });
+    }
+}
+
+/// Does one storage job.
+fn run_storage(job: Storage, sinks: Sinks) {
+    match job {
+        Storage::SaveInProgress(partial) => {
+            if let Ok(json) = serde_json::to_string(&partial) {
+                files::save_in_progress(&json);
+            }
+        }
+        Storage::ClearInProgress => files::clear_in_progress(),
+        Storage::Store(results) => {
+            if let Ok(json) = serde_json::to_string(&results) {
+                match files::store_run(json, 10) {
+                    Ok(Some(message)) | Err(message) => {
+                        let _ = sinks.notice.try_set(message);
+                    }
+                    Ok(None) => {}
+                }
+            }
+        }
+        Storage::List => {
+            let _ = sinks.stored.try_set(files::stored_runs());
         }
     }
 }

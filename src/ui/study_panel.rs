@@ -24,6 +24,7 @@ use crate::numerics::study::pool::{pool_size, Fault};
 use crate::numerics::study::Preset;
 use crate::numerics::train::Mode;
 use crate::platform::files;
+use crate::platform::timer::sleep;
 use crate::platform::workers::hardware_concurrency;
 use crate::report::results::{ResultsText, StudyResults};
 use crate::report::units::{cost_summary, format_seconds};
@@ -175,6 +176,8 @@ pub fn StudyPanel(
             match files::read_file_of_event(ev).await {
                 Ok(text) => match StudyResults::from_json(&text) {
                     Ok(imported) => {
+                        // Parsed in one task, rendered in the next (each chart then in its own).
+                        sleep(0).await;
                         set_notice.set(String::new());
                         // The page's trained weights belong to its own run, not to this file.
                         set_weights.set(Vec::new());
