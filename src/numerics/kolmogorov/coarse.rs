@@ -59,7 +59,8 @@ pub enum TimeScheme {
     Heun,
 }
 
-/// The MAC projection scheme on one device and precision. Cheap to clone.
+/// The coarse solver (PISO or the MAC projection scheme) on one device and precision. Cheap to
+/// clone.
 #[derive(Debug, Clone)]
 pub struct CoarseSolver {
     n: usize,
@@ -158,6 +159,23 @@ impl CoarseSolver {
             (&self.device, self.precision.dtype()),
         );
         Ok(())
+    }
+
+    /// The same solver with the official code's forcing quirk (`helpers.kolmogorov_forcing`):
+    /// row `i` of `u` gets `A·sin(12π·i/(N − 1))`, i.e. `sin(linspace(0, 12π, N))` with the
+    /// endpoint included (k = 6·N/(N − 1) plus a seam), no face average. Off by default; a later
+    /// [`Self::with_forcing`] restores the exact forcing.
+    pub fn with_official_forcing(mut self) -> Self {
+        let (n, amplitude) = (self.n, self.forcing_amplitude);
+        let top = 2.0 * std::f64::consts::PI * FORCING_WAVENUMBER;
+        let values: Vec<f64> = (0..n * n)
+            .map(|m| amplitude * (top * (m / n) as f64 / (n - 1) as f64).sin())
+            .collect();
+        self.forcing = Tensor::<4>::from_data(
+            TensorData::new(values, [1, 1, n, n]),
+            (&self.device, self.precision.dtype()),
+        );
+        self
     }
 
     /// Grid side N.

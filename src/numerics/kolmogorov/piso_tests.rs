@@ -290,3 +290,24 @@ fn piso_paper_gradient_is_the_frozen_advection_derivative() {
         "the paper's gradient should differ from the exact one: {gap:e}"
     );
 }
+
+#[test]
+fn official_forcing_quirk_is_the_linspace_with_endpoint() {
+    let n = 32;
+    let exact = read_values(piso(n, 0.02).forcing_field()).expect("read");
+    let official =
+        read_values(piso(n, 0.02).with_official_forcing().forcing_field()).expect("read");
+    let top = 12.0 * std::f64::consts::PI;
+    for i in 0..n {
+        let want = (top * i as f64 / (n - 1) as f64).sin();
+        assert!((official[i * n + 5] - want).abs() < 1e-12, "row {i}");
+        assert_eq!(official[n * n + i * n + 5], 0.0);
+    }
+    // The seam: the first and last rows are both sin(0) = sin(12π) ≈ 0.
+    assert!(official[(n - 1) * n].abs() < 1e-12);
+    let difference = max_abs_difference(&exact, &official);
+    eprintln!(
+        "official forcing quirk vs the face-averaged sin 6y on 32²: max difference {difference:.3}"
+    );
+    assert!(difference > 0.05);
+}
