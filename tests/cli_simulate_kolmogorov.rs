@@ -136,6 +136,28 @@ fn both_schemes_print_frames_and_converge_to_each_other() {
 }
 
 #[test]
+fn piso_prints_frames_close_to_the_spectral_truth() {
+    let n = 32;
+    let field = smooth_field(n);
+    let path = init_file("smooth_piso.json", &field);
+    let path = path.to_str().expect("path");
+    let spectral = simulate("spectral", "32", path, "10", "5");
+    let piso = simulate("piso", "32", path, "10", "5");
+    assert_eq!(piso["scheme"], "piso");
+    assert_eq!(frames(&piso).len(), 3);
+    for (got, want) in frames(&piso)[0]
+        .iter()
+        .flatten()
+        .zip(field.iter().flatten())
+    {
+        assert!((got - want).abs() < 1e-12, "{got} vs {want}");
+    }
+    let error = coarse_error(n, &spectral, &piso);
+    eprintln!("PISO vs spectral at t = 0.2, 32²: {error:.4}");
+    assert!(error < 0.1, "{error}");
+}
+
+#[test]
 fn divergence_prints_the_finite_prefix_and_exits_0() {
     let field: Vec<Vec<f64>> = (0..20)
         .map(|i| {

@@ -131,7 +131,7 @@ mod tests {
         let svg = render(ChartKind::ErrorBars.size(&flow), |a| {
             draw(ChartKind::ErrorBars, a, &flow, 0)
         });
-        assert!(svg.contains("Velocity MSE") && svg.contains("MAC projection only"));
+        assert!(svg.contains("Velocity MSE") && svg.contains("PISO only"));
         let svg = render(ChartKind::ErrorBars.size(&ks), |a| {
             draw(ChartKind::ErrorBars, a, &ks, 0)
         });

@@ -242,7 +242,7 @@ mod tests {
         results.config.system = System::Kolmogorov;
         let table = results.table();
         assert!(table.contains("velocity MSE (mean±std)"), "{table}");
-        assert!(table.contains("MAC projection only"), "{table}");
+        assert!(table.contains("PISO only"), "{table}");
     }
 
     #[test]

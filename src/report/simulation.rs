@@ -43,7 +43,7 @@ pub struct VorticityFrame {
 pub struct KolmogorovSimulationOutput {
     /// The PDE, `"kolmogorov"`.
     pub system: String,
-    /// `"spectral"` or `"coarse"`.
+    /// `"spectral"`, `"piso"` or `"coarse"` (SSP-RK3).
     pub scheme: String,
     /// Grid side `N`.
     pub resolution: usize,

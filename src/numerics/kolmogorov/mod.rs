@@ -5,8 +5,8 @@
 //! [`config`] (the study's constants and the checks), [`fft2`] (2-D rustfft), [`spectral`]
 //! (the f64 pseudo-spectral ETDRK4 ground truth, vorticity form), [`staggered`] (vorticity ↔
 //! staggered MAC velocity, the truth's down-sampling to the coarse grid), [`poisson`] (the exact
-//! periodic Poisson solve as matmuls), [`coarse`] (the differentiable MAC projection solver on
-//! burn tensors), [`initial`] (seeded random fields, spin-up), [`statistics`] (vorticity rms and
+//! periodic Poisson solve as matmuls), [`coarse`] (the differentiable coarse solver on burn
+//! tensors: SSP-RK3 projection scheme), [`piso`] (its default scheme, the paper's PISO), [`initial`] (seeded random fields, spin-up), [`statistics`] (vorticity rms and
 //! integral time scale); for the study: [`data`] (training and test trajectories), [`metrics`]
 //! (velocity MSE, diverged models), [`preset`] (the paper's set-up and the reduced budgets) and
 //! [`system`] (the [`crate::numerics::system::PhysicalSystem`] implementation).
@@ -19,6 +19,7 @@ pub mod fft2;
 pub mod grid;
 pub mod initial;
 pub mod metrics;
+pub mod piso;
 pub mod poisson;
 pub mod preset;
 pub mod spectral;
@@ -28,10 +29,13 @@ pub mod stepper;
 pub mod system;
 
 #[cfg(test)]
+mod piso_tests;
+#[cfg(test)]
 mod tests;
 
 pub use coarse::{CoarseSolver, TimeScheme};
 pub use error::KolmogorovError;
+pub use piso::PisoGradient;
 pub use spectral::SpectralSolver;
 
 /// The four 2-D ResNet sizes of the study as grid entries.

@@ -297,7 +297,7 @@ mod tests {
                 .parameter_count()
             })
             .collect();
-        assert_eq!(params, vec![32_376, 115_810, 461_250, 1_051_586]);
+        assert_eq!(params, vec![32_376, 115_810, 461_250, 1_084_610]);
     }
 
     #[test]

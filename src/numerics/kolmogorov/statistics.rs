@@ -1,4 +1,36 @@
-//! Statistics of a developed flow: vorticity rms and the integral time scale.
+//! Statistics of a developed flow: vorticity rms, the integral time scale, and the paper's
+//! "integral time scale" estimator.
+
+/// Published values of [`paper_time_scale_steps`] on the paper's six test starts (the
+/// evaluation notebook): Re 1000, then Re 600.
+pub const PAPER_TIME_SCALES: [(f64, [f64; 6]); 2] = [
+    (1000.0, [8.25, 7.86, 8.28, 8.33, 7.95, 8.28]),
+    (600.0, [9.04, 9.11, 8.98, 8.54, 8.53, 8.62]),
+];
+
+/// The paper's "integral time scale" in coarse steps (`kolm_evaluation.ipynb`, cells 4–6):
+/// `1/rms(W)/dt` over all frames and points, `W[i][j] = (u[i−1][j] − u[i+1][j] − v[i][j+1] +
+/// v[i][j−1])/h` (`h = 2π/N`, rows `i = y`, columns `j = x`, periodic; the notebook's
+/// `np.roll` of channel 1 = u along y and channel 0 = v along x). Frames are staggered
+/// velocities `[2·N²]` (u then v) as in [`super::staggered`].
+pub fn paper_time_scale_steps(frames: &[Vec<f64>], n: usize, dt: f64) -> f64 {
+    let h = std::f64::consts::TAU / n as f64;
+    let (mut sum, mut count) = (0.0, 0usize);
+    for frame in frames {
+        let (u, v) = frame.split_at(n * n);
+        let at = |field: &[f64], i: usize, j: usize| field[(i % n) * n + j % n];
+        for i in 0..n {
+            for j in 0..n {
+                let w = (at(u, i + n - 1, j) - at(u, i + 1, j) - at(v, i, j + 1)
+                    + at(v, i, j + n - 1))
+                    / h;
+                sum += w * w;
+                count += 1;
+            }
+        }
+    }
+    1.0 / (sum / count.max(1) as f64).sqrt() / dt
+}
 
 /// The vorticity rms over all frames (each `[N²]`).
 pub fn vorticity_rms(frames: &[Vec<f64>]) -> f64 {
@@ -79,6 +111,23 @@ pub fn first_crossing(correlation: &[f64], level: f64) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paper_time_scale_of_a_shear_wave() {
+        // u = sin(y), v = 0 at the rows y_i: W = (sin(y − h) − sin(y + h))/h = −2 sin(h) cos(y)/h,
+        // rms √2·sin(h)/h.
+        let n = 32;
+        let h = std::f64::consts::TAU / n as f64;
+        let mut frame = vec![0.0; 2 * n * n];
+        for i in 0..n {
+            for j in 0..n {
+                frame[i * n + j] = (i as f64 * h).sin();
+            }
+        }
+        let want = 1.0 / (2f64.sqrt() * h.sin() / h) / 0.02;
+        let got = paper_time_scale_steps(&[frame.clone(), frame], n, 0.02);
+        assert!((got - want).abs() < 1e-9 * want, "{got} vs {want}");
+    }
 
     #[test]
     fn time_scale_of_a_linear_decay_and_of_a_cosine() {

@@ -1,4 +1,4 @@
-//! Kolmogorov flow's hybrid step (correction only): `(v, p) = S(u)` by the MAC projection
+//! Kolmogorov flow's hybrid step (correction only): `(v, p) = S(u)` by the coarse (PISO)
 //! solver, then `u' = v + f(v, p, Re/1000)` (the network sees the solver's output and its
 //! pressure, as in the paper's code). States travel flattened: `[batch, 2·N²]`, u then v.
 

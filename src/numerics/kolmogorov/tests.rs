@@ -21,7 +21,9 @@ fn max_abs(a: &[f64]) -> f64 {
 }
 
 fn f64_solver(n: usize, dt: f64) -> CoarseSolver {
-    CoarseSolver::with_precision(n, dt, &backend::cpu(), Precision::F64).expect("solver")
+    CoarseSolver::with_precision(n, dt, &backend::cpu(), Precision::F64)
+        .expect("solver")
+        .with_scheme(TimeScheme::SspRk3)
 }
 
 /// Taylor–Green `ψ = a·sin x sin y` (`u = a sin x cos y`, `v = −a cos x sin y`) as exact face
@@ -106,7 +108,9 @@ fn coarse_temporal_order_is_2_for_heun_and_3_for_ssp_rk3() {
 /// `max |D u|·h / max |u|` after `steps` steps from a random state at Re 1000.
 fn relative_divergence(precision: Precision, steps: usize) -> f64 {
     let n = 32;
-    let solver = CoarseSolver::with_precision(n, 0.02, &backend::cpu(), precision).expect("solver");
+    let solver = CoarseSolver::with_precision(n, 0.02, &backend::cpu(), precision)
+        .expect("solver")
+        .with_scheme(TimeScheme::SspRk3);
     let omega = random_vorticity(n, 9, 6, 4.0).expect("ic");
     let start = velocity_from_vorticity(n, &omega).expect("velocity");
     let end = solver.advance_host(&start, 1e-3, steps).expect("run");
@@ -186,7 +190,9 @@ fn gradient_through_one_coarse_step_matches_finite_differences() {
     };
     // Autodiff, f64.
     let device = backend::cpu_autodiff();
-    let solver = CoarseSolver::with_precision(n, dt, &device, Precision::F64).expect("solver");
+    let solver = CoarseSolver::with_precision(n, dt, &device, Precision::F64)
+        .expect("solver")
+        .with_scheme(TimeScheme::SspRk3);
     let input = solver
         .velocity_tensor(std::slice::from_ref(&start))
         .expect("tensor")
@@ -268,7 +274,9 @@ fn laminar_kolmogorov_mode_relaxes_to_its_discrete_steady_state() {
 #[test]
 fn coarse_ssp_rk3_stays_bounded_at_re_1000_for_3000_steps() {
     let n = 32;
-    let solver = CoarseSolver::new(n, 0.02, &backend::cpu()).expect("solver");
+    let solver = CoarseSolver::new(n, 0.02, &backend::cpu())
+        .expect("solver")
+        .with_scheme(TimeScheme::SspRk3);
     let omega = random_vorticity(n, 21, 6, 4.0).expect("ic");
     let start = velocity_from_vorticity(n, &omega).expect("velocity");
     let end = solver.advance_host(&start, 1e-3, 3000).expect("run");
@@ -292,12 +300,16 @@ fn f32_and_autodiff_f32_steps_match_f64() {
     let start = velocity_from_vorticity(n, &omega).expect("velocity");
     let want = f64_solver(n, 0.02).step_host(&start, 1e-3).expect("f64");
     let scale = max_abs(&want);
-    let plain = CoarseSolver::new(n, 0.02, &backend::cpu()).expect("solver");
+    let plain = CoarseSolver::new(n, 0.02, &backend::cpu())
+        .expect("solver")
+        .with_scheme(TimeScheme::SspRk3);
     let got = plain.step_host(&start, 1e-3).expect("f32");
     let error = max_abs_difference(&got, &want) / scale;
     // The training path: f32 on the autodiff device, batch 2, with a backward pass.
     let device = backend::cpu_autodiff();
-    let solver = CoarseSolver::new(n, 0.02, &device).expect("solver");
+    let solver = CoarseSolver::new(n, 0.02, &device)
+        .expect("solver")
+        .with_scheme(TimeScheme::SspRk3);
     let input = solver
         .velocity_tensor(&[start.clone(), start])
         .expect("tensor")

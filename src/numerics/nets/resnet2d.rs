@@ -3,9 +3,16 @@
 //! Input: velocity `u, v`, pressure `p` and the constant channel `Re/1000` on an `N × N` grid
 //! (4 channels). One residual block per entry `f` of the size's feature list:
 //! `x ↦ LeakyReLU(skip(x) + conv₂(LeakyReLU(conv₁(x))))` with 3×3 periodic convolutions
-//! (`C_in → f`, `f → f`) and `skip` a 1×1 convolution where the width changes (identity
-//! otherwise); then a 3×3 output convolution to the 2 velocity channels. Every convolution has a
-//! bias. The sizes are named by `(C, D)` = (first width, blocks).
+//! (`C_in → f`, `f → f`) and `skip` a 1×1 convolution in every block (the official
+//! `convResNet_2D_centered(…, conv_skips=True)`); then a 3×3 output convolution to the 2
+//! velocity channels. Every convolution has a bias. The sizes are named by `(C, D)` = (first
+//! width, blocks).
+//!
+//! Parameter counts: 32,376 / 115,810 / 461,250 / 1,084,610. The paper's 32,369 / 115,803 /
+//! 461,235 / 1,084,595 (its checkpoint paths) come from `resnet_variable_count` in the official
+//! `kolmogorov/helpers.py`, which counts 3 input and 3 output channels; the network it trains
+//! takes 4 (u, v, p, Re/1000) and returns 2, i.e. `10·f₀ − 9·f_last − 1` = 7 (sizes 0, 1) or 15
+//! (sizes 2, 3) parameters more: [`official_variable_count`] reproduces the paper's four.
 
 use burn::module::{Module, Param};
 use burn::tensor::activation::leaky_relu;
@@ -91,13 +98,21 @@ fn block_widths(features: &[usize]) -> impl Iterator<Item = (usize, usize)> + '_
         .zip(features.iter().copied())
 }
 
+/// The official `resnet_variable_count(features)` (`kolmogorov/helpers.py`): 3 input and 3
+/// output channels, a biased 1×1 skip conv per block; the number in the paper's checkpoint paths.
+pub fn official_variable_count(features: &[usize]) -> usize {
+    let mut count = 10 * 3 * features[0] + 3 * features[0] + 9 * features[0] * features[0];
+    for pair in features.windows(2) {
+        count += 10 * pair[0] * pair[1] + 3 * pair[1] + 9 * pair[1] * pair[1];
+    }
+    count + 9 * 3 * features[features.len() - 1] + 3
+}
+
 /// Exact parameter count of the network with `features`.
 pub fn parameter_count(features: &[usize]) -> usize {
     let conv = |ci: usize, co: usize, taps: usize| taps * ci * co + co;
     let blocks: usize = block_widths(features)
-        .map(|(ci, co)| {
-            conv(ci, co, 9) + conv(co, co, 9) + if ci == co { 0 } else { conv(ci, co, 1) }
-        })
+        .map(|(ci, co)| conv(ci, co, 9) + conv(co, co, 9) + conv(ci, co, 1))
         .sum();
     let last = features.last().copied().unwrap_or(INPUT_CHANNELS);
     blocks + conv(last, OUTPUT_CHANNELS, 9)
@@ -109,10 +124,7 @@ pub fn flops_per_sample(features: &[usize], points: usize) -> f64 {
     let p = points as f64;
     let conv = |ci: usize, co: usize, taps: usize| ((2 * taps * ci * co + co) as f64) * p;
     let blocks: f64 = block_widths(features)
-        .map(|(ci, co)| {
-            let skip = if ci == co { 0.0 } else { conv(ci, co, 1) };
-            conv(ci, co, 9) + conv(co, co, 9) + skip + 3.0 * co as f64 * p
-        })
+        .map(|(ci, co)| conv(ci, co, 9) + conv(co, co, 9) + conv(ci, co, 1) + 3.0 * co as f64 * p)
         .sum();
     let last = features.last().copied().unwrap_or(INPUT_CHANNELS);
     blocks + conv(last, OUTPUT_CHANNELS, 9)
@@ -120,11 +132,11 @@ pub fn flops_per_sample(features: &[usize], points: usize) -> f64 {
 
 /// Floats of the intermediate tensors autodiff keeps for one sample on `points` grid points:
 /// per block the two stacked 3×3 tap inputs (`9·C_in`, `9·C_out`), the two conv outputs, the
-/// inner activation, the skip path (`C_in + C_out` where it is a conv), the sum and the outer
-/// activation; the output conv's taps and output.
+/// inner activation, the skip conv (`C_in + C_out`), the sum and the outer activation; the
+/// output conv's taps and output.
 pub fn activation_floats_per_sample(features: &[usize], points: usize) -> f64 {
     let blocks: usize = block_widths(features)
-        .map(|(ci, co)| 9 * ci + 9 * co + 5 * co + if ci == co { 0 } else { ci + co })
+        .map(|(ci, co)| 9 * ci + 9 * co + 5 * co + ci + co)
         .sum();
     let last = features.last().copied().unwrap_or(INPUT_CHANNELS);
     ((INPUT_CHANNELS + blocks + 9 * last + OUTPUT_CHANNELS) * points) as f64
@@ -191,7 +203,8 @@ pub struct Block2d {
     pub conv1: PeriodicConv2d,
     /// 3×3 conv `C_out → C_out`.
     pub conv2: PeriodicConv2d,
-    /// 1×1 conv `C_in → C_out` where the width changes.
+    /// 1×1 conv `C_in → C_out` (in every block; `None` only in checkpoints of the older
+    /// identity-skip layout).
     pub skip: Option<PeriodicConv2d>,
 }
 
@@ -205,8 +218,13 @@ impl Block2d {
     ) -> Self {
         let conv1 = PeriodicConv2d::init(channels_in, channels_out, 3, device, rng);
         let conv2 = PeriodicConv2d::init(channels_out, channels_out, 3, device, rng);
-        let skip = (channels_in != channels_out)
-            .then(|| PeriodicConv2d::init(channels_in, channels_out, 1, device, rng));
+        let skip = Some(PeriodicConv2d::init(
+            channels_in,
+            channels_out,
+            1,
+            device,
+            rng,
+        ));
         Self { conv1, conv2, skip }
     }
 
@@ -308,10 +326,22 @@ mod tests {
             .iter()
             .map(|(_, _, f)| parameter_count(f))
             .collect();
-        assert_eq!(counts, vec![32_376, 115_810, 461_250, 1_051_586]);
-        let mut rng = InitRng::new(1);
-        let net = ResNet2d::init(PAPER_SIZES[0].2, &cpu(), &mut rng);
-        assert_eq!(net.num_params(), counts[0]);
+        assert_eq!(counts, vec![32_376, 115_810, 461_250, 1_084_610]);
+        // The paper's four, from the official helper's 3-in/3-out count.
+        let official: Vec<usize> = PAPER_SIZES
+            .iter()
+            .map(|(_, _, f)| official_variable_count(f))
+            .collect();
+        assert_eq!(official, vec![32_369, 115_803, 461_235, 1_084_595]);
+        for (size, (ours, paper)) in PAPER_SIZES.iter().zip(counts.iter().zip(&official)) {
+            let (first, last) = (size.2[0], size.2[size.2.len() - 1]);
+            assert_eq!(ours - paper, 10 * first - 9 * last - 1);
+        }
+        for index in [0, 3] {
+            let mut rng = InitRng::new(1);
+            let net = ResNet2d::init(PAPER_SIZES[index].2, &cpu(), &mut rng);
+            assert_eq!(net.num_params(), counts[index]);
+        }
     }
 
     /// A 3×3 conv against a direct periodic sum, on a 4 × 5 grid with random weights.

@@ -1,7 +1,10 @@
 //! `unroll-lab bench kolmogorov`: the developed flow's statistics at one Reynolds number (the
-//! spectral truth at 128², dt 0.005, sampled every 0.02) and the solvers' speed: spectral 128²
-//! and the coarse MAC solver at 32² (dt 0.02, batch 1, CPU device, f32), whose long run from
-//! the down-sampled developed state is also the stability check.
+//! spectral truth at 128², dt 0.005, sampled every 0.02; its vorticity rms and the paper's
+//! time-scale estimator also on the down-sampled 32² frames) and the solvers' speed: spectral
+//! 128² and each coarse scheme at 32² (dt 0.02, batch 1, CPU device, f32), whose long run from
+//! the down-sampled developed state is also the stability check and gives the coarse vorticity
+//! rms. `--paper-tests` instead prints the paper's estimator on the `paper` preset's test truth
+//! per test start, beside the published values.
 
 use std::time::Instant;
 
@@ -22,9 +25,12 @@ use unroll_lab::numerics::kolmogorov::staggered::{
     coarse_from_fine, divergence, vorticity_from_velocity,
 };
 use unroll_lab::numerics::kolmogorov::statistics::{
-    autocorrelation, first_crossing, integral_time_scale, vorticity_rms,
+    autocorrelation, first_crossing, integral_time_scale, paper_time_scale_steps, vorticity_rms,
+    PAPER_TIME_SCALES,
 };
-use unroll_lab::numerics::kolmogorov::{CoarseSolver, SpectralSolver, TimeScheme};
+use unroll_lab::numerics::kolmogorov::system::Kolmogorov;
+use unroll_lab::numerics::kolmogorov::{preset, CoarseSolver, SpectralSolver, TimeScheme};
+use unroll_lab::numerics::study::physics::PhysicalSystem;
 
 /// Fine steps per coarse step (0.02 / 0.005).
 const FINE_PER_COARSE: usize = 4;
@@ -48,9 +54,13 @@ pub struct BenchKolmogorovArgs {
     /// Coarse steps of the coarse solver's run (speed and stability).
     #[arg(long, default_value_t = 3000)]
     coarse_steps: usize,
-    /// The coarse solver's time integrator: ssp-rk3 (default) | heun.
-    #[arg(long, default_value = "ssp-rk3")]
+    /// The coarse solvers' time integrators, comma-separated: piso | ssp-rk3 | heun.
+    #[arg(long, default_value = "piso,ssp-rk3")]
     coarse_scheme: String,
+    /// Print the paper's time-scale estimator on the `paper` preset's test truth per test
+    /// start (and the 32² vorticity rms) instead of the run above.
+    #[arg(long)]
+    paper_tests: bool,
     /// Seed of the random initial field.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -59,15 +69,35 @@ pub struct BenchKolmogorovArgs {
     json: bool,
 }
 
+/// One coarse scheme's long run from the down-sampled developed state.
+#[derive(Debug, Serialize)]
+struct CoarseRun {
+    scheme: String,
+    /// Coarse solver steps/s at 32², dt 0.02, batch 1, CPU f32 (readbacks every 50 steps).
+    steps_per_second: f64,
+    /// Coarse steps run, and the first non-finite sample's step if any.
+    steps: usize,
+    diverged_at: Option<usize>,
+    /// Vorticity rms of the run's samples (discrete curl, 32²).
+    vorticity_rms: f64,
+    /// Largest `max|D u|·h / max|u|` of the run's samples.
+    relative_divergence: f64,
+    /// The paper's time-scale estimator on the run's samples, in coarse steps.
+    paper_time_scale_steps: f64,
+}
+
 #[derive(Debug, Serialize)]
 struct KolmogorovBench {
     reynolds: f64,
-    coarse_scheme: String,
     seed: u64,
     spinup_time: f64,
     samples: usize,
     /// Vorticity rms of the truth over the sampled frames (128²).
     vorticity_rms: f64,
+    /// The same on the down-sampled 32² frames (discrete curl of the staggered velocity).
+    vorticity_rms_32: f64,
+    /// The paper's estimator on the down-sampled 32² frames, in coarse steps.
+    paper_time_scale_steps: f64,
     /// Integral of the vorticity autocorrelation to its first zero, in coarse steps of 0.02
     /// (`None` if it stays positive up to `max_lag`).
     integral_time_scale_steps: Option<f64>,
@@ -79,18 +109,102 @@ struct KolmogorovBench {
     correlation: Vec<f64>,
     /// Spectral solver steps/s at 128², dt 0.005 (spin-up and sampling).
     spectral_steps_per_second: f64,
-    /// Coarse solver steps/s at 32², dt 0.02, batch 1, CPU f32 (readbacks every 50 steps).
-    coarse_steps_per_second: f64,
-    /// Coarse steps run, and the first non-finite sample's step if any.
-    coarse_steps: usize,
-    coarse_diverged_at: Option<usize>,
-    /// Vorticity rms of the coarse run's samples (discrete curl, 32²).
-    coarse_vorticity_rms: f64,
-    /// Largest `max|D u|·h / max|u|` of the coarse run's samples.
-    coarse_relative_divergence: f64,
+    /// Each coarse scheme's run.
+    coarse: Vec<CoarseRun>,
+}
+
+fn parse_scheme(name: &str) -> Result<TimeScheme, CliError> {
+    match name {
+        "piso" => Ok(TimeScheme::Piso),
+        "ssp-rk3" => Ok(TimeScheme::SspRk3),
+        "heun" => Ok(TimeScheme::Heun),
+        other => Err(CliError::Usage(format!(
+            "unknown --coarse-scheme '{other}' (expected piso, ssp-rk3 or heun)"
+        ))),
+    }
+}
+
+/// `steps` coarse steps of `scheme` at `reynolds` from the 32² state `start` `[2·N²]`.
+fn coarse_run(
+    name: &str,
+    scheme: TimeScheme,
+    reynolds: f64,
+    start: Vec<f64>,
+    steps: usize,
+) -> Result<CoarseRun, CliError> {
+    let coarse =
+        CoarseSolver::new(COARSE_RESOLUTION, COARSE_DT, &backend::cpu())?.with_scheme(scheme);
+    let n = COARSE_RESOLUTION;
+    let mut state = coarse.velocity_tensor(&[start])?;
+    let (mut vorticity, mut velocities) = (Vec::new(), Vec::new());
+    let (mut relative_divergence, mut diverged_at) = (0.0f64, None);
+    let clock = Instant::now();
+    for step in 1..=steps {
+        state = coarse.step(state, 1.0 / reynolds).0;
+        if step % COARSE_SAMPLE_EVERY == 0 || step == steps {
+            let velocity = read_values(state.clone())?;
+            if velocity.iter().any(|v| !v.is_finite()) {
+                diverged_at = Some(step);
+                break;
+            }
+            let largest = velocity.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+            let div = divergence(n, &velocity)?;
+            let div = div.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+            relative_divergence = relative_divergence.max(div * spacing(n) / largest.max(1e-300));
+            vorticity.push(vorticity_from_velocity(n, &velocity)?);
+            velocities.push(velocity);
+        }
+    }
+    Ok(CoarseRun {
+        scheme: name.to_string(),
+        steps_per_second: steps as f64 / clock.elapsed().as_secs_f64().max(1e-12),
+        steps,
+        diverged_at,
+        vorticity_rms: vorticity_rms(&vorticity),
+        relative_divergence,
+        paper_time_scale_steps: paper_time_scale_steps(&velocities, n, COARSE_DT),
+    })
+}
+
+/// The paper's estimator and the 32² vorticity rms on the `paper` preset's test truth, per
+/// test start, beside the published values.
+fn paper_tests() -> Result<(), CliError> {
+    let eval = preset::paper_eval();
+    let n = COARSE_RESOLUTION;
+    println!(
+        "The paper's time scale 1/rms(W)/0.02 on our 32² test truth ({} steps per start)",
+        eval.rollout_steps
+    );
+    for (size, &reynolds) in eval.scales.iter().enumerate() {
+        let published = PAPER_TIME_SCALES
+            .iter()
+            .find(|(re, _)| *re == reynolds)
+            .map(|(_, values)| values);
+        for test in 0..eval.tests_per_size {
+            let truth = Kolmogorov
+                .test_truth(&eval, size, test)
+                .map_err(|err| CliError::Usage(err.to_string()))?;
+            let ours = paper_time_scale_steps(&truth, n, COARSE_DT);
+            let vorticity: Vec<Vec<f64>> = truth
+                .iter()
+                .map(|frame| vorticity_from_velocity(n, frame))
+                .collect::<Result<_, _>>()?;
+            let paper = published.and_then(|values| values.get(test)).copied();
+            println!(
+                "  Re {reynolds:6} start {test}: ours {ours:.2}, published {}, ratio {}; ω rms (32²) {:.3}",
+                paper.map_or("—".into(), |p| format!("{p:.2}")),
+                paper.map_or("—".into(), |p| format!("{:.3}", ours / p)),
+                vorticity_rms(&vorticity)
+            );
+        }
+    }
+    Ok(())
 }
 
 pub fn bench_kolmogorov(args: &BenchKolmogorovArgs) -> Result<(), CliError> {
+    if args.paper_tests {
+        return paper_tests();
+    }
     let reynolds = check_reynolds(args.reynolds)?;
     if args.samples < 2 {
         return Err(CliError::Usage("--samples must be at least 2".into()));
@@ -121,55 +235,41 @@ pub fn bench_kolmogorov(args: &BenchKolmogorovArgs) -> Result<(), CliError> {
     let correlation = autocorrelation(&frames, args.max_lag);
     let scale = integral_time_scale(&correlation);
 
-    let scheme = match args.coarse_scheme.as_str() {
-        "ssp-rk3" => TimeScheme::SspRk3,
-        "heun" => TimeScheme::Heun,
-        other => {
-            return Err(CliError::Usage(format!(
-                "unknown --coarse-scheme '{other}' (expected ssp-rk3 or heun)"
-            )))
-        }
-    };
-    let coarse =
-        CoarseSolver::new(COARSE_RESOLUTION, COARSE_DT, &backend::cpu())?.with_scheme(scheme);
     let n = COARSE_RESOLUTION;
-    let mut state = coarse.velocity_tensor(&[coarse_from_fine(&developed, FINE_RESOLUTION, n)?])?;
-    let (mut coarse_frames, mut coarse_divergence, mut diverged_at) = (Vec::new(), 0.0f64, None);
-    let clock = Instant::now();
-    for step in 1..=args.coarse_steps {
-        state = coarse.step(state, 1.0 / reynolds).0;
-        if step % COARSE_SAMPLE_EVERY == 0 || step == args.coarse_steps {
-            let velocity = read_values(state.clone())?;
-            if velocity.iter().any(|v| !v.is_finite()) {
-                diverged_at = Some(step);
-                break;
-            }
-            let largest = velocity.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-            let div = divergence(n, &velocity)?;
-            let div = div.iter().fold(0.0f64, |a, v| a.max(v.abs()));
-            coarse_divergence = coarse_divergence.max(div * spacing(n) / largest.max(1e-300));
-            coarse_frames.push(vorticity_from_velocity(n, &velocity)?);
-        }
+    let coarse_frames: Vec<Vec<f64>> = frames
+        .iter()
+        .map(|frame| coarse_from_fine(frame, FINE_RESOLUTION, n))
+        .collect::<Result<_, _>>()?;
+    let coarse_vorticity: Vec<Vec<f64>> = coarse_frames
+        .iter()
+        .map(|frame| vorticity_from_velocity(n, frame))
+        .collect::<Result<_, _>>()?;
+    let mut coarse = Vec::new();
+    for name in args.coarse_scheme.split(',').map(str::trim) {
+        let scheme = parse_scheme(name)?;
+        let start = coarse_from_fine(&developed, FINE_RESOLUTION, n)?;
+        coarse.push(coarse_run(
+            name,
+            scheme,
+            reynolds,
+            start,
+            args.coarse_steps,
+        )?);
     }
-    let coarse_steps_per_second =
-        args.coarse_steps as f64 / clock.elapsed().as_secs_f64().max(1e-12);
     let bench = KolmogorovBench {
         reynolds,
-        coarse_scheme: args.coarse_scheme.clone(),
         seed: args.seed,
         spinup_time: spinup_steps as f64 * FINE_DT,
         samples: args.samples,
         vorticity_rms: vorticity_rms(&frames),
+        vorticity_rms_32: vorticity_rms(&coarse_vorticity),
+        paper_time_scale_steps: paper_time_scale_steps(&coarse_frames, n, COARSE_DT),
         integral_time_scale_steps: scale,
         integral_time_scale_time: scale.map(|s| s * COARSE_DT),
         e_folding_steps: first_crossing(&correlation, (-1.0f64).exp()),
         correlation,
         spectral_steps_per_second,
-        coarse_steps_per_second,
-        coarse_steps: args.coarse_steps,
-        coarse_diverged_at: diverged_at,
-        coarse_vorticity_rms: vorticity_rms(&coarse_frames),
-        coarse_relative_divergence: coarse_divergence,
+        coarse,
     };
     if args.json {
         let json = serde_json::to_string_pretty(&bench)
@@ -186,7 +286,14 @@ fn print_bench(b: &KolmogorovBench) {
         "Kolmogorov flow, Re {}: truth 128² (dt 0.005), spin-up {} from seed {}, {} frames every 0.02",
         b.reynolds, b.spinup_time, b.seed, b.samples
     );
-    println!("  vorticity rms                {:.4}", b.vorticity_rms);
+    println!(
+        "  vorticity rms                {:.4} (128²), {:.4} (32²)",
+        b.vorticity_rms, b.vorticity_rms_32
+    );
+    println!(
+        "  paper's time scale (32²)     {:.2} coarse steps (1/rms(W)/0.02)",
+        b.paper_time_scale_steps
+    );
     match b.integral_time_scale_steps {
         Some(steps) => println!(
             "  integral time scale          {steps:.2} coarse steps ({:.4} time units)",
@@ -214,15 +321,21 @@ fn print_bench(b: &KolmogorovBench) {
         "  spectral 128², dt 0.005      {:.1} steps/s",
         b.spectral_steps_per_second
     );
-    println!(
-        "  coarse 32², dt 0.02 (f32)    {:.1} steps/s, batch 1, CPU, {}",
-        b.coarse_steps_per_second, b.coarse_scheme
-    );
-    match b.coarse_diverged_at {
-        Some(step) => println!("  coarse run                   DIVERGED at step {step}"),
-        None => println!(
-            "  coarse run                   {} steps finite; vorticity rms {:.4}; max relative divergence {:.1e}",
-            b.coarse_steps, b.coarse_vorticity_rms, b.coarse_relative_divergence
-        ),
+    for run in &b.coarse {
+        println!(
+            "  coarse {:8} 32², dt 0.02 (f32): {:.1} steps/s, batch 1, CPU",
+            run.scheme, run.steps_per_second
+        );
+        match run.diverged_at {
+            Some(step) => println!("    DIVERGED at step {step}"),
+            None => println!(
+                "    {} steps finite; vorticity rms {:.4} (coarse/truth at 32²: {:.3}); paper's time scale {:.2}; max relative divergence {:.1e}",
+                run.steps,
+                run.vorticity_rms,
+                run.vorticity_rms / b.vorticity_rms_32,
+                run.paper_time_scale_steps,
+                run.relative_divergence
+            ),
+        }
     }
 }

@@ -1,9 +1,10 @@
 //! `unroll-lab simulate --system kolmogorov`: a Kolmogorov-flow trajectory as JSON.
 //!
-//! `--scheme spectral` steps the vorticity with the f64 pseudo-spectral solver; `--scheme coarse`
-//! turns it into the staggered velocity (`velocity_from_vorticity`), steps the MAC projection
-//! solver (f64, CPU device) and reports the discrete curl, so its `states[0]` is the mean-free
-//! part of the input.
+//! `--scheme spectral` steps the vorticity with the f64 pseudo-spectral solver; `--scheme piso`
+//! (the paper's coarse solver) and `--scheme coarse` (the SSP-RK3 MAC projection scheme) turn it
+//! into the staggered velocity (`velocity_from_vorticity`), step the coarse solver (f64, CPU
+//! device) and report the discrete curl, so their `states[0]` is the mean-free part of the
+//! input.
 
 use std::path::Path;
 
@@ -17,7 +18,7 @@ use unroll_lab::numerics::kolmogorov::config::{check_dt, check_resolution, check
 use unroll_lab::numerics::kolmogorov::staggered::{
     velocity_from_vorticity, vorticity_from_velocity,
 };
-use unroll_lab::numerics::kolmogorov::{CoarseSolver, SpectralSolver};
+use unroll_lab::numerics::kolmogorov::{CoarseSolver, SpectralSolver, TimeScheme};
 use unroll_lab::numerics::ks::Precision;
 use unroll_lab::report::simulation::{KolmogorovSimulationOutput, VorticityFrame};
 
@@ -28,11 +29,11 @@ struct InitFile {
     vorticity: Vec<Vec<f64>>,
 }
 
-/// `spectral` or `coarse`.
+/// `spectral`, `piso` or `coarse` (SSP-RK3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum KolmogorovScheme {
     Spectral,
-    Coarse,
+    Coarse(TimeScheme),
 }
 
 /// The checked settings of one run.
@@ -105,11 +106,12 @@ fn checked_run(args: &SimulateArgs) -> Result<Run, CliError> {
     refuse_ks_flags(args)?;
     let scheme = match args.scheme.as_deref().unwrap_or("spectral") {
         "spectral" => KolmogorovScheme::Spectral,
-        "coarse" => KolmogorovScheme::Coarse,
+        "coarse" => KolmogorovScheme::Coarse(TimeScheme::SspRk3),
+        "piso" => KolmogorovScheme::Coarse(TimeScheme::Piso),
         other => {
             return Err(CliError::Usage(format!(
-                "unknown scheme '{other}' for --system kolmogorov (expected spectral or coarse)"
-            )))
+            "unknown scheme '{other}' for --system kolmogorov (expected piso, spectral or coarse)"
+        )))
         }
     };
     let reynolds = check_reynolds(required("reynolds", args.reynolds)?)?;
@@ -165,9 +167,10 @@ fn frames(run: &Run) -> Result<(Vec<Vec<f64>>, Option<usize>), CliError> {
                 frames.push(frame);
             }
         }
-        KolmogorovScheme::Coarse => {
+        KolmogorovScheme::Coarse(scheme) => {
             let solver =
-                CoarseSolver::with_precision(run.n, run.dt, &backend::cpu(), Precision::F64)?;
+                CoarseSolver::with_precision(run.n, run.dt, &backend::cpu(), Precision::F64)?
+                    .with_scheme(scheme);
             let start = velocity_from_vorticity(run.n, &run.vorticity)?;
             frames.push(vorticity_from_velocity(run.n, &start)?);
             let mut state = solver.velocity_tensor(&[start])?;
@@ -193,7 +196,8 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), CliError> {
         system: "kolmogorov".into(),
         scheme: match run.scheme {
             KolmogorovScheme::Spectral => "spectral".into(),
-            KolmogorovScheme::Coarse => "coarse".into(),
+            KolmogorovScheme::Coarse(TimeScheme::Piso) => "piso".into(),
+            KolmogorovScheme::Coarse(_) => "coarse".into(),
         },
         resolution: run.n,
         reynolds: run.reynolds,

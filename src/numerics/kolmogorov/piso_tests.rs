@@ -1,0 +1,313 @@
+//! Tests of the PISO coarse solver: projection, orders, laminar steady state, dissipation,
+//! stability at Re 1000, and its two gradients.
+
+use burn::tensor::{Tensor, TensorData};
+
+use super::coarse::{read_values, CoarseSolver, TimeScheme};
+use super::grid::{rms, sample, spacing};
+use super::initial::random_vorticity;
+use super::piso::PisoGradient;
+use super::staggered::{coarse_from_fine, divergence, velocity_from_vorticity};
+use crate::numerics::backend;
+use crate::numerics::types::Precision;
+
+fn max_abs_difference(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+fn max_abs(a: &[f64]) -> f64 {
+    a.iter().map(|x| x.abs()).fold(0.0, f64::max)
+}
+
+fn piso(n: usize, dt: f64) -> CoarseSolver {
+    let solver = CoarseSolver::with_precision(n, dt, &backend::cpu(), Precision::F64);
+    let solver = solver.expect("solver");
+    assert_eq!(solver.scheme(), TimeScheme::Piso, "PISO is the default");
+    solver
+}
+
+/// A random divergence-free state `[2·N²]` of vorticity rms `amplitude`.
+fn random_state(n: usize, seed: u64, amplitude: f64) -> Vec<f64> {
+    let omega = random_vorticity(n, seed, 6, amplitude).expect("ic");
+    velocity_from_vorticity(n, &omega).expect("velocity")
+}
+
+#[test]
+fn piso_velocity_is_divergence_free_after_each_step() {
+    let n = 32;
+    let solver = piso(n, 0.02);
+    // Not divergence-free at the start (as after a network correction).
+    let mut state: Vec<f64> = random_state(n, 3, 4.0)
+        .iter()
+        .enumerate()
+        .map(|(m, w)| w + 0.2 * ((m * 13 % 7) as f64 - 3.0))
+        .collect();
+    let mut worst: f64 = 0.0;
+    for _ in 0..20 {
+        state = solver.step_host(&state, 1e-3).expect("step");
+        let relative = max_abs(&divergence(n, &state).expect("div")) * spacing(n) / max_abs(&state);
+        worst = worst.max(relative);
+    }
+    eprintln!("PISO: max relative divergence over 20 steps {worst:.1e}");
+    assert!(worst < 1e-13, "{worst:e}");
+}
+
+#[test]
+fn piso_predictor_residual_is_small() {
+    let n = 32;
+    let solver = piso(n, 0.02);
+    // Developed 32² flow has ω rms ≈ 3–5 in mostly low modes (wavenumbers ≤ 4 here); the
+    // contraction worsens with the CFL number |u|·dt/h (rms 6: ≈ 3e-4, printed only).
+    for (reynolds, amplitude) in [(300.0, 3.0), (1000.0, 4.0), (1000.0, 6.0)] {
+        let omega = random_vorticity(n, 5, 4, amplitude).expect("ic");
+        let start = velocity_from_vorticity(n, &omega).expect("velocity");
+        let input = solver
+            .velocity_tensor(std::slice::from_ref(&start))
+            .expect("tensor");
+        let residual =
+            read_values(solver.piso_predictor_residual(input, 1.0 / reynolds)).expect("read");
+        // Relative to the right-hand side uⁿ/dt.
+        let relative = max_abs(&residual) * solver.dt() / max_abs(&start);
+        eprintln!(
+            "PISO predictor, Re {reynolds}, ω rms {amplitude}: relative residual {relative:.1e}"
+        );
+        if amplitude < 5.0 {
+            assert!(relative < 1e-6, "Re {reynolds}: {relative:e}");
+        }
+    }
+}
+
+#[test]
+fn piso_temporal_order_is_1() {
+    let n = 16;
+    let (horizon, viscosity) = (0.4, 0.01);
+    let start = random_state(n, 5, 3.0);
+    let run = |steps: usize| {
+        piso(n, horizon / steps as f64)
+            .advance_host(&start, viscosity, steps)
+            .expect("run")
+    };
+    let runs: Vec<Vec<f64>> = [10, 20, 40, 80].iter().map(|&s| run(s)).collect();
+    let differences: Vec<f64> = runs
+        .windows(2)
+        .map(|pair| max_abs_difference(&pair[0], &pair[1]))
+        .collect();
+    let orders: Vec<f64> = differences
+        .windows(2)
+        .map(|pair| (pair[0] / pair[1]).log2())
+        .collect();
+    eprintln!("PISO temporal orders (self-convergence) {orders:.3?} (differences {differences:?})");
+    for order in orders {
+        assert!((order - 1.0).abs() < 0.15, "order {order}");
+    }
+}
+
+/// Max error of PISO against the decaying Taylor–Green vortex (face averages) at t = 0.2.
+fn taylor_green_error(n: usize) -> f64 {
+    let (dt, steps, viscosity) = (0.001, 200, 0.05);
+    let solver = piso(n, dt).with_forcing(0.0).expect("no forcing");
+    let omega = sample(n, |x, y| 2.0 * x.sin() * y.sin());
+    let start = coarse_from_fine(&omega, n, n).expect("face averages");
+    let got = solver.advance_host(&start, viscosity, steps).expect("run");
+    let decay = (-2.0 * viscosity * dt * steps as f64).exp();
+    let want: Vec<f64> = start.iter().map(|w| w * decay).collect();
+    max_abs_difference(&got, &want) / max_abs(&want)
+}
+
+#[test]
+fn piso_spatial_order_is_2() {
+    let errors: Vec<f64> = [16, 32, 64]
+        .iter()
+        .map(|&n| taylor_green_error(n))
+        .collect();
+    let orders = [
+        (errors[0] / errors[1]).log2(),
+        (errors[1] / errors[2]).log2(),
+    ];
+    eprintln!("PISO spatial orders {orders:.3?} (errors {errors:?})");
+    for order in orders {
+        assert!((order - 2.0).abs() < 0.25, "order {order} ({errors:?})");
+    }
+}
+
+#[test]
+fn piso_laminar_kolmogorov_state_is_steady() {
+    // u = U(y), v = 0: advection and pressure vanish, the predictor's guess already solves
+    // (1/dt − νΔ_h) U = U/dt + f when νλU = f, λ = (4/h²) sin²(3h) at k = 6. The exact laminar
+    // solution of ν U'' + sin 6y = 0 is (Re/36) sin 6y; the discrete one is 36/λ times it.
+    let n = 32;
+    let h = spacing(n);
+    let lambda = 4.0 / (h * h) * (3.0 * h).sin().powi(2);
+    for reynolds in [20.0, 1000.0] {
+        let omega = sample(n, |_, y| -reynolds / 6.0 * (6.0 * y).cos());
+        let exact = coarse_from_fine(&omega, n, n).expect("face averages");
+        let steady: Vec<f64> = exact.iter().map(|u| u * 36.0 / lambda).collect();
+        let end = piso(n, 0.02)
+            .advance_host(&steady, 1.0 / reynolds, 50)
+            .expect("run");
+        let error = max_abs_difference(&end, &steady) / max_abs(&steady);
+        eprintln!(
+            "PISO laminar Re {reynolds}: discrete steady state {:.4} above (Re/36) sin 6y; change after 50 steps {error:.1e}",
+            36.0 / lambda - 1.0
+        );
+        assert!(error < 1e-12, "Re {reynolds}: {error:e}");
+    }
+}
+
+#[test]
+fn piso_dissipates_energy_where_the_inviscid_scheme_conserves_it() {
+    let n = 32;
+    let start = random_state(n, 9, 4.0);
+    let energy = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>();
+    let e0 = energy(&start);
+    let run = |scheme: TimeScheme| {
+        let solver = piso(n, 0.02).with_scheme(scheme).with_forcing(0.0);
+        let solver = solver.expect("no forcing");
+        let mut state = start.clone();
+        let mut energies = vec![e0];
+        for _ in 0..100 {
+            state = solver.step_host(&state, 0.0).expect("step");
+            energies.push(energy(&state));
+        }
+        energies
+    };
+    let piso_energies = run(TimeScheme::Piso);
+    let rk3_energies = run(TimeScheme::SspRk3);
+    let piso_loss = 1.0 - piso_energies[100] / e0;
+    let rk3_loss = 1.0 - rk3_energies[100] / e0;
+    eprintln!("ν = 0, 100 steps: PISO loses {piso_loss:.3e} of the energy, SSP-RK3 {rk3_loss:.1e}");
+    assert!(
+        piso_energies.windows(2).all(|p| p[1] < p[0]),
+        "not monotone"
+    );
+    assert!(piso_loss > 1e-3, "{piso_loss:e}");
+    assert!(rk3_loss.abs() < 0.01 * piso_loss, "{rk3_loss:e}");
+}
+
+#[test]
+fn piso_stays_bounded_at_re_1000_for_3000_steps() {
+    let n = 32;
+    let solver = CoarseSolver::new(n, 0.02, &backend::cpu()).expect("solver");
+    let omega = random_vorticity(n, 21, 6, 4.0).expect("ic");
+    let start = velocity_from_vorticity(n, &omega).expect("velocity");
+    let end = solver.advance_host(&start, 1e-3, 3000).expect("run");
+    assert!(end.iter().all(|v| v.is_finite()), "diverged");
+    let curl = super::staggered::vorticity_from_velocity(n, &end).expect("curl");
+    let relative_divergence =
+        max_abs(&divergence(n, &end).expect("div")) * spacing(n) / max_abs(&end);
+    eprintln!(
+        "PISO f32, Re 1000, 3000 steps (t = 60): vorticity rms {:.3} (start {:.3}), relative divergence {relative_divergence:.1e}",
+        rms(&curl),
+        rms(&omega)
+    );
+    assert!(rms(&curl) < 25.0, "vorticity rms {}", rms(&curl));
+    assert!(relative_divergence < 1e-5);
+}
+
+/// (autodiff, finite difference) of one step's directional derivative with `gradient`; the
+/// finite difference freezes the advecting velocity and the guess at the start when
+/// `frozen_advection`.
+fn directional_derivatives(gradient: PisoGradient, frozen_advection: bool) -> (f64, f64) {
+    let (n, dt, viscosity) = (8, 0.05, 0.02);
+    let start: Vec<f64> = random_state(n, 4, 2.0)
+        .iter()
+        .enumerate()
+        .map(|(m, w)| w + 0.1 * ((m * 13 % 7) as f64 - 3.0))
+        .collect();
+    let direction: Vec<f64> = (0..2 * n * n)
+        .map(|m| ((m * 29 % 17) as f64 - 8.0) / 8.0)
+        .collect();
+    let weights: Vec<f64> = (0..2 * n * n)
+        .map(|m| 1.0 + 0.3 * (m as f64).sin())
+        .collect();
+    let pressure_weights: Vec<f64> = (0..n * n).map(|m| (0.7 * m as f64).cos()).collect();
+    let loss = |velocity: Tensor<4>, pressure: Tensor<4>, device: &burn::tensor::Device| {
+        let tensor = |values: &[f64], channels: usize| {
+            Tensor::<4>::from_data(
+                TensorData::new(values.to_vec(), [1, channels, n, n]),
+                (device, Precision::F64.dtype()),
+            )
+        };
+        (velocity.clone() * velocity * tensor(&weights, 2)).sum()
+            + (pressure * tensor(&pressure_weights, 1)).sum()
+    };
+    let device = backend::cpu_autodiff();
+    let solver = CoarseSolver::with_precision(n, dt, &device, Precision::F64)
+        .expect("solver")
+        .with_gradient(gradient);
+    let input = solver
+        .velocity_tensor(std::slice::from_ref(&start))
+        .expect("tensor")
+        .require_grad();
+    let (velocity, pressure) = solver.step(input.clone(), viscosity);
+    let grads = loss(velocity, pressure, &device).backward();
+    let gradient = read_values(input.grad(&grads).expect("gradient")).expect("read");
+    let autodiff: f64 = gradient.iter().zip(&direction).map(|(g, d)| g * d).sum();
+    let plain_device = backend::cpu();
+    let plain = piso(n, dt);
+    let frozen = plain
+        .velocity_tensor(std::slice::from_ref(&start))
+        .expect("tensor");
+    let loss_at = |eps: f64| {
+        let shifted: Vec<f64> = start
+            .iter()
+            .zip(&direction)
+            .map(|(s, d)| s + eps * d)
+            .collect();
+        let shifted = plain.velocity_tensor(&[shifted]).expect("tensor");
+        let (velocity, pressure) = if frozen_advection {
+            plain.piso_with_advecting(shifted, frozen.clone(), frozen.clone(), viscosity)
+        } else {
+            plain.step(shifted, viscosity)
+        };
+        read_values(loss(velocity, pressure, &plain_device)).expect("read")[0]
+    };
+    let eps = 1e-5;
+    (autodiff, (loss_at(eps) - loss_at(-eps)) / (2.0 * eps))
+}
+
+#[test]
+fn piso_exact_gradient_matches_finite_differences() {
+    let (autodiff, finite_difference) = directional_derivatives(PisoGradient::Exact, false);
+    let relative = (autodiff - finite_difference).abs() / finite_difference.abs().max(1.0);
+    eprintln!("PISO exact gradient: autodiff {autodiff:.10e}, finite difference {finite_difference:.10e}, relative {relative:.1e}");
+    assert!(relative < 1e-7, "{autodiff} vs {finite_difference}");
+}
+
+#[test]
+fn piso_paper_gradient_is_the_frozen_advection_derivative() {
+    let (autodiff, frozen) = directional_derivatives(PisoGradient::Paper, true);
+    let relative = (autodiff - frozen).abs() / frozen.abs().max(1.0);
+    let (exact, _) = directional_derivatives(PisoGradient::Exact, false);
+    let gap = (autodiff - exact).abs() / exact.abs().max(1.0);
+    eprintln!("PISO paper gradient: autodiff {autodiff:.10e}, frozen-advection finite difference {frozen:.10e} (relative {relative:.1e}); exact {exact:.10e} (relative gap {gap:.1e})");
+    assert!(relative < 1e-7, "{autodiff} vs {frozen}");
+    assert!(
+        gap > 1e-4,
+        "the paper's gradient should differ from the exact one: {gap:e}"
+    );
+}
+
+#[test]
+fn official_forcing_quirk_is_the_linspace_with_endpoint() {
+    let n = 32;
+    let exact = read_values(piso(n, 0.02).forcing_field()).expect("read");
+    let official =
+        read_values(piso(n, 0.02).with_official_forcing().forcing_field()).expect("read");
+    let top = 12.0 * std::f64::consts::PI;
+    for i in 0..n {
+        let want = (top * i as f64 / (n - 1) as f64).sin();
+        assert!((official[i * n + 5] - want).abs() < 1e-12, "row {i}");
+        assert_eq!(official[n * n + i * n + 5], 0.0);
+    }
+    // The seam: the first and last rows are both sin(0) = sin(12π) ≈ 0.
+    assert!(official[(n - 1) * n].abs() < 1e-12);
+    let difference = max_abs_difference(&exact, &official);
+    eprintln!(
+        "official forcing quirk vs the face-averaged sin 6y on 32²: max difference {difference:.3}"
+    );
+    assert!(difference > 0.05);
+}
