@@ -145,7 +145,10 @@ mod tests {
             }
         }
         let mixed = [
-            KsConfig::default(),
+            KsConfig {
+                scheme: Scheme::Etd1,
+                ..KsConfig::default()
+            },
             KsConfig {
                 scheme: Scheme::Etrk2,
                 ..KsConfig::default()
