@@ -137,7 +137,7 @@ fn a_list_of_cells_on_two_jobs_merges_into_the_one_job_study() {
 fn bad_jobs_exit_2() {
     assert_usage_error("study", &["--jobs", "0"], "--jobs must be at least 1");
     assert_usage_error("study", &["--jobs", "two"], "--jobs takes a whole number");
-    assert_usage_error("study", &["--jobs", "-1"], "--jobs");
+    assert_usage_error("study", &["--jobs", "-1"], "--jobs takes a whole number");
     assert_usage_error(
         "study",
         &[

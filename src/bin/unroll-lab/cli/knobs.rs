@@ -81,7 +81,7 @@ impl<const TRAIN: bool> FromArgMatches for KnobArgs<TRAIN> {
 #[derive(Debug, Clone, Copy, Default, Args)]
 pub struct JobsArg {
     /// Trainings run at once, each on one thread (default: the available cores).
-    #[arg(long, value_name = "N", value_parser = parse_jobs)]
+    #[arg(long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
     jobs: Option<usize>,
 }
 
