@@ -123,7 +123,9 @@ mod tests {
     use crate::numerics::backend;
     use crate::numerics::ks::stepper::KsStep;
     use crate::numerics::nets::NetConfig;
-    use crate::numerics::study::evaluate::{rollout, rollout_chunk, start_state};
+    use crate::numerics::study::evaluate::{
+        rollout, rollout_chunk, rollout_chunk_groups, start_state,
+    };
     use crate::numerics::train::Mode;
 
     fn small_eval() -> EvalConfig {
@@ -206,6 +208,70 @@ mod tests {
                 let chunked = bits(first[test].iter().chain(&second[test]).collect());
                 let expected = bits(whole[test][1..].iter().collect());
                 assert_eq!(chunked, expected, "{mode:?} test {test}");
+            }
+        }
+    }
+
+    /// Every test of every size stepped as one batch (stacked operators, one network forward)
+    /// equals each size rolled out on its own, to f32 rounding: |Δ| ≤ 1e-4 over 12 steps
+    /// (values of order 1; a NaN matches a NaN).
+    #[test]
+    fn all_sizes_as_one_batch_equal_each_size_apart() {
+        let config = small_eval();
+        let device = backend::cpu();
+        let sizes = config.scales.len();
+        let truth: Vec<Vec<Vec<Vec<f64>>>> = (0..sizes)
+            .map(|size| {
+                (0..config.tests_per_size)
+                    .map(|t| test_truth(&config, 48, size, t).expect("truth"))
+                    .collect()
+            })
+            .collect();
+        let net = NetConfig {
+            channels: 4,
+            depth: 1,
+            ..NetConfig::default()
+        }
+        .init(&device, 5)
+        .expect("net");
+        let cases = [
+            (Mode::Predict, 0.0),
+            (Mode::Correct, 0.0),
+            (Mode::Transition, 0.5),
+            (Mode::Transition, 0.0),
+        ];
+        for (mode, alpha) in cases {
+            let stepper = KsStep::new(mode, alpha, &config.scales, 48, &device, false)
+                .expect("stepper")
+                .stepper();
+            let channel = stepper.groups_channel(sizes, config.tests_per_size);
+            let (_, together) = pollster::block_on(rollout_chunk_groups(
+                &net,
+                &stepper,
+                sizes,
+                start_state(truth.iter().flatten(), &device),
+                &channel,
+                12,
+            ))
+            .expect("batched");
+            let apart: Vec<Vec<Vec<f64>>> = (0..sizes)
+                .flat_map(|size| {
+                    let scale = stepper.scale_channel(size, config.tests_per_size);
+                    let start = start_state(&truth[size], &device);
+                    pollster::block_on(rollout_chunk(&net, &stepper, size, start, &scale, 12))
+                        .expect("apart")
+                        .1
+                })
+                .collect();
+            assert_eq!(together.len(), apart.len());
+            for (a, b) in together
+                .iter()
+                .flatten()
+                .flatten()
+                .zip(apart.iter().flatten().flatten())
+            {
+                let same = (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-4;
+                assert!(same, "{mode:?} α={alpha}: {a} vs {b}");
             }
         }
     }

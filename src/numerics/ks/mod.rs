@@ -18,6 +18,7 @@ pub mod operators;
 pub mod playground;
 pub mod preset;
 pub mod reference;
+pub mod stacked;
 pub mod stepper;
 pub mod system;
 pub mod tensor;

@@ -6,11 +6,12 @@
 use burn::tensor::{Device, Tensor};
 
 use super::config::BASE_DOMAIN_SIZE;
+use super::stacked::StackedSolver;
 use super::tensor::{read_rows, Precision};
 use super::{KsConfig, ReferenceSolver, Scheme, TensorSolver};
 use crate::numerics::nets::Net;
 use crate::numerics::profile::{span, Phase};
-use crate::numerics::train::step::{HybridStep, Stepper};
+use crate::numerics::train::step::{step_groups_apart, HybridStep, Stepper};
 use crate::numerics::train::{Mode, TrainError};
 
 /// The network term's factor in correction mode: Δt = 0.5 (the study's KS setting).
@@ -60,6 +61,8 @@ pub struct KsStep {
     mode: Mode,
     alpha: f64,
     sizes: Vec<SizeStep>,
+    /// Every size's tensor solver stacked (`None` without a tensor solver).
+    stacked: Option<StackedSolver>,
     device: Device,
 }
 
@@ -112,10 +115,19 @@ impl KsStep {
                 Ok(SizeStep { scale, solver })
             })
             .collect::<Result<Vec<_>, TrainError>>()?;
+        let configs: Option<Vec<KsConfig>> = scales
+            .iter()
+            .map(|&scale| mode_solver(mode, alpha, scale, resolution))
+            .collect();
+        let stacked = match configs {
+            Some(configs) if !black_box => StackedSolver::new(&configs, device, Precision::F32)?,
+            _ => None,
+        };
         Ok(Self {
             mode,
             alpha,
             sizes,
+            stacked,
             device: device.clone(),
         })
     }
@@ -147,7 +159,37 @@ impl HybridStep for KsStep {
         scale: Tensor<2>,
     ) -> Result<Tensor<2>, TrainError> {
         let solver = &self.sizes[size].solver;
-        let solve = |u: Tensor<2>| span(Phase::Solver, || solver.apply(u));
+        self.hybrid(net, u, scale, |u| solver.apply(u))
+    }
+
+    fn step_groups(
+        &self,
+        net: &Net,
+        groups: usize,
+        u: Tensor<2>,
+        channel: Tensor<2>,
+    ) -> Result<Tensor<2>, TrainError> {
+        let solverless = self.sizes.iter().all(|s| matches!(s.solver, Solver::None));
+        match &self.stacked {
+            _ if solverless && groups <= self.sizes.len() => self.hybrid(net, u, channel, Ok),
+            Some(stacked) if stacked.sizes() == groups => {
+                self.hybrid(net, u, channel, |u| Ok(stacked.step(u)))
+            }
+            _ => step_groups_apart(self, net, groups, u, channel),
+        }
+    }
+}
+
+impl KsStep {
+    /// The hybrid step of this mode around `solver` (the batch's solver step).
+    fn hybrid(
+        &self,
+        net: &Net,
+        u: Tensor<2>,
+        scale: Tensor<2>,
+        solver: impl Fn(Tensor<2>) -> Result<Tensor<2>, TrainError>,
+    ) -> Result<Tensor<2>, TrainError> {
+        let solve = |u: Tensor<2>| span(Phase::Solver, || solver(u));
         let network = |u: Tensor<2>| span(Phase::Network, || net.forward(u, scale));
         Ok(match self.mode {
             Mode::Predict => network(u),

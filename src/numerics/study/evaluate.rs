@@ -1,5 +1,6 @@
 //! Evaluation rollouts of a trained model on any system's test set: the hybrid model stepped
-//! from each test's frame 0 in chunks, one readback per chunk. The truths, the baseline and the
+//! from each test's frame 0 in chunks, one readback per chunk; a study steps every test of
+//! every size as one batch ([`rollout_chunk_groups`]). The truths, the baseline and the
 //! metrics are the system's ([`super::physics::PhysicalSystem`]).
 
 use burn::tensor::{Device, Tensor, TensorData};
@@ -20,13 +21,17 @@ pub struct TestSize {
 }
 
 /// Frame 0 of each test as a `[tests, N]` tensor on `device` (f32).
-pub fn start_state(truth: &[Vec<Vec<f64>>], device: &Device) -> Tensor<2> {
-    let tests = truth.len();
-    let n = truth.first().and_then(|t| t.first()).map_or(0, Vec::len);
-    let start: Vec<f32> = truth
-        .iter()
-        .flat_map(|t| t[0].iter().map(|&v| v as f32))
-        .collect();
+pub fn start_state<'a>(
+    truth: impl IntoIterator<Item = &'a Vec<Vec<f64>>>,
+    device: &Device,
+) -> Tensor<2> {
+    let mut tests = 0;
+    let mut start: Vec<f32> = Vec::new();
+    for t in truth {
+        tests += 1;
+        start.extend(t[0].iter().map(|&v| v as f32));
+    }
+    let n = start.len() / tests.max(1);
     Tensor::<2>::from_data(TensorData::new(start, [tests, n]), device)
 }
 
@@ -41,11 +46,35 @@ pub async fn rollout_chunk(
     scale: &Tensor<2>,
     steps: usize,
 ) -> Result<(Tensor<2>, Vec<Vec<Vec<f64>>>), TrainError> {
+    chunk(|u| stepper.step(net, size, u, scale.clone()), state, steps).await
+}
+
+/// [`rollout_chunk`] of every test size at once: `state` holds `groups` equal groups of tests,
+/// size-major (`[groups·tests, N]`, group `k` at test size `k`), `channel` is the stepper's
+/// [`Stepper::groups_channel`]; each step is one [`Stepper::step_groups`] of the whole batch.
+pub async fn rollout_chunk_groups(
+    net: &Net,
+    stepper: &Stepper,
+    groups: usize,
+    state: Tensor<2>,
+    channel: &Tensor<2>,
+    steps: usize,
+) -> Result<(Tensor<2>, Vec<Vec<Vec<f64>>>), TrainError> {
+    let step = |u| stepper.step_groups(net, groups, u, channel.clone());
+    chunk(step, state, steps).await
+}
+
+/// `steps` applications of `step` from `state`: the new state and the new frames per row.
+async fn chunk(
+    step: impl Fn(Tensor<2>) -> Result<Tensor<2>, TrainError>,
+    state: Tensor<2>,
+    steps: usize,
+) -> Result<(Tensor<2>, Vec<Vec<Vec<f64>>>), TrainError> {
     let [tests, n] = state.dims();
     let mut u = state;
     let mut states = Vec::with_capacity(steps);
     for _ in 0..steps {
-        u = stepper.step(net, size, u, scale.clone())?;
+        u = step(u)?;
         states.push(u.clone());
     }
     if states.is_empty() {

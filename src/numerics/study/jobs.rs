@@ -1,13 +1,13 @@
 //! The job stages of a [`Study`]: training a variant × seed in bounded pieces, evaluating it on
-//! the test set piece by piece, and recording it (weights, per-seed outcome, the variant's
-//! result once all its seeds are in).
+//! the test set piece by piece (every test of every size as one rollout batch), and recording
+//! it (weights, per-seed outcome, the variant's result once all its seeds are in).
 
 use super::aggregate::{downsample, variant_result, SeedOutcome};
-use super::evaluate::{rollout_chunk, start_state};
+use super::evaluate::{rollout_chunk_groups, start_state};
 use super::progress::Phase;
 use super::results::SeedTraining;
 use super::runner::{Step, Study, EVAL_STEPS_PER_ITERATION, SAMPLE_TEST};
-use super::stage::{Evaluation, Job, SizeRollout, Stage, StudyError};
+use super::stage::{Evaluation, Job, Stage, StudyError, TestRollout};
 use crate::numerics::nets::export::weights_bytes;
 
 /// Work units of evaluating one test size.
@@ -58,8 +58,8 @@ impl Study {
         Ok((Stage::Training(job), progress))
     }
 
-    /// One piece of evaluation: the start of the next test size, a rollout chunk of the
-    /// current one, or the scoring of one of its tests.
+    /// One piece of evaluation: the start of the rollout of every test (all sizes as one
+    /// batch), a rollout chunk of it, or the scoring of one test.
     pub(super) async fn evaluate(
         &mut self,
         mut job: Box<Job>,
@@ -67,38 +67,36 @@ impl Study {
         budget: usize,
     ) -> Step {
         let progress_of = |study: &Self, job: &Job| study.progress(Phase::Evaluating, Some(job));
+        let sizes = self.test_sets.len();
+        let per_size = self.config.eval.tests_per_size;
         let Some(current) = evaluation.current.as_mut() else {
-            let size = evaluation.next_size;
-            let truth = &self
-                .test_sets
-                .get(size)
-                .ok_or(StudyError::NoSuchTest { size, test: 0 })?
-                .truth;
-            evaluation.current = Some(SizeRollout {
-                size,
-                state: start_state(truth, &evaluation.stepper.device()),
-                scale: evaluation.stepper.scale_channel(size, truth.len()),
-                frames: truth
-                    .iter()
+            let truths = self.test_sets.iter().flat_map(|size| &size.truth);
+            let stepper = &evaluation.stepper;
+            evaluation.current = Some(TestRollout {
+                state: start_state(truths.clone(), &stepper.device()),
+                channel: stepper.groups_channel(sizes, per_size),
+                frames: truths
                     .map(|t| vec![t[0].iter().map(|&v| v as f32 as f64).collect()])
                     .collect(),
                 scored: 0,
             });
-            evaluation.next_size += 1;
+            evaluation.next_size = sizes;
             let progress = progress_of(self, &job);
             return Ok((Stage::Evaluating(job, evaluation), progress));
         };
         let eval = &self.config.eval;
-        let size = &self.test_sets[current.size];
         let done_steps = current.steps_done();
         if done_steps < eval.rollout_steps {
-            let steps = (budget * EVAL_STEPS_PER_ITERATION).min(eval.rollout_steps - done_steps);
-            let (state, chunk) = rollout_chunk(
+            // About the work of a one-size chunk per tick (the browser's tick stays short).
+            let steps = (budget * EVAL_STEPS_PER_ITERATION)
+                .div_ceil(sizes.max(1))
+                .min(eval.rollout_steps - done_steps);
+            let (state, chunk) = rollout_chunk_groups(
                 &evaluation.net,
                 &evaluation.stepper,
-                current.size,
+                sizes,
                 current.state.clone(),
-                &current.scale,
+                &current.channel,
                 steps,
             )
             .await?;
@@ -106,22 +104,27 @@ impl Study {
             for (frames, new) in current.frames.iter_mut().zip(chunk) {
                 frames.extend(new);
             }
-            self.work_done += EVAL_WORK * 0.5 * steps as f64 / eval.rollout_steps as f64;
+            self.work_done += EVAL_WORK * 0.5 * (sizes * steps) as f64 / eval.rollout_steps as f64;
         } else {
-            let test = current.scored;
+            let index = current.scored;
+            let (size, test) = (index / per_size, index % per_size);
+            let test_size = self
+                .test_sets
+                .get(size)
+                .ok_or(StudyError::NoSuchTest { size, test })?;
             job.tests.push(self.system.test_metrics(
-                &size.truth[test],
-                &current.frames[test],
-                size.scale,
+                &test_size.truth[test],
+                &current.frames[index],
+                test_size.scale,
                 eval.error_horizon,
             )?);
             let first_seed = self.jobs[job.index].seed == self.config.seeds[0];
             if first_seed && test == SAMPLE_TEST {
-                job.samples.push(self.system.sample(&current.frames[test]));
+                job.samples.push(self.system.sample(&current.frames[index]));
             }
             current.scored += 1;
-            self.work_done += EVAL_WORK * 0.5 / size.truth.len() as f64;
-            if current.scored == size.truth.len() {
+            self.work_done += EVAL_WORK * 0.5 / per_size as f64;
+            if current.scored == current.frames.len() {
                 evaluation.current = None;
             }
         }

@@ -45,10 +45,10 @@ fn tiny_study_produces_every_field() {
     }
     assert_eq!(finished.len(), 12);
     assert_eq!(losses, 12 * 6);
-    // Evaluation comes in bounded pieces: per job and size one start, two rollout chunks of
-    // at most 4 · 8 = 32 steps, two scored tests; then the job's completion (the last one
-    // reports Done instead).
-    assert_eq!(evaluating, 12 * (2 * (1 + 2 + 2) + 1) - 1);
+    // Evaluation comes in bounded pieces: per job one start of every size's tests, four
+    // rollout chunks of at most 4 · 8 / 2 sizes = 16 steps, four scored tests; then the job's
+    // completion (the last one reports Done instead).
+    assert_eq!(evaluating, 12 * (1 + 4 + 4 + 1) - 1);
     let results = study.results(1.5);
     assert_eq!(results.variants.len(), 12);
     for v in &results.variants {

@@ -101,9 +101,9 @@ pub struct Evaluation {
     pub net: Net,
     /// The hybrid stepper of the job's mode.
     pub stepper: Stepper,
-    /// The test size being rolled out or scored (`None` between sizes).
-    pub current: Option<SizeRollout>,
-    /// The next test size to start.
+    /// The rollout of every test being run or scored (`None` before it starts and after).
+    pub current: Option<TestRollout>,
+    /// Test sizes started (all of them at once, with the rollout).
     pub next_size: usize,
 }
 
@@ -114,21 +114,19 @@ impl Evaluation {
     }
 }
 
-/// The rollout of one test size in progress.
-pub struct SizeRollout {
-    /// Index of the test size.
-    pub size: usize,
-    /// The current states `[tests, values]` on the device.
+/// The rollout of every test of every size as one batch, size-major (row `size·tests + test`).
+pub struct TestRollout {
+    /// The current states `[sizes·tests, values]` on the device.
     pub state: Tensor<2>,
-    /// The parameter channel `[tests, 1]`.
-    pub scale: Tensor<2>,
-    /// `[tests][frames so far][values]`, frame 0 = the start.
+    /// The parameter channel `[sizes·tests, 1]`.
+    pub channel: Tensor<2>,
+    /// `[sizes·tests][frames so far][values]`, frame 0 = the start.
     pub frames: Vec<Vec<Vec<f64>>>,
-    /// Tests scored so far.
+    /// Tests scored so far (size-major).
     pub scored: usize,
 }
 
-impl SizeRollout {
+impl TestRollout {
     /// Rollout steps done so far.
     pub fn steps_done(&self) -> usize {
         self.frames.first().map_or(0, Vec::len).saturating_sub(1)

@@ -1,20 +1,22 @@
 //! `unroll-lab study plan | run-cell | merge | status`: a study as independent cells in an
 //! output directory, one file per cell (`cell-00003.json`, or `cell-00003.failed.json` for a
 //! failure), each written atomically (temporary file + rename), so any number of machines can
-//! run cells into one shared directory and a rerun resumes.
+//! run cells into one shared directory and a rerun resumes. `run-cell` takes one cell or a
+//! list, run `--jobs` at a time after making the study's data once.
 
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::time::Instant;
 
 use clap::Args;
 
-use super::knobs::KnobArgs;
+use super::jobs::{run_cells, Next};
+use super::knobs::{JobsArg, KnobArgs};
 use super::study::{experiment, write_results};
 use super::CliError;
 use unroll_lab::numerics::backend;
-use unroll_lab::numerics::study::cell::{self, CellFailure};
+use unroll_lab::numerics::study::cell::{CellFailure, CellResult};
 use unroll_lab::numerics::study::cost::calibrate;
+use unroll_lab::numerics::study::driver::RunEvent;
 use unroll_lab::numerics::study::merge::{self, CellState};
 use unroll_lab::numerics::study::plan::StudyPlan;
 use unroll_lab::numerics::study::Preset;
@@ -41,12 +43,43 @@ pub struct RunCellArgs {
     /// The plan file.
     #[arg(long)]
     plan: PathBuf,
-    /// The cell's index (a job array's task id).
-    #[arg(long)]
-    cell: usize,
+    /// The cells' indices: one (a job array's task id) or a list with ranges (`0-7,9`).
+    #[arg(long, alias = "cells", value_name = "LIST", value_parser = parse_cells)]
+    cell: CellList,
     /// The output directory shared by all cells.
     #[arg(long)]
     out: PathBuf,
+    #[command(flatten)]
+    jobs: JobsArg,
+}
+
+/// Cell indices, in the order given, without repeats.
+#[derive(Debug, Clone)]
+pub struct CellList(Vec<usize>);
+
+/// `3`, `0-7` or `0-3,9,12-13`.
+fn parse_cells(text: &str) -> Result<CellList, String> {
+    let number = |part: &str| {
+        part.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("cells are whole numbers or ranges like 0-7, got '{text}'"))
+    };
+    let mut cells = Vec::new();
+    for part in text.split(',') {
+        let (first, last) = match part.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => (number(part)?, number(part)?),
+        };
+        if last < first {
+            return Err(format!("the range {part} is empty"));
+        }
+        for cell in first..=last {
+            if !cells.contains(&cell) {
+                cells.push(cell);
+            }
+        }
+    }
+    Ok(CellList(cells))
 }
 
 #[derive(Debug, Args)]
@@ -149,21 +182,22 @@ pub fn plan(args: &PlanArgs) -> Result<(), CliError> {
 
 pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
     let plan = read_plan(&args.plan)?;
-    let spec = plan
-        .cell(args.cell)
-        .map_err(|err| CliError::Usage(err.to_string()))?;
+    for &cell in &args.cell.0 {
+        plan.cell(cell)
+            .map_err(|err| CliError::Usage(err.to_string()))?;
+    }
     std::fs::create_dir_all(&args.out)
         .map_err(|err| CliError::Output(format!("{}: {err}", args.out.display())))?;
-    let path = result_path(&args.out, args.cell);
-    if let Ok(text) = std::fs::read_to_string(&path) {
-        match CellState::read(&plan, args.cell, Some(&text), None) {
-            CellState::Done(_) => {
-                println!(
-                    "cell {} ({}) is already done: skipped",
-                    args.cell, spec.label
-                );
-                return Ok(());
-            }
+    let mut todo = Vec::new();
+    for &cell in &args.cell.0 {
+        let path = result_path(&args.out, cell);
+        let label = &plan.cells[cell].label;
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            todo.push(cell);
+            continue;
+        };
+        match CellState::read(&plan, cell, Some(&text), None) {
+            CellState::Done(_) => println!("cell {cell} ({label}) is already done: skipped"),
             other => {
                 let why = other.problem().unwrap_or_default();
                 return Err(CliError::Usage(format!(
@@ -173,41 +207,64 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
             }
         }
     }
-    eprintln!("cell {} ({}): running", args.cell, spec.label);
-    let clock = Instant::now();
-    let now: Rc<dyn Fn() -> f64> = Rc::new(move || clock.elapsed().as_secs_f64());
-    let outcome = pollster::block_on(cell::run_cell(
-        &plan,
-        args.cell,
-        System::physics,
-        &backend::cpu(),
-        now,
-    ))
-    .map_err(|err| CliError::Run(err.to_string()))
-    .and_then(|result| {
-        write_atomic(&path, &to_json(&result)?)?;
-        Ok((result.wall_secs, result.data_secs))
-    });
-    let failure = failure_path(&args.out, args.cell);
-    match outcome {
-        Ok((secs, data_secs)) => {
-            let _ = std::fs::remove_file(&failure);
-            println!(
-                "cell {} ({}) done in {secs:.1} s ({data_secs:.1} s of it making the data): wrote {}",
-                args.cell,
-                spec.label,
-                path.display()
-            );
-            Ok(())
+    if todo.is_empty() {
+        return Ok(());
+    }
+    for &cell in &todo {
+        eprintln!("cell {cell} ({}): running", plan.cells[cell].label);
+    }
+    let mut baseline = None;
+    let mut finished = Vec::new();
+    let mut failed: Option<CliError> = None;
+    let fail = |cell: usize, err: CliError, failed: &mut Option<CliError>| {
+        let record = CellFailure::new(&plan, cell, &err);
+        if let Err(write) =
+            to_json(&record).and_then(|t| write_atomic(&failure_path(&args.out, cell), &t))
+        {
+            eprintln!("could not record the failure of cell {cell}: {write}");
         }
-        Err(err) => {
-            let record = CellFailure::new(&plan, args.cell, &err);
-            if let Err(write) = write_atomic(&failure, &to_json(&record)?) {
-                eprintln!("could not record the failure: {write}");
+        eprintln!("cell {cell} ({}) failed: {err}", plan.cells[cell].label);
+        failed.get_or_insert(err);
+    };
+    run_cells(&plan, &todo, args.jobs.jobs(), |heard| {
+        let cell = heard.cell;
+        match heard.event {
+            RunEvent::DataReady(prepared) => baseline = Some(*prepared),
+            RunEvent::TrainingFinished(training) => {
+                let mut result = CellResult::new(&plan, &training);
+                if let Some(prepared) = &baseline {
+                    result.baseline_tests = prepared.baseline_tests.clone();
+                    result.samples = prepared.samples.clone();
+                }
+                let path = result_path(&args.out, cell);
+                match to_json(&result).and_then(|t| write_atomic(&path, &t)) {
+                    Ok(()) => {
+                        finished.push(cell);
+                        let _ = std::fs::remove_file(failure_path(&args.out, cell));
+                        println!(
+                            "cell {cell} ({}) done in {:.1} s ({:.1} s of it making the data): wrote {}",
+                            result.label,
+                            result.wall_secs,
+                            result.data_secs,
+                            path.display()
+                        );
+                    }
+                    Err(err) => fail(cell, err, &mut failed),
+                }
             }
-            Err(err)
+            RunEvent::Error(message) => fail(cell, CliError::Run(message), &mut failed),
+            _ => {}
+        }
+        Next::Go
+    });
+    let heard_failing = failed.is_some();
+    for cell in todo.into_iter().filter(|c| !finished.contains(c)) {
+        if !heard_failing {
+            let why = CliError::Run("not run: the study's data could not be made".into());
+            fail(cell, why, &mut failed);
         }
     }
+    failed.map_or(Ok(()), Err)
 }
 
 /// The state of every cell of `plan` in `dir`.

@@ -74,3 +74,33 @@ impl<const TRAIN: bool> FromArgMatches for KnobArgs<TRAIN> {
         Ok(())
     }
 }
+
+/// How many trainings run at once (`study` and `study run-cell`): not a knob of the experiment
+/// (the results do not depend on it), so not in [`KNOBS`]; parsed here beside them, with the
+/// same one-line usage error (exit 2).
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct JobsArg {
+    /// Trainings run at once, each on one thread (default: the available cores).
+    #[arg(long, value_name = "N", value_parser = parse_jobs, allow_negative_numbers = true)]
+    jobs: Option<usize>,
+}
+
+impl JobsArg {
+    /// The trainings to run at once: `--jobs`, else the cores this process may use.
+    pub fn jobs(&self) -> usize {
+        self.jobs.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        })
+    }
+}
+
+/// `--jobs`: a whole number ≥ 1.
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("--jobs must be at least 1".to_string()),
+        Ok(jobs) => Ok(jobs),
+        Err(_) => Err(format!(
+            "--jobs takes a whole number of trainings, got '{text}'"
+        )),
+    }
+}

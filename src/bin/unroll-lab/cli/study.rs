@@ -1,23 +1,24 @@
 //! `unroll-lab study`: a whole grid (modes × modalities × sizes × horizons × seeds) trained,
 //! evaluated on the test set and printed in the paper's layout; results JSON and CSV written.
-//! The knobs are the browser's (one table, [`super::knobs`]); the study runs through the same
-//! driver as the page, its events drive the progress bar.
+//! The knobs are the browser's (one table, [`super::knobs`]); the trainings run `--jobs` at a
+//! time as the page's worker pool runs them ([`super::jobs`]), their events drive the progress
+//! display, and the results are assembled as the page assembles them.
 
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 use std::time::Instant;
 
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::knobs::KnobArgs;
+use super::jobs::{run_cells, Next};
+use super::knobs::{JobsArg, KnobArgs};
 use super::{cells, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Knob, Target, Value};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::study::cost::{calibrate, cost};
-use unroll_lab::numerics::study::driver::{
-    Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK,
-};
+use unroll_lab::numerics::study::driver::{RunEvent, TrainingFinished};
+use unroll_lab::numerics::study::plan::StudyPlan;
+use unroll_lab::numerics::study::pool::Assembly;
 use unroll_lab::numerics::study::Preset;
 use unroll_lab::numerics::system::System;
 use unroll_lab::report::results::{ResultsText, StudyResults};
@@ -67,6 +68,8 @@ pub struct StudyArgs {
     preset: Preset,
     #[command(flatten)]
     knobs: KnobArgs<false>,
+    #[command(flatten)]
+    jobs: JobsArg,
     /// Results JSON (schema unroll-lab/results@1).
     #[arg(long, default_value = "results.json")]
     out: PathBuf,
@@ -104,59 +107,158 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
     let config = experiment.study_config();
     let system = config.system.physics();
     config.validate(system)?;
-    let clock = Instant::now();
-    let now: Rc<dyn Fn() -> f64> = Rc::new(move || clock.elapsed().as_secs_f64());
-    let device = backend::cpu();
     if !args.quiet {
-        let rate = pollster::block_on(calibrate(System::default().physics(), &device, &*now)).ok();
+        let clock = Instant::now();
+        let rate = pollster::block_on(calibrate(
+            System::default().physics(),
+            &backend::cpu(),
+            &|| clock.elapsed().as_secs_f64(),
+        ))
+        .ok();
         eprintln!("estimate: {}", cost_summary(&cost(&config, system), rate));
     }
-    let mut driver = Driver::new(
-        config,
-        System::physics,
-        &device,
-        now.clone(),
-        TickPolicy::Fixed(NATIVE_ITERATIONS_PER_TICK),
-    )?;
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(1000)
-    };
-    if let Ok(style) = ProgressStyle::with_template("[{bar:30}] {percent:>3}%  ETA {eta}  {msg}") {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    let mut results = None;
-    while !driver.stopped() {
-        for event in pollster::block_on(driver.tick()) {
-            match event {
-                RunEvent::Progress(progress) => {
-                    bar.set_position((progress.fraction * 1000.0) as u64);
-                    bar.set_message(progress.description);
-                }
-                RunEvent::Losses(_) | RunEvent::DataReady(_) | RunEvent::TrainingFinished(_) => {}
-                RunEvent::VariantFinished(done) => bar.println(format!(
-                    "{}: relative error {:.3e} ± {:.1e}",
-                    done.id.label(),
-                    done.metrics.relative_error.mean,
-                    done.metrics.relative_error.std
-                )),
-                RunEvent::Finished { results: r, .. } => results = Some(*r),
-                RunEvent::Error(message) => return Err(CliError::Run(message)),
+    let clock = Instant::now();
+    let plan = StudyPlan::new(config, System::physics, None)?;
+    let cells: Vec<usize> = (0..plan.cells.len()).collect();
+    let shares = cells.iter().map(|&cell| vec![cell]).collect();
+    let mut assembly = Assembly::new(plan.clone(), System::physics, shares);
+    let jobs = args.jobs.jobs().min(cells.len()).max(1);
+    let display = JobsDisplay::new(args.quiet, jobs);
+    let mut failure = None;
+    let mut times = CellTimes::default();
+    run_cells(&plan, &cells, jobs, |heard| {
+        match heard.event {
+            RunEvent::Progress(progress) => {
+                let fraction = assembly.progress(heard.cell, progress.fraction);
+                display.progress(heard.thread, fraction, &progress.description);
             }
+            RunEvent::DataReady(prepared) => assembly.data_ready(&prepared),
+            RunEvent::TrainingFinished(finished) => {
+                times.add(&finished);
+                if let Some(done) = assembly.training_finished(*finished) {
+                    display.println(format!(
+                        "{}: relative error {:.3e} ± {:.1e}",
+                        done.id.label(),
+                        done.metrics.relative_error.mean,
+                        done.metrics.relative_error.std
+                    ));
+                }
+            }
+            RunEvent::Error(message) => {
+                failure.get_or_insert(message);
+                return Next::Stop;
+            }
+            RunEvent::Losses(_) | RunEvent::VariantFinished(_) | RunEvent::Finished { .. } => {}
         }
+        Next::Go
+    });
+    display.finish();
+    if let Some(message) = failure {
+        return Err(CliError::Run(message));
     }
-    bar.finish_and_clear();
-    let results = results.ok_or_else(|| CliError::Run("the study ended without results".into()))?;
+    let mut results = assembly
+        .results(false)
+        .map_err(|err| CliError::Run(format!("the study ended without results: {err}")))?;
+    results.wall_secs = clock.elapsed().as_secs_f64();
     write_results(&results, &args.out, args.csv.as_deref())?;
     println!(
-        "study '{}' with {} seed(s): {:.1} s; wrote {}",
+        "study '{}' with {} seed(s): {:.1} s on {jobs} thread(s); wrote {}",
         results.preset,
         experiment.seeds,
         results.wall_secs,
         args.out.display()
     );
+    if !args.quiet {
+        eprintln!("{}", times.summary());
+    }
     Ok(())
+}
+
+/// Where the cells' time went (summed over cells, so independent of `--jobs`).
+#[derive(Debug, Default)]
+struct CellTimes {
+    cells: f64,
+    data: f64,
+    training: f64,
+}
+
+impl CellTimes {
+    fn add(&mut self, finished: &TrainingFinished) {
+        let training = &finished.outcome.training;
+        self.cells += finished.wall_secs;
+        self.data += finished.data_secs;
+        self.training += training.iterations_done as f64 / training.iterations_per_sec.max(1e-9);
+    }
+
+    /// `cells' time 80.1 s: data 5.0 s, training 60.0 s, evaluation 15.1 s (19 %)`.
+    fn summary(&self) -> String {
+        let evaluation = (self.cells - self.data - self.training).max(0.0);
+        format!(
+            "cells' time {:.1} s: data {:.1} s, training {:.1} s, evaluation {:.1} s ({:.0} %)",
+            self.cells,
+            self.data,
+            self.training,
+            evaluation,
+            100.0 * evaluation / self.cells.max(1e-9)
+        )
+    }
+}
+
+/// The progress display of trainings run at once: one bar for the study and one line per
+/// thread (what it runs now); nothing when quiet.
+pub struct JobsDisplay {
+    bars: MultiProgress,
+    study: ProgressBar,
+    lines: Vec<ProgressBar>,
+}
+
+impl JobsDisplay {
+    /// The display of `jobs` threads.
+    pub fn new(quiet: bool, jobs: usize) -> Self {
+        let bars = if quiet {
+            MultiProgress::with_draw_target(ProgressDrawTarget::hidden())
+        } else {
+            MultiProgress::new()
+        };
+        let study = bars.add(ProgressBar::new(1000));
+        if let Ok(style) =
+            ProgressStyle::with_template("[{bar:30}] {percent:>3}%  ETA {eta}  {msg}")
+        {
+            study.set_style(style.progress_chars("=> "));
+        }
+        study.set_message(format!("{jobs} training(s) at once"));
+        let lines = (0..jobs)
+            .map(|_| {
+                let line = bars.add(ProgressBar::new_spinner());
+                if let Ok(style) = ProgressStyle::with_template("  {msg}") {
+                    line.set_style(style);
+                }
+                line
+            })
+            .collect();
+        Self { bars, study, lines }
+    }
+
+    /// The study's `fraction` done; thread `thread` is at `line`.
+    pub fn progress(&self, thread: usize, fraction: f64, line: &str) {
+        self.study.set_position((fraction * 1000.0) as u64);
+        if let Some(bar) = self.lines.get(thread) {
+            bar.set_message(format!("{}: {line}", thread + 1));
+        }
+    }
+
+    /// A line above the bars.
+    pub fn println(&self, line: String) {
+        let _ = self.bars.println(line);
+    }
+
+    /// Clears the display.
+    pub fn finish(&self) {
+        for line in &self.lines {
+            line.finish_and_clear();
+        }
+        self.study.finish_and_clear();
+    }
 }
 
 /// Writes the results JSON (and its CSV view) and prints the table (and, for a sizes grid, the

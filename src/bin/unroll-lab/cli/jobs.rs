@@ -1,0 +1,193 @@
+//! Cells of a plan run on `jobs` threads at once (`study --jobs N`, `study run-cell --jobs N`),
+//! each training single-threaded on its own CPU device. The same seam as the page's worker
+//! pool: every cell is a [`CellBatch`] whose [`RunEvent`]s come back to the calling thread; the
+//! first cell makes the study's data and baseline ([`DataSource::Make`]) and the others start
+//! from them ([`DataSource::Given`]), so every cell computes what it computes alone. Threads
+//! share memory, so instead of the page's fixed shares they take the next cell from one queue
+//! (largest counted cost first), which keeps the cores busy to the end.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
+
+use unroll_lab::numerics::backend;
+use unroll_lab::numerics::study::batch::{CellBatch, DataSource};
+use unroll_lab::numerics::study::driver::RunEvent;
+use unroll_lab::numerics::study::plan::StudyPlan;
+use unroll_lab::numerics::study::prepared::Prepared;
+use unroll_lab::numerics::system::System;
+
+/// What the calling thread hears: `(thread, cell, event)`.
+pub struct Heard {
+    /// The thread (0-based) that runs the cell.
+    pub thread: usize,
+    /// The cell's index in the plan.
+    pub cell: usize,
+    /// One of its batch's events.
+    pub event: RunEvent,
+}
+
+/// Whether the run goes on after an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// Keep running.
+    Go,
+    /// Stop every thread after its current tick (the cells running are left unfinished).
+    Stop,
+}
+
+/// The data made by the first cell, for the others (`None` until made; `Err` when making
+/// them failed, so nobody waits for ever).
+type Shared = (Mutex<Option<Result<Arc<Prepared>, ()>>>, Condvar);
+
+/// Runs `cells` of `plan` on `jobs` threads (at most one per cell); `heard` gets every event on
+/// the calling thread, in arrival order, and may stop the run. Returns the threads used.
+pub fn run_cells(
+    plan: &StudyPlan,
+    cells: &[usize],
+    jobs: usize,
+    mut heard: impl FnMut(Heard) -> Next,
+) -> usize {
+    let mut order = cells.to_vec();
+    order.sort_by(|&a, &b| {
+        let flops = |i: usize| plan.cells.get(i).map_or(0.0, |c| c.flops);
+        flops(b).total_cmp(&flops(a)).then(a.cmp(&b))
+    });
+    let threads = jobs.clamp(1, order.len().max(1));
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let shared: Shared = (Mutex::new(None), Condvar::new());
+    let clock = Instant::now();
+    let (tx, rx) = mpsc::channel::<Heard>();
+    std::thread::scope(|scope| {
+        for thread in 0..threads {
+            let tx = tx.clone();
+            let (order, next, stop, shared) = (&order, &next, &stop, &shared);
+            scope.spawn(move || {
+                let send = |cell: usize, event: RunEvent| {
+                    // The receiver lives until every thread is done.
+                    let _ = tx.send(Heard {
+                        thread,
+                        cell,
+                        event,
+                    });
+                };
+                worker(plan, order, next, stop, shared, clock, &send);
+            });
+        }
+        drop(tx);
+        for message in rx {
+            if heard(message) == Next::Stop {
+                stop.store(true, Ordering::Relaxed);
+                release(&shared);
+            }
+        }
+    });
+    threads
+}
+
+/// One thread: takes cells from the queue until it is empty or the run stops.
+fn worker(
+    plan: &StudyPlan,
+    order: &[usize],
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    shared: &Shared,
+    clock: Instant,
+    send: &dyn Fn(usize, RunEvent),
+) {
+    while !stop.load(Ordering::Relaxed) {
+        let position = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&cell) = order.get(position) else {
+            return;
+        };
+        let maker = position == 0;
+        let data = if maker {
+            DataSource::Make { share: true }
+        } else {
+            match wait_for_data(shared) {
+                Some(prepared) => DataSource::Given(Box::new((*prepared).clone())),
+                None => return,
+            }
+        };
+        let now = std::rc::Rc::new(move || clock.elapsed().as_secs_f64());
+        let run =
+            std::panic::AssertUnwindSafe(|| run_one(plan, cell, data, now, stop, shared, send));
+        let made = std::panic::catch_unwind(run).unwrap_or_else(|panic| {
+            let why = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "no message".to_string());
+            send(
+                cell,
+                RunEvent::Error(format!("the training panicked: {why}")),
+            );
+            false
+        });
+        if maker && !made {
+            // The data were not made: release whoever waits for them.
+            release(shared);
+        }
+    }
+}
+
+/// Runs one cell to its end (or the stop); true when its data are there.
+fn run_one(
+    plan: &StudyPlan,
+    cell: usize,
+    data: DataSource,
+    now: std::rc::Rc<dyn Fn() -> f64>,
+    stop: &AtomicBool,
+    shared: &Shared,
+    send: &dyn Fn(usize, RunEvent),
+) -> bool {
+    let device = backend::cpu();
+    let mut batch = match CellBatch::new(plan, &[cell], System::physics, &device, now, data) {
+        Ok(batch) => batch,
+        Err(err) => {
+            send(cell, RunEvent::Error(err.to_string()));
+            return false;
+        }
+    };
+    while !batch.stopped() && !stop.load(Ordering::Relaxed) {
+        for event in pollster::block_on(batch.tick()) {
+            // The data go out first, so they are heard before any other cell's event.
+            let made = match &event {
+                RunEvent::DataReady(prepared) => Some(Arc::new((**prepared).clone())),
+                _ => None,
+            };
+            send(cell, event);
+            if let Some(prepared) = made {
+                let (slot, ready) = shared;
+                *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(Ok(prepared));
+                ready.notify_all();
+            }
+        }
+    }
+    batch.training()
+}
+
+/// The shared data once made; `None` when making them failed or the run stopped.
+fn wait_for_data(shared: &Shared) -> Option<Arc<Prepared>> {
+    let (slot, ready) = shared;
+    let mut guard = slot.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        match &*guard {
+            Some(Ok(prepared)) => return Some(prepared.clone()),
+            Some(Err(())) => return None,
+            None => guard = ready.wait(guard).unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+}
+
+/// Marks the data as never coming (unless they are there) and wakes every waiting thread.
+fn release(shared: &Shared) {
+    let (slot, ready) = shared;
+    let mut guard = slot.lock().unwrap_or_else(|e| e.into_inner());
+    if guard.is_none() {
+        *guard = Some(Err(()));
+    }
+    ready.notify_all();
+}

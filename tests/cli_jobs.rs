@@ -1,0 +1,155 @@
+//! `--jobs`: a study (and a list of cells) run several trainings at once gives exactly the
+//! results of one at a time; bad values exit 2 with one line.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{assert_usage_error, run_cli};
+
+/// Two modes × two modalities of a 4 × 1 network, two seeds, 6 iterations: 8 trainings.
+const STUDY: [&str; 16] = [
+    "--preset",
+    "quick",
+    "--seeds",
+    "2",
+    "--iterations",
+    "6",
+    "--rollout",
+    "24",
+    "--modes",
+    "predict,correct",
+    "--modalities",
+    "one,wig",
+    "--channels",
+    "4",
+    "--depth",
+    "1",
+];
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("unroll-lab-jobs-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+fn study(args: &[&str]) -> String {
+    let output = run_cli("study", args);
+    assert!(
+        output.status.success(),
+        "study {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A results file without its timing (wall time, iterations/s), which no two runs share.
+fn results_without_timing(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("results");
+    let mut results: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    results["wall_secs"] = 0.into();
+    for variant in results["variants"].as_array_mut().expect("variants") {
+        for training in variant["training"].as_array_mut().expect("training") {
+            training["iterations_per_sec"] = 0.into();
+        }
+    }
+    results
+}
+
+#[test]
+fn two_jobs_give_exactly_the_results_of_one() {
+    let dir = scratch("study");
+    let run = |jobs: &str| {
+        let out = dir.join(format!("results-{jobs}.json"));
+        let mut args = vec!["--quiet", "--jobs", jobs, "--out", path(&out)];
+        args.extend(STUDY);
+        let printed = study(&args);
+        assert!(
+            printed.contains(&format!("on {jobs} thread(s)")),
+            "{printed}"
+        );
+        results_without_timing(&out)
+    };
+    let one = run("1");
+    assert_eq!(one["variants"].as_array().map(Vec::len), Some(4));
+    assert_eq!(run("2"), one);
+    assert_eq!(run("3"), one);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_list_of_cells_on_two_jobs_merges_into_the_one_job_study() {
+    let dir = scratch("cells");
+    let plan = dir.join("plan.json");
+    let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
+    args.extend(STUDY);
+    study(&args);
+    let cells = dir.join("cells");
+    let printed = study(&[
+        "run-cell",
+        "--plan",
+        path(&plan),
+        "--cell",
+        "0-3,4,5-7",
+        "--jobs",
+        "2",
+        "--out",
+        path(&cells),
+    ]);
+    assert_eq!(printed.matches(" done in ").count(), 8, "{printed}");
+    let again = study(&[
+        "run-cell",
+        "--plan",
+        path(&plan),
+        "--cell",
+        "2,5",
+        "--out",
+        path(&cells),
+    ]);
+    assert_eq!(again.matches("already done: skipped").count(), 2, "{again}");
+    let merged = dir.join("merged.json");
+    study(&[
+        "merge",
+        "--plan",
+        path(&plan),
+        "--out",
+        path(&merged),
+        path(&cells),
+    ]);
+    let single = dir.join("single.json");
+    let mut args = vec!["--quiet", "--jobs", "1", "--out", path(&single)];
+    args.extend(STUDY);
+    study(&args);
+    assert_eq!(
+        results_without_timing(&merged)["variants"],
+        results_without_timing(&single)["variants"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_jobs_exit_2() {
+    assert_usage_error("study", &["--jobs", "0"], "--jobs must be at least 1");
+    assert_usage_error("study", &["--jobs", "two"], "--jobs takes a whole number");
+    assert_usage_error("study", &["--jobs", "-1"], "--jobs takes a whole number");
+    assert_usage_error(
+        "study",
+        &[
+            "run-cell", "--plan", "p.json", "--cell", "0", "--out", "o", "--jobs", "0",
+        ],
+        "--jobs must be at least 1",
+    );
+    assert_usage_error(
+        "study",
+        &[
+            "run-cell", "--plan", "p.json", "--cell", "3-1", "--out", "o",
+        ],
+        "the range 3-1 is empty",
+    );
+}
