@@ -3,6 +3,7 @@
 pub mod canvas;
 pub mod compute;
 pub mod files;
+pub mod lifecycle;
 pub mod pointer;
 pub mod timer;
 pub mod worker;

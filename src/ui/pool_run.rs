@@ -16,6 +16,7 @@ use crate::numerics::study::pool::Fault;
 use crate::numerics::study::results::StudyResults;
 use crate::numerics::system::System;
 use crate::platform::files;
+use crate::platform::lifecycle::OnPageHide;
 use crate::platform::timer::{idle, now_secs, sleep};
 use crate::platform::workers::{Heard, WorkerHandle, WORKER_SCRIPT};
 
@@ -77,37 +78,17 @@ pub struct PoolRun {
     storage: Rc<RefCell<VecDeque<Storage>>>,
     /// Does the queued storage at once when the page goes away (a reload mid-run keeps the
     /// finished trainings).
-    _on_pagehide: Option<PageHide>,
+    _on_pagehide: Option<OnPageHide>,
 }
 
-/// A `pagehide` listener, removed when dropped.
-struct PageHide(wasm_bindgen::closure::Closure<dyn FnMut()>);
-
-impl PageHide {
-    fn new(queue: Rc<RefCell<VecDeque<Storage>>>, sinks: Sinks) -> Option<Self> {
-        use wasm_bindgen::JsCast;
-        let closure = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
-            let jobs: Vec<Storage> = queue.borrow_mut().drain(..).collect();
-            for job in jobs {
-                run_storage(job, sinks);
-            }
-        });
-        let window = web_sys::window()?;
-        window
-            .add_event_listener_with_callback("pagehide", closure.as_ref().unchecked_ref())
-            .ok()?;
-        Some(Self(closure))
-    }
-}
-
-impl Drop for PageHide {
-    fn drop(&mut self) {
-        use wasm_bindgen::JsCast;
-        if let Some(window) = web_sys::window() {
-            let _ = window
-                .remove_event_listener_with_callback("pagehide", self.0.as_ref().unchecked_ref());
+/// Runs the queued storage at once when the page goes away.
+fn flush_on_page_hide(queue: Rc<RefCell<VecDeque<Storage>>>, sinks: Sinks) -> Option<OnPageHide> {
+    OnPageHide::new(move || {
+        let jobs: Vec<Storage> = queue.borrow_mut().drain(..).collect();
+        for job in jobs {
+            run_storage(job, sinks);
         }
-    }
+    })
 }
 
 impl PoolRun {
@@ -127,7 +108,7 @@ impl PoolRun {
             workers: RefCell::new(Vec::new()),
             controller: RefCell::new(controller),
             sinks,
-            _on_pagehide: PageHide::new(storage.clone(), sinks),
+            _on_pagehide: flush_on_page_hide(storage.clone(), sinks),
             storage,
         });
         run.apply(actions);
