@@ -14,8 +14,12 @@ use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+// Each test starts with `run_static_constructors()` (idempotent): this module links it, so wasm-ld
+// no longer runs the constructors (burn's kernel registrations) around every export.
+
 #[wasm_bindgen_test]
 async fn cpu_backend_passes_the_self_check_in_wasm() {
+    unroll_lab::platform::run_static_constructors();
     let acquired = compute::cpu("test".into()).await;
     match &acquired.description {
         ComputeDevice::Cpu { self_check, .. } => {
@@ -28,6 +32,7 @@ async fn cpu_backend_passes_the_self_check_in_wasm() {
 
 #[wasm_bindgen_test]
 async fn webgpu_path_is_exercised_where_an_adapter_exists() {
+    unroll_lab::platform::run_static_constructors();
     let adapter = match compute::adapter_description().await {
         Ok(adapter) => adapter,
         Err(reason) => {
@@ -60,6 +65,7 @@ async fn webgpu_path_is_exercised_where_an_adapter_exists() {
 
 #[wasm_bindgen_test]
 async fn device_badge_shows_the_device_and_updates() {
+    unroll_lab::platform::run_static_constructors();
     let document = web_sys::window()
         .and_then(|w| w.document())
         .expect("document");
@@ -104,6 +110,7 @@ async fn device_badge_shows_the_device_and_updates() {
 /// 5000 kept frames, ETRK2 in f64) generated in wasm. The time is printed, not asserted.
 #[wasm_bindgen_test]
 fn default_training_set_generates_in_wasm() {
+    unroll_lab::platform::run_static_constructors();
     use unroll_lab::numerics::ks::data::{training_set, DataConfig, KEPT_FRAMES};
     let performance = web_sys::window()
         .and_then(|w| w.performance())
@@ -125,6 +132,7 @@ fn default_training_set_generates_in_wasm() {
 /// and the same seed gives the same losses again.
 #[wasm_bindgen_test]
 async fn every_architecture_trains_in_every_mode_and_modality_in_wasm() {
+    unroll_lab::platform::run_static_constructors();
     use unroll_lab::numerics::backend;
     use unroll_lab::numerics::ks::data::{data_solver, generate};
     use unroll_lab::numerics::ks::preset::quick;
@@ -178,6 +186,7 @@ async fn every_architecture_trains_in_every_mode_and_modality_in_wasm() {
 /// the curriculum 1 → 2 and the gradient guard (its async readback), twice to the same losses.
 #[wasm_bindgen_test]
 async fn kolmogorov_wig_trains_with_its_curriculum_in_wasm() {
+    unroll_lab::platform::run_static_constructors();
     use unroll_lab::numerics::backend;
     use unroll_lab::numerics::study::Preset;
     use unroll_lab::numerics::system::System;

@@ -13,13 +13,15 @@ pub mod workers;
 /// bring) once, at start-up. A module whose entry point calls `__wasm_call_ctors` itself is not
 /// "command-style" for wasm-ld, which then no longer wraps every export (every call from
 /// JavaScript: event handlers, timers, worker messages) in a call to them.
+/// Idempotent: later calls do nothing (running them twice would register every entry twice).
 pub fn run_static_constructors() {
     extern "C" {
         fn __wasm_call_ctors();
     }
-    // SAFETY: the linker-synthesised constructor list; called once, first thing in the entry
-    // point, before any code that reads what the constructors register.
-    unsafe { __wasm_call_ctors() }
+    static DONE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: the linker-synthesised constructor list, run once (`Once`), before any code that
+    // reads what the constructors register.
+    DONE.call_once(|| unsafe { __wasm_call_ctors() });
 }
 
 /// Starts the app: static constructors, panic hook (shows the panic in the page, never a silent
