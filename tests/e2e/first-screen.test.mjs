@@ -115,7 +115,7 @@ test("the advanced settings are collapsed by default and open from the keyboard"
   await page.keyboard.press("Enter");
   await page.waitForSelector("#seeds", { state: "visible" });
   await page.fill("#seeds", "2");
-  assert.match(page.url(), /seeds=2/);
+  await page.waitForFunction(() => /seeds=2/.test(location.search), null, { timeout: 5_000 });
   await page.close();
   // A shared link with settings opens them.
   const shared = await open("?seeds=2");

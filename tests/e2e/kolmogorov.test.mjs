@@ -19,7 +19,7 @@ test("a tiny Kolmogorov study runs in the browser with its views", async () => {
   assert.equal(await page.inputValue("#system"), "kolmogorov");
   assert.equal(await page.inputValue("#arch"), "resnet2d");
   assert.match(await page.textContent("#cli-command"), /--system kolmogorov/);
-  assert.match(await page.textContent("body"), /MAC projection scheme \(SSP-RK3\) stands in for the paper's PISO/);
+  assert.match(await page.textContent("body"), /coarse solver: the paper's PISO, but its predictor is solved by 16 Jacobi sweeps/);
   assert.match(await page.textContent("body"), /python kolm_train\.py --gradient --step_counts 1 2 4/);
   assert.equal(await page.$eval("#gradient-flow-2d", (el) => el.classList.contains("hidden")), false);
   assert.equal(await page.getAttribute("#gradient-flow", "data-mode"), "transition");
@@ -30,7 +30,7 @@ test("a tiny Kolmogorov study runs in the browser with its views", async () => {
   const labels = await page.$$eval("#results-table tr.variant", (rows) => rows.map((r) => r.dataset.label));
   assert.deepEqual(labels, ["C-ONE", "C-NOG", "C-WIG"]);
   assert.match(await page.textContent("#results-table thead"), /velocity MSE/);
-  assert.match(await page.textContent("#results-table tr.baseline"), /MAC projection only/);
+  assert.match(await page.textContent("#results-table tr.baseline"), /PISO only/);
   // The vorticity maps and their snapshot slider (13 frames kept for a 12-step rollout).
   await page.waitForSelector("#chart-space-time[data-drawn='true']");
   assert.equal(await page.getAttribute("#snapshot", "max"), "12");
