@@ -2,6 +2,8 @@
 //! `simulate` output, `train.json`, the results schema (re-exported from
 //! [`crate::numerics::study::results`]) and unit formatting.
 
+pub mod beside;
+pub mod committed;
 pub mod compute;
 pub mod paper;
 pub mod results;

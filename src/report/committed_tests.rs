@@ -1,0 +1,209 @@
+//! The committed-runs index and its checker, on the CLI's results fixture and a plan made from
+//! its config, then doctored.
+
+use super::*;
+use crate::numerics::system::System;
+
+const FIXTURE: &str = include_str!("../../tests/e2e/fixtures/cli-results.json");
+
+fn run(claims: &[(&str, &str)]) -> CommittedRun {
+    CommittedRun {
+        id: "ks-quick".into(),
+        title: "KS headline, quick budget".into(),
+        results: "ks-quick/results.json".into(),
+        plan: "ks-quick/plan.json".into(),
+        commit: "532c7e3".into(),
+        budget: "quick budget: 20 iterations".into(),
+        seeds: 1,
+        claims: claims
+            .iter()
+            .map(|(better, worse)| Claim {
+                better: (*better).into(),
+                worse: (*worse).into(),
+            })
+            .collect(),
+    }
+}
+
+/// The plan of the fixture's study, as `unroll-lab study plan` writes it.
+fn plan_text() -> String {
+    let results = StudyResults::from_json(FIXTURE).expect("fixture");
+    let plan = StudyPlan::new(results.config, System::physics, None).expect("plan");
+    serde_json::to_string_pretty(&plan).expect("json")
+}
+
+fn index_text(runs: &[CommittedRun]) -> String {
+    serde_json::to_string(&CommittedIndex {
+        schema: COMMITTED_SCHEMA.into(),
+        runs: runs.to_vec(),
+    })
+    .expect("json")
+}
+
+#[test]
+fn an_empty_index_parses() {
+    let index = CommittedIndex::from_json(r#"{"schema": "unroll-lab/committed@1", "runs": []}"#)
+        .expect("empty index");
+    assert!(index.runs.is_empty());
+    let text = index_text(&[run(&[("P-WIG", "P-ONE")])]);
+    assert_eq!(
+        CommittedIndex::from_json(&text).expect("one run").runs,
+        vec![run(&[("P-WIG", "P-ONE")])]
+    );
+}
+
+#[test]
+fn malformed_indexes_are_refused_with_a_reason() {
+    let err = CommittedIndex::from_json("[").expect_err("not JSON");
+    assert!(
+        err.to_string().starts_with("not a committed-runs index"),
+        "{err}"
+    );
+    let err = CommittedIndex::from_json(r#"{"schema": "unroll-lab/results@1", "runs": []}"#)
+        .expect_err("schema");
+    assert!(
+        err.to_string()
+            .contains("unsupported committed-runs schema"),
+        "{err}"
+    );
+    let err =
+        CommittedIndex::from_json(r#"{"schema": "unroll-lab/committed@1"}"#).expect_err("no runs");
+    assert!(err.to_string().contains("missing field `runs`"), "{err}");
+    let doctored = |edit: &dyn Fn(&mut CommittedRun)| {
+        let mut r = run(&[]);
+        edit(&mut r);
+        CommittedIndex::from_json(&index_text(&[r]))
+            .expect_err("doctored")
+            .to_string()
+    };
+    assert!(doctored(&|r| r.id = "../up".into()).contains("folder name"));
+    assert!(doctored(&|r| r.results = "other/results.json".into()).contains("run's folder"));
+    assert!(doctored(&|r| r.plan = "ks-quick/../../x.json".into()).contains("run's folder"));
+    assert!(doctored(&|r| r.commit = "HEAD".into()).contains("not a hex hash"));
+    assert!(doctored(&|r| r.seeds = 0).contains("at least one seed"));
+    assert!(doctored(&|r| r.budget = " ".into()).contains("must not be empty"));
+    let err = doctored(&|r| {
+        r.claims = vec![Claim {
+            better: "C-WIG".into(),
+            worse: "C-WIG".into(),
+        }]
+    });
+    assert_eq!(
+        err,
+        "committed run 'ks-quick': the claim compares 'C-WIG' with itself"
+    );
+    let twice = index_text(&[run(&[]), run(&[])]);
+    let err = CommittedIndex::from_json(&twice).expect_err("twice");
+    assert!(err.to_string().contains("listed twice"), "{err}");
+}
+
+#[test]
+fn a_faithful_run_passes() {
+    // In the fixture: P-WIG 0.172 < P-ONE 0.275, C-NOG 0.487 < C-ONE 0.665.
+    let claims = [("P-WIG", "P-ONE"), ("C-NOG 16×10 m=3", "C-ONE")];
+    let results =
+        check_run(&run(&claims), FIXTURE, &plan_text(), System::physics).expect("faithful");
+    assert_eq!(results.variants.len(), 6);
+}
+
+#[test]
+fn a_wrong_claim_fails_naming_it() {
+    // C-WIG 0.680 is above C-ONE 0.665 in the fixture.
+    let err = check_run(
+        &run(&[("P-WIG", "P-ONE"), ("C-WIG", "C-ONE")]),
+        FIXTURE,
+        &plan_text(),
+        System::physics,
+    )
+    .expect_err("wrong claim");
+    let text = err.to_string();
+    assert!(
+        text.starts_with("committed run 'ks-quick': claim 'C-WIG better than C-ONE' does not hold"),
+        "{text}"
+    );
+    assert!(
+        text.contains("0.680075 is not below C-ONE = 0.664943"),
+        "{text}"
+    );
+    let err = check_run(
+        &run(&[("C-XYZ", "C-ONE")]),
+        FIXTURE,
+        &plan_text(),
+        System::physics,
+    )
+    .expect_err("unknown variant");
+    assert!(err.to_string().contains("no variant 'C-XYZ'"), "{err}");
+}
+
+#[test]
+fn an_ambiguous_label_asks_for_the_full_one() {
+    let mut results = StudyResults::from_json(FIXTURE).expect("fixture");
+    let mut bigger = results.variants[5].clone();
+    bigger.id.channels = 26;
+    bigger.id.depth = 8;
+    results.variants.push(bigger);
+    let claim = |better: &str| Claim {
+        better: better.into(),
+        worse: "C-ONE".into(),
+    };
+    let err = check_claim(&results, &claim("C-WIG")).expect_err("ambiguous");
+    assert!(err.contains("names several variants"), "{err}");
+    let err = check_claim(&results, &claim("C-WIG 26×8 m=3")).expect_err("worse");
+    assert!(err.contains("does not hold"), "{err}");
+}
+
+#[test]
+fn a_wrong_hash_fails() {
+    let mut plan: serde_json::Value = serde_json::from_str(&plan_text()).expect("json");
+    plan["hash"] = "0123456789abcdef".into();
+    let err =
+        check_run(&run(&[]), FIXTURE, &plan.to_string(), System::physics).expect_err("wrong hash");
+    let text = err.to_string();
+    assert!(
+        text.starts_with("committed run 'ks-quick': plan file ks-quick/plan.json"),
+        "{text}"
+    );
+    assert!(
+        text.contains("hash 0123456789abcdef does not match"),
+        "{text}"
+    );
+}
+
+#[test]
+fn results_of_another_study_or_schema_fail() {
+    // Another study, consistently planned: its own config, cells and hash.
+    let mut results = StudyResults::from_json(FIXTURE).expect("fixture");
+    results.config.base.iterations += 1;
+    let other = StudyPlan::new(results.config, System::physics, None).expect("plan");
+    let plan = serde_json::to_string(&other).expect("json");
+    let err = check_run(&run(&[]), FIXTURE, &plan, System::physics).expect_err("other study");
+    assert!(err.to_string().contains("is not the plan's"), "{err}");
+    let err = check_run(
+        &run(&[]),
+        &FIXTURE.replace("results@1", "results@9"),
+        &plan_text(),
+        System::physics,
+    )
+    .expect_err("schema");
+    assert!(
+        err.to_string()
+            .contains("results file ks-quick/results.json: unsupported schema"),
+        "{err}"
+    );
+    let mut two_seeds = run(&[]);
+    two_seeds.seeds = 2;
+    let err = check_run(&two_seeds, FIXTURE, &plan_text(), System::physics).expect_err("seeds");
+    assert!(
+        err.to_string()
+            .contains("the index says 2 seed(s), the results have 1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_label_names_budget_seeds_and_commit() {
+    assert_eq!(
+        run(&[]).label(),
+        "KS headline, quick budget — quick budget: 20 iterations; 1 seed; commit 532c7e3"
+    );
+}
