@@ -10,6 +10,7 @@
 //! legend name in every chart, `frame.rs` and `log_axis.rs` are the house drawing helpers.
 
 mod bars;
+mod beside;
 pub mod colormap;
 mod correlation;
 mod error_bars;
@@ -33,6 +34,7 @@ pub(crate) mod fixture;
 
 use plotters::prelude::DrawingAreaErrorKind;
 
+pub use beside::draw_relative_to_one_beside;
 pub use correlation::draw_correlation;
 pub use error_bars::{draw_error_bars, draw_relative_to_one};
 pub use error_curve::draw_error_curve;

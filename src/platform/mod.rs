@@ -2,6 +2,7 @@
 
 pub mod canvas;
 pub mod compute;
+pub mod fetch;
 pub mod files;
 pub mod lifecycle;
 pub mod pointer;
