@@ -4,6 +4,8 @@
 mod app;
 mod calibration;
 mod charts;
+mod committed_beside;
+mod committed_runs;
 mod device_badge;
 mod experiment_form;
 mod gradient_flow;
@@ -13,6 +15,7 @@ mod intro;
 mod playground;
 mod pool_run;
 mod results_table;
+mod show_results;
 mod study_panel;
 
 pub use app::App;

@@ -12,9 +12,12 @@ use burn::tensor::Device;
 use leptos::prelude::*;
 
 use super::calibration;
+use super::committed_beside::CommittedBeside;
+use super::committed_runs::{Committed, CommittedRuns};
 use super::hero::HeroAnimation;
 use super::playground::Playground;
 use super::pool_run::{Launch, PoolRun, Sinks};
+use super::show_results::ResultsSinks;
 use super::{ExperimentForm, GradientFlow, Intro, LiveLoss, ResultsCharts, ResultsTable};
 use crate::charts::LossCurve;
 use crate::experiment::Experiment;
@@ -24,7 +27,6 @@ use crate::numerics::study::pool::{pool_size, Fault};
 use crate::numerics::study::Preset;
 use crate::numerics::train::Mode;
 use crate::platform::files;
-use crate::platform::timer::sleep;
 use crate::platform::workers::hardware_concurrency;
 use crate::report::results::{ResultsText, StudyResults};
 use crate::report::units::{cost_summary, format_seconds};
@@ -78,6 +80,13 @@ pub fn StudyPanel(
     }
     let (stored, set_stored) = signal(files::stored_runs());
     let run: StoredValue<Option<Rc<PoolRun>>, LocalStorage> = StoredValue::new_local(None);
+    // The committed run last loaded (results/): shown alone, or beside the page's own run.
+    let reference = RwSignal::new(None::<Committed>);
+    let shown = ResultsSinks {
+        notice: set_notice,
+        weights: set_weights,
+        results: set_results,
+    };
 
     let sinks = Sinks {
         status: set_status,
@@ -175,14 +184,7 @@ pub fn StudyPanel(
         leptos::task::spawn_local(async move {
             match files::read_file_of_event(ev).await {
                 Ok(text) => match StudyResults::from_json(&text) {
-                    Ok(imported) => {
-                        // Parsed in one task, rendered in the next (each chart then in its own).
-                        sleep(0).await;
-                        set_notice.set(String::new());
-                        // The page's trained weights belong to its own run, not to this file.
-                        set_weights.set(Vec::new());
-                        set_results.set(Some(imported));
-                    }
+                    Ok(imported) => shown.show(imported).await,
                     Err(err) => set_notice.set(format!("Import failed: {err}")),
                 },
                 Err(err) => set_notice.set(format!("Import failed: {err}")),
@@ -293,6 +295,8 @@ pub fn StudyPanel(
                 <button id="export-csv" on:click=move |_| export("csv") disabled=move || results.get().is_none()>"Export CSV"</button>
                 <label>"Import results JSON " <input id="import" type="file" accept=".json,application/json" on:change=import /></label>
             </div>
+            <CommittedRuns results=results reference=reference sinks=shown />
+            <CommittedBeside results=results reference=reference sinks=shown />
             {move || results.get().map(|r| view! { <ResultsTable results=r.clone() /> <ResultsCharts results=r /> })}
             <div class="controls" class:hidden=move || weights.get().is_empty()>
                 "Trained weights (first seed, burnpack, as `unroll-lab train` writes): "
