@@ -40,6 +40,7 @@ use crate::numerics::nets::{Architecture, NetConfig};
 use crate::numerics::study::{NetSize, Preset, StudyConfig};
 use crate::numerics::system::System;
 use crate::numerics::train::{Modality, Mode};
+use crate::numerics::types::SolverSetup;
 
 /// Knob values given explicitly (CLI flags, URL parameters), in the order given; a knob given
 /// twice keeps the last.
@@ -108,6 +109,8 @@ pub struct Experiment {
     pub rollout: usize,
     /// Training domain scales `s` (L = 8·s).
     pub scales: Vec<f64>,
+    /// The coarse-solver set-up (empty: the system's default, the paper's).
+    pub solver: SolverSetup,
 }
 
 impl Default for Experiment {
@@ -159,6 +162,16 @@ impl Experiment {
             iterations,
             rollout: config.eval.rollout_steps,
             scales: base.data.scales.clone(),
+            solver: base.solver.clone(),
+        }
+    }
+
+    /// The name of the coarse-solver set-up (the system's default's where none is chosen;
+    /// empty where the system offers no choice).
+    pub fn solver_name(&self) -> &str {
+        match self.system.physics().solver_setups().first() {
+            Some(default) if self.solver.is_default() => default.name,
+            _ => self.solver.name(),
         }
     }
 
