@@ -3,6 +3,7 @@
 //! [`crate::numerics::study::results`]) and unit formatting.
 
 pub mod compute;
+pub mod orderings;
 pub mod paper;
 pub mod results;
 pub mod simulation;
