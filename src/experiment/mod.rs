@@ -412,12 +412,18 @@ fn toggled<T: Copy + PartialEq>(items: &[T], item: T, all: &[T]) -> Vec<T> {
 
 /// Keeps a curriculum consistent with knobs written into `base`: its stages share the
 /// iterations (`iterations` rounded up to a multiple of the stages; the stage learning rates
-/// are the `lr` knob's).
+/// are the `lr` knob's), and the learning-rate decay keeps its steps per stage (the paper
+/// decays per epoch, so a longer stage decays as often: ×0.9 every 50 of 1000 iterations
+/// becomes every 200 of 4000).
 fn sync_curriculum(base: &mut crate::numerics::train::TrainConfig) {
     let iterations = base.iterations;
     let stages = base.stage_horizons().len();
     if let Some(curriculum) = &mut base.curriculum {
+        let preset_stage = curriculum.stage_iterations.max(1);
         curriculum.stage_iterations = iterations.div_ceil(stages.max(1)).max(1);
+        let decay_every = base.optimizer.decay_every as f64 * curriculum.stage_iterations as f64
+            / preset_stage as f64;
+        base.optimizer.decay_every = (decay_every.round() as usize).max(1);
     }
     base.iterations = base.total_iterations();
 }

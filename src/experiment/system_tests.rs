@@ -170,3 +170,24 @@ fn kolmogorov_solver_setups_are_a_knob() {
     assert_eq!(ignored.len(), 1);
     assert!(ignored[0].contains("one coarse solver"), "{ignored:?}");
 }
+
+/// More iterations for Kolmogorov keep the schedule's shape: as many decays per stage.
+#[test]
+fn kolmogorov_decay_scales_with_the_stage() {
+    let e = Experiment::defaults_for(System::Kolmogorov, Preset::Quick, Target::Native);
+    let base = e.study_config().base;
+    let stage = base
+        .curriculum
+        .as_ref()
+        .expect("curriculum")
+        .stage_iterations;
+    assert_eq!((stage, base.optimizer.decay_every), (1000, 50));
+    let (long, _) = Experiment::from_query("?system=kolmogorov&iterations=12000");
+    let base = long.study_config().base;
+    let stage = base
+        .curriculum
+        .as_ref()
+        .expect("curriculum")
+        .stage_iterations;
+    assert_eq!((stage, base.optimizer.decay_every), (4000, 200));
+}
