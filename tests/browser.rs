@@ -205,7 +205,9 @@ async fn kolmogorov_wig_trains_with_its_curriculum_in_wasm() {
     config.data.frames = 5;
     config.data.warmup_steps = 0;
     let physics = System::Kolmogorov.physics();
-    let set = physics.training_data(&config.data).expect("data");
+    let set = physics
+        .training_data(&config.data, &config.solver)
+        .expect("data");
     let mut losses = Vec::new();
     for _ in 0..2 {
         let mut trainer = physics

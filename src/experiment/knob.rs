@@ -11,6 +11,7 @@ use super::Experiment;
 use crate::numerics::study::Preset;
 use crate::numerics::system::System;
 use crate::numerics::train::{Mode, TrainConfig};
+use crate::numerics::types::SolverSetup;
 
 /// A knob of the experiment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -48,10 +49,12 @@ pub enum Knob {
     /// Training values of the system's parameter (its facts name them: KS's domain scales s,
     /// Kolmogorov's Reynolds numbers).
     Scales,
+    /// The coarse-solver set-up, by name from the system's list (only where it offers one).
+    Solver,
 }
 
 /// Every knob, in CLI-command and URL order.
-pub const KNOBS: [Knob; 16] = [
+pub const KNOBS: [Knob; 17] = [
     Knob::System,
     Knob::Seeds,
     Knob::Iterations,
@@ -68,6 +71,7 @@ pub const KNOBS: [Knob; 16] = [
     Knob::Alpha,
     Knob::LearningRate,
     Knob::Scales,
+    Knob::Solver,
 ];
 
 /// What kind of value a knob holds.
@@ -225,6 +229,14 @@ impl Knob {
                 Reals,
                 true,
             ),
+            Knob::Solver => spec(
+                "solver",
+                "solver",
+                "Coarse solver set-up (scheme, gradient, data path)",
+                "solver set-up",
+                Names,
+                true,
+            ),
         }
     }
 
@@ -294,6 +306,7 @@ impl Knob {
         match self {
             Knob::Alpha => experiment.modes.contains(&Mode::Transition),
             Knob::Channels | Knob::Depth if experiment.preset_fixes_sizes() => false,
+            Knob::Solver => !experiment.system.physics().solver_setups().is_empty(),
             _ => self.applies_to_preset(experiment.preset),
         }
     }
@@ -317,6 +330,7 @@ impl Knob {
             Knob::Alpha => Value::Real(e.alpha),
             Knob::LearningRate => Value::Reals(e.learning_rates.clone()),
             Knob::Scales => Value::Reals(e.scales.clone()),
+            Knob::Solver => Value::Solver(e.solver.clone()),
         }
     }
 
@@ -340,6 +354,7 @@ impl Knob {
             (Knob::Alpha, Value::Real(v)) => e.alpha = v,
             (Knob::LearningRate, Value::Reals(v)) => e.learning_rates = v,
             (Knob::Scales, Value::Reals(v)) => e.scales = v,
+            (Knob::Solver, Value::Solver(v)) => e.solver = canonical_solver(e.system, v),
             _ => {}
         }
     }
@@ -359,6 +374,9 @@ impl Knob {
             (Knob::Alpha, Value::Real(v)) => config.alpha = *v,
             (Knob::LearningRate, Value::Reals(v)) => set_learning_rates(config, v),
             (Knob::Scales, Value::Reals(v)) => config.data.scales = v.clone(),
+            (Knob::Solver, Value::Solver(v)) => {
+                config.solver = canonical_solver(config.system, v.clone())
+            }
             _ => {}
         }
     }
@@ -379,6 +397,17 @@ impl Knob {
             )),
             Kind::Names => None,
         }
+    }
+}
+
+/// `setup` with the system's default named by the empty name (so `solver=piso` and no
+/// `solver` are the same experiment, with the same plan hash).
+fn canonical_solver(system: System, setup: SolverSetup) -> SolverSetup {
+    let default = system.physics().solver_setups().first().map(|w| w.name);
+    if default == Some(setup.name()) {
+        SolverSetup::default()
+    } else {
+        setup
     }
 }
 

@@ -10,6 +10,7 @@ use crate::numerics::nets::{CHANNELS_RANGE, DEPTH_RANGE};
 use crate::numerics::study::{MAX_ROLLOUT, MAX_TRAININGS};
 use crate::numerics::system::System;
 use crate::numerics::train::config::MAX_UNROLL;
+use crate::numerics::types::SolverSetup;
 
 /// Where an experiment runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,8 +120,23 @@ pub fn check(knob: Knob, value: &Value, target: Target, system: System) -> Resul
         Value::Modes(modes) => no_repeats(modes),
         Value::Modalities(modalities) => no_repeats(modalities),
         Value::Architectures(architectures) => no_repeats(architectures),
+        Value::Solver(setup) => check_solver(setup, system),
         Value::Architecture(_) | Value::System(_) => Ok(()),
     }
+}
+
+/// A set-up `system` offers (the empty name: its default).
+fn check_solver(setup: &SolverSetup, system: System) -> Result<(), Problem> {
+    system
+        .physics()
+        .solver_setup(setup)
+        .map(|_| ())
+        .map_err(|err| match err {
+            crate::numerics::train::TrainError::Invalid { message, .. } => {
+                Problem::Invalid(message)
+            }
+            other => Problem::Invalid(other.to_string()),
+        })
 }
 
 /// A learning rate in (0, 1].

@@ -40,6 +40,7 @@ use crate::numerics::nets::{Architecture, NetConfig};
 use crate::numerics::study::{NetSize, Preset, StudyConfig};
 use crate::numerics::system::System;
 use crate::numerics::train::{Modality, Mode};
+use crate::numerics::types::SolverSetup;
 
 /// Knob values given explicitly (CLI flags, URL parameters), in the order given; a knob given
 /// twice keeps the last.
@@ -108,6 +109,8 @@ pub struct Experiment {
     pub rollout: usize,
     /// Training domain scales `s` (L = 8·s).
     pub scales: Vec<f64>,
+    /// The coarse-solver set-up (empty: the system's default, the paper's).
+    pub solver: SolverSetup,
 }
 
 impl Default for Experiment {
@@ -159,6 +162,16 @@ impl Experiment {
             iterations,
             rollout: config.eval.rollout_steps,
             scales: base.data.scales.clone(),
+            solver: base.solver.clone(),
+        }
+    }
+
+    /// The name of the coarse-solver set-up (the system's default's where none is chosen;
+    /// empty where the system offers no choice).
+    pub fn solver_name(&self) -> &str {
+        match self.system.physics().solver_setups().first() {
+            Some(default) if self.solver.is_default() => default.name,
+            _ => self.solver.name(),
         }
     }
 
@@ -399,12 +412,18 @@ fn toggled<T: Copy + PartialEq>(items: &[T], item: T, all: &[T]) -> Vec<T> {
 
 /// Keeps a curriculum consistent with knobs written into `base`: its stages share the
 /// iterations (`iterations` rounded up to a multiple of the stages; the stage learning rates
-/// are the `lr` knob's).
+/// are the `lr` knob's), and the learning-rate decay keeps its steps per stage (the paper
+/// decays per epoch, so a longer stage decays as often: ×0.9 every 50 of 1000 iterations
+/// becomes every 200 of 4000).
 fn sync_curriculum(base: &mut crate::numerics::train::TrainConfig) {
     let iterations = base.iterations;
     let stages = base.stage_horizons().len();
     if let Some(curriculum) = &mut base.curriculum {
+        let preset_stage = curriculum.stage_iterations.max(1);
         curriculum.stage_iterations = iterations.div_ceil(stages.max(1)).max(1);
+        let decay_every = base.optimizer.decay_every as f64 * curriculum.stage_iterations as f64
+            / preset_stage as f64;
+        base.optimizer.decay_every = (decay_every.round() as usize).max(1);
     }
     base.iterations = base.total_iterations();
 }

@@ -12,6 +12,7 @@ use crate::numerics::nets::NetConfig;
 use crate::numerics::study::evaluate::rollout;
 use crate::numerics::study::results::{StudyResults, VariantId};
 use crate::numerics::system::PhysicalSystem;
+use crate::numerics::types::SolverSetup;
 
 /// Most steps a playground rollout takes.
 pub const MAX_STEPS: usize = 400;
@@ -94,7 +95,7 @@ pub fn reference_rollouts(
     let u0 = state.values(playground);
     let truth = playground.truth_rollout(&u0, state.scale, steps)?;
     let coarse = system
-        .baseline_rollout(&[vec![u0]], state.scale, steps)
+        .baseline_rollout(&SolverSetup::default(), &[vec![u0]], state.scale, steps)
         .map_err(|e| e.to_string())?
         .remove(0);
     let coarse_error = relative_error_per_frame(&truth, &coarse, steps);
@@ -133,7 +134,14 @@ pub async fn model_rollout(
     let net = load_weights(model.bytes.clone(), &config, device)
         .map_err(|e| format!("{}: {e}", id.label()))?;
     let stepper = system
-        .stepper(id.mode, model.alpha, false, &[state.scale], device)
+        .stepper(
+            id.mode,
+            model.alpha,
+            false,
+            &SolverSetup::default(),
+            &[state.scale],
+            device,
+        )
         .map_err(|e| e.to_string())?;
     let start = state.values(playground_of(system)?);
     let steps = steps.min(MAX_STEPS).min(truth.len().saturating_sub(1));

@@ -9,6 +9,7 @@ use crate::numerics::nets::Architecture;
 use crate::numerics::study::Preset;
 use crate::numerics::system::System;
 use crate::numerics::train::{Modality, Mode};
+use crate::numerics::types::SolverSetup;
 
 /// A problem with one knob's value.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,6 +87,7 @@ impl Knob {
                     .parse::<Architecture>()
                     .map(Value::Architecture)
                     .map_err(Problem::Unknown),
+                Knob::Solver => Ok(Value::Solver(SolverSetup::named(trimmed))),
                 _ => trimmed.parse::<System>().map(Value::System).map_err(|err| {
                     if System::is_coming(trimmed) {
                         Problem::Coming(clip(trimmed))

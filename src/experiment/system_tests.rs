@@ -130,3 +130,64 @@ fn kolmogorov_learning_rates_are_per_stage() {
     let (_, ignored) = Experiment::from_query("?lr=1e-3,1e-4");
     assert!(ignored[0].contains("give one rate"), "{ignored:?}");
 }
+
+/// Kolmogorov's coarse-solver set-up is a knob: the URL, the command, the study config and
+/// the deviations carry it; the default's name is the empty set-up; unknown names and a KS
+/// set-up are refused with their reason.
+#[test]
+fn kolmogorov_solver_setups_are_a_knob() {
+    let e = Experiment::defaults_for(System::Kolmogorov, Preset::Quick, Target::Browser);
+    assert_eq!(e.solver_name(), "piso");
+    assert!(Knob::Solver.applies(&e));
+    assert!(!Knob::Solver.applies(&Experiment::default()));
+    let (rk3, ignored) = Experiment::from_query("?system=kolmogorov&solver=ssp-rk3");
+    assert!(ignored.is_empty(), "{ignored:?}");
+    assert_eq!(rk3.study_config().base.solver.name(), "ssp-rk3");
+    assert_eq!(rk3.to_query(), "system=kolmogorov&solver=ssp-rk3");
+    assert!(
+        rk3.cli_command().contains("--solver ssp-rk3"),
+        "{}",
+        rk3.cli_command()
+    );
+    assert!(rk3.validate().is_empty(), "{:?}", rk3.validate());
+    let deviations = rk3.deviations().join("; ");
+    assert!(deviations.contains("SSP-RK3"), "{deviations}");
+    assert!(!deviations.contains("16 Jacobi sweeps"), "{deviations}");
+    let (quirks, _) = Experiment::from_query("?system=kolmogorov&solver=piso-official");
+    assert!(quirks.deviations().join("; ").contains("linspace"));
+    // Naming the default is the default experiment (same URL, same plan).
+    let (named, _) = Experiment::from_query("?system=kolmogorov&solver=piso");
+    assert_eq!(named, e);
+    assert_eq!(named.study_config(), e.study_config());
+    let (_, ignored) = Experiment::from_query("?system=kolmogorov&solver=heun");
+    assert_eq!(ignored.len(), 1);
+    assert!(
+        ignored[0].contains("unknown solver set-up 'heun'"),
+        "{ignored:?}"
+    );
+    assert!(ignored[0].contains("piso-exact"), "{ignored:?}");
+    let (_, ignored) = Experiment::from_query("?solver=piso");
+    assert_eq!(ignored.len(), 1);
+    assert!(ignored[0].contains("one coarse solver"), "{ignored:?}");
+}
+
+/// More iterations for Kolmogorov keep the schedule's shape: as many decays per stage.
+#[test]
+fn kolmogorov_decay_scales_with_the_stage() {
+    let e = Experiment::defaults_for(System::Kolmogorov, Preset::Quick, Target::Native);
+    let base = e.study_config().base;
+    let stage = base
+        .curriculum
+        .as_ref()
+        .expect("curriculum")
+        .stage_iterations;
+    assert_eq!((stage, base.optimizer.decay_every), (1000, 50));
+    let (long, _) = Experiment::from_query("?system=kolmogorov&iterations=12000");
+    let base = long.study_config().base;
+    let stage = base
+        .curriculum
+        .as_ref()
+        .expect("curriculum")
+        .stage_iterations;
+    assert_eq!((stage, base.optimizer.decay_every), (4000, 200));
+}

@@ -28,6 +28,7 @@ fn custom() -> Experiment {
         iterations: 1200,
         rollout: 200,
         scales: vec![0.9, 1.0, 1.25],
+        solver: SolverSetup::default(),
     }
 }
 

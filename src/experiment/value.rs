@@ -5,6 +5,7 @@ use std::fmt;
 use crate::numerics::nets::Architecture;
 use crate::numerics::system::System;
 use crate::numerics::train::{Modality, Mode};
+use crate::numerics::types::SolverSetup;
 
 /// A knob's typed value.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +26,8 @@ pub enum Value {
     Architectures(Vec<Architecture>),
     /// A system.
     System(System),
+    /// A coarse-solver set-up.
+    Solver(SolverSetup),
 }
 
 fn join<T: ToString>(items: &[T], separator: &str) -> String {
@@ -47,6 +50,7 @@ impl fmt::Display for Value {
             Value::Architecture(v) => write!(f, "{v}"),
             Value::Architectures(v) => f.write_str(&join(v, ",")),
             Value::System(v) => write!(f, "{v}"),
+            Value::Solver(v) => write!(f, "{v}"),
         }
     }
 }

@@ -5,6 +5,7 @@
 pub mod beside;
 pub mod committed;
 pub mod compute;
+pub mod orderings;
 pub mod paper;
 pub mod results;
 pub mod simulation;

@@ -3,6 +3,7 @@
 //! here, where the other file schemas live, with its views as text ([`ResultsText`]: the paper's
 //! table and the CSV).
 
+use super::orderings::{orderings, summary};
 pub use crate::numerics::study::results::*;
 use crate::numerics::system::SystemFacts;
 
@@ -111,6 +112,9 @@ impl ResultsText for StudyResults {
             String::new(),
         ));
         if let Some(sentence) = self.ratio_sentence(self.facts().paper_c_nog_over_p_wig) {
+            out.push_str(&format!("\n{sentence}\n"));
+        }
+        if let Some(sentence) = summary(&orderings(self)) {
             out.push_str(&format!("\n{sentence}\n"));
         }
         out

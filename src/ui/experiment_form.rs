@@ -7,11 +7,12 @@
 
 use leptos::prelude::*;
 
-use crate::experiment::{Experiment, Kind, Knob};
+use crate::experiment::{Experiment, Kind, Knob, Value};
 use crate::numerics::nets::Architecture;
 use crate::numerics::study::Preset;
 use crate::numerics::system::{System, COMING_SYSTEMS};
 use crate::numerics::train::{Modality, Mode};
+use crate::numerics::types::SolverSetup;
 use crate::report::units::cost_summary;
 
 /// `15841` → `15,841`.
@@ -219,6 +220,20 @@ pub fn ExperimentForm(
             </fieldset>
             <fieldset id="training">
                 <legend>"Training and evaluation"</legend>
+                <div class:hidden=move || !experiment.with(|e| Knob::Solver.applies(e))><label>"Coarse solver "
+                    <select id="solver" on:change=move |ev| {
+                        let name = event_target_value(&ev);
+                        experiment.update(|e| Knob::Solver.write(e, Value::Solver(SolverSetup::named(&name))));
+                    }>
+                        {move || experiment.with(|e| e.system.physics().solver_setups()).iter().map(|words| {
+                            let name = words.name;
+                            view! {
+                                <option value=name selected=move || experiment.with(|e| e.solver_name() == name)>{words.label}</option>
+                            }
+                        }).collect_view()}
+                    </select>
+                    <span class="field-error" id="solver-error">{error_of(Knob::Solver.key())}</span>
+                </label></div>
                 <KnobField experiment=experiment knob=Knob::LearningRate />
                 <KnobField experiment=experiment knob=Knob::Iterations />
                 <KnobField experiment=experiment knob=Knob::Seeds />

@@ -4,6 +4,7 @@
 use crate::report::results::SystemWords;
 use leptos::prelude::*;
 
+use crate::report::orderings::{orderings, summary};
 use crate::report::paper::{paper_rows, verdict};
 use crate::report::results::{cells, diverged_note, StudyResults};
 
@@ -52,6 +53,7 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
             </p>
         }
     });
+    let orderings_line = summary(&orderings(&results)).unwrap_or_default();
     let paper = paper_rows(&results);
     let paper_line = verdict(&paper).unwrap_or_else(|| {
         "No published setting matches this run (the paper's numbers are for the headline ratio, ONE/NOG/WIG, and ResNet1D 26×8 and 52×12).".to_string()
@@ -107,6 +109,7 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
         </p>
         {paper_table}
         <p id="paper-verdict">{paper_line}</p>
+        <p id="orderings">{orderings_line}</p>
         <p class="meta">{format!("preset '{}', {:.0} s", results.preset, results.wall_secs)}</p>
         {partial}
     }

@@ -14,7 +14,7 @@ use crate::numerics::train::config::{
     Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig,
 };
 use crate::numerics::train::preset::{deviations, iterations_for_epochs};
-use crate::numerics::types::{EvalConfig, System};
+use crate::numerics::types::{EvalConfig, SolverSetup, System};
 
 /// Epochs of the full budget (the KS study's).
 pub const EPOCHS: usize = 16;
@@ -63,6 +63,7 @@ pub fn full(mode: Mode, modality: Modality) -> TrainConfig {
         system: System::Burgers,
         curriculum: None,
         gradient_guard: false,
+        solver: SolverSetup::default(),
     }
 }
 

@@ -18,8 +18,8 @@ use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
 use crate::numerics::types::{
-    BaselineWords, EvalConfig, MapWords, MetricWords, Parameter, ParameterWords, StateShape,
-    System, SystemFacts, TestMetrics, Trajectory,
+    BaselineWords, EvalConfig, MapWords, MetricWords, Parameter, ParameterWords, SolverSetup,
+    StateShape, System, SystemFacts, TestMetrics, Trajectory,
 };
 
 /// Viscous Burgers.
@@ -123,6 +123,7 @@ impl PhysicalSystem for Burgers {
     fn training_trajectory(
         &self,
         data: &TrainDataConfig,
+        _solver: &SolverSetup,
         index: usize,
     ) -> Result<Trajectory, TrainError> {
         Self::trajectory(data, index)
@@ -131,6 +132,7 @@ impl PhysicalSystem for Burgers {
     fn test_truth(
         &self,
         eval: &EvalConfig,
+        _solver: &SolverSetup,
         size: usize,
         test: usize,
     ) -> Result<Vec<Vec<f64>>, TrainError> {
@@ -139,6 +141,7 @@ impl PhysicalSystem for Burgers {
 
     fn baseline_rollout(
         &self,
+        _solver: &SolverSetup,
         truth: &[Vec<Vec<f64>>],
         parameter: f64,
         steps: usize,
@@ -166,6 +169,7 @@ impl PhysicalSystem for Burgers {
         mode: Mode,
         _alpha: f64,
         _black_box: bool,
+        _solver: &SolverSetup,
         parameters: &[f64],
         device: &Device,
     ) -> Result<Stepper, TrainError> {
@@ -259,7 +263,9 @@ mod tests {
     fn training_trajectories_are_viscosity_major() {
         let data = small();
         assert_eq!(Burgers.training_trajectories(&data), 2 * TRAIN_ICS);
-        let all = Burgers.training_data(&data).expect("data");
+        let all = Burgers
+            .training_data(&data, &SolverSetup::default())
+            .expect("data");
         assert_eq!(all.len(), 2 * TRAIN_ICS);
         let t = &all[TRAIN_ICS + 2];
         assert_eq!(
@@ -272,7 +278,9 @@ mod tests {
             assert_eq!(t.frame(frame), &want[..]);
         }
         assert_ne!(all[2].values, all[TRAIN_ICS + 2].values, "ν matters");
-        assert!(Burgers.training_trajectory(&data, 2 * TRAIN_ICS).is_err());
+        assert!(Burgers
+            .training_trajectory(&data, &SolverSetup::default(), 2 * TRAIN_ICS)
+            .is_err());
     }
 
     /// The test truth is seeded per size, the baseline starts from it, and the truth scores
@@ -284,17 +292,33 @@ mod tests {
             rollout_steps: 20,
             ..preset::eval_config()
         };
-        let truth = Burgers.test_truth(&eval, 1, 1).expect("truth");
+        let truth = Burgers
+            .test_truth(&eval, &SolverSetup::default(), 1, 1)
+            .expect("truth");
         assert_eq!(truth.len(), 21);
         assert_eq!(
             truth,
             data::test_truth(eval.scales[1], TEST_SEED + 1, 1, 0, 20).expect("truth")
         );
-        assert_ne!(truth, Burgers.test_truth(&eval, 0, 1).expect("truth"));
-        assert!(Burgers.test_truth(&eval, 1, 2).is_err());
-        assert!(Burgers.test_truth(&eval, 3, 0).is_err());
+        assert_ne!(
+            truth,
+            Burgers
+                .test_truth(&eval, &SolverSetup::default(), 0, 1)
+                .expect("truth")
+        );
+        assert!(Burgers
+            .test_truth(&eval, &SolverSetup::default(), 1, 2)
+            .is_err());
+        assert!(Burgers
+            .test_truth(&eval, &SolverSetup::default(), 3, 0)
+            .is_err());
         let baseline = Burgers
-            .baseline_rollout(std::slice::from_ref(&truth), eval.scales[1], 20)
+            .baseline_rollout(
+                &SolverSetup::default(),
+                std::slice::from_ref(&truth),
+                eval.scales[1],
+                20,
+            )
             .expect("baseline");
         assert_eq!(baseline[0].len(), 21);
         assert_eq!(baseline[0][0], truth[0]);

@@ -14,7 +14,7 @@ use num_complex::Complex64;
 use super::config::{COARSE_RESOLUTION, FINE_DT, FINE_RESOLUTION};
 use super::initial::{random_vorticity, DEFAULT_MAX_WAVENUMBER, DEFAULT_RMS};
 use super::spectral::SpectralSolver;
-use super::staggered::coarse_from_fine;
+use super::staggered::{coarse_from_fine, coarse_point_sampled};
 use super::KolmogorovError;
 use crate::numerics::types::Trajectory;
 
@@ -34,6 +34,30 @@ pub const LONG_RUNS: usize = 16;
 /// Coarse velocity values per frame: `2·32²`.
 pub fn frame_values() -> usize {
     2 * COARSE_RESOLUTION * COARSE_RESOLUTION
+}
+
+/// How the 128² truth becomes the 32² staggered velocity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sampling {
+    /// Exact face averages ([`coarse_from_fine`]; discretely divergence-free).
+    #[default]
+    FaceAverage,
+    /// The official code's point sampling by linear interpolation ([`coarse_point_sampled`]).
+    PointSampled,
+}
+
+impl Sampling {
+    /// The coarse velocity `[2·32²]` of the fine vorticity `[128²]`.
+    fn coarse(self, fine_vorticity: &[f64]) -> Result<Vec<f64>, KolmogorovError> {
+        match self {
+            Self::FaceAverage => {
+                coarse_from_fine(fine_vorticity, FINE_RESOLUTION, COARSE_RESOLUTION)
+            }
+            Self::PointSampled => {
+                coarse_point_sampled(fine_vorticity, FINE_RESOLUTION, COARSE_RESOLUTION)
+            }
+        }
+    }
 }
 
 /// A run: its solver (grid side, Re, time step, forcing amplitude) and its seed.
@@ -114,14 +138,16 @@ fn keep(run: Run, frame: usize, spectrum: &[Complex64]) {
     checkpoints.drain(..excess);
 }
 
-/// `frames` coarse frames `[2·32²]` each (f64) of the run at `reynolds` from the seeded field
-/// `seed`, from coarse frame `start` on (one frame every 4 fine steps; `start` spins it up).
-/// The run's states at `start` and at its last frame are kept as checkpoints.
+/// `frames` coarse frames `[2·32²]` each (f64, down-sampled by `sampling`) of the run at
+/// `reynolds` from the seeded field `seed`, from coarse frame `start` on (one frame every 4 fine
+/// steps; `start` spins it up). The run's states at `start` and at its last frame are kept as
+/// checkpoints.
 pub fn coarse_frames(
     reynolds: f64,
     seed: u64,
     start: usize,
     frames: usize,
+    sampling: Sampling,
 ) -> Result<Vec<Vec<f64>>, KolmogorovError> {
     let solver = SpectralSolver::new(FINE_RESOLUTION, reynolds, FINE_DT)?;
     let mut spectrum = spectrum_at(&solver, seed, start)?;
@@ -135,11 +161,7 @@ pub fn coarse_frames(
             }
         }
         let vorticity = solver.to_grid(&spectrum);
-        out.push(coarse_from_fine(
-            &vorticity,
-            FINE_RESOLUTION,
-            COARSE_RESOLUTION,
-        )?);
+        out.push(sampling.coarse(&vorticity)?);
     }
     if frames > 1 {
         keep(run, start + frames - 1, &spectrum);
@@ -154,8 +176,10 @@ pub fn training_trajectory(
     index: usize,
     spinup_frames: usize,
     frames: usize,
+    sampling: Sampling,
 ) -> Result<Trajectory, KolmogorovError> {
-    let states = coarse_frames(reynolds, TRAIN_SEED + index as u64, spinup_frames, frames)?;
+    let seed = TRAIN_SEED + index as u64;
+    let states = coarse_frames(reynolds, seed, spinup_frames, frames, sampling)?;
     Ok(Trajectory {
         scale: reynolds,
         domain_size: std::f64::consts::TAU,
@@ -178,8 +202,10 @@ pub fn test_truth(
     start: usize,
     test: usize,
     rollout_steps: usize,
+    sampling: Sampling,
 ) -> Result<Vec<Vec<f64>>, KolmogorovError> {
-    let frames = coarse_frames(reynolds, seed, test_start(start, test), rollout_steps + 1)?;
+    let start = test_start(start, test);
+    let frames = coarse_frames(reynolds, seed, start, rollout_steps + 1, sampling)?;
     Ok(frames
         .into_iter()
         .map(|f| f.into_iter().map(|v| v as f32 as f64).collect())
@@ -193,9 +219,9 @@ mod tests {
     /// The first frame is the down-sampled developed state and the trajectory is seeded.
     #[test]
     fn trajectories_are_seeded_and_shaped() {
-        let a = training_trajectory(500.0, 0, 2, 3).expect("data");
-        let b = training_trajectory(500.0, 0, 2, 3).expect("data");
-        let c = training_trajectory(500.0, 1, 2, 3).expect("data");
+        let a = training_trajectory(500.0, 0, 2, 3, Sampling::FaceAverage).expect("data");
+        let b = training_trajectory(500.0, 0, 2, 3, Sampling::FaceAverage).expect("data");
+        let c = training_trajectory(500.0, 1, 2, 3, Sampling::FaceAverage).expect("data");
         assert_eq!(a.frames(), 3);
         assert_eq!(a.resolution, frame_values());
         assert_eq!(a, b);
@@ -213,12 +239,27 @@ mod tests {
     #[test]
     fn tests_are_windows_of_one_long_run() {
         let (reynolds, seed) = (600.0, 77_777);
-        let from_scratch = coarse_frames(reynolds, seed, 0, 7).expect("run");
+        let from_scratch = coarse_frames(reynolds, seed, 0, 7, Sampling::FaceAverage).expect("run");
         // Checkpoints now exist at frames 0 and 6: frame 3 starts from frame 0's.
-        let window = coarse_frames(reynolds, seed, 3, 4).expect("window");
+        let window = coarse_frames(reynolds, seed, 3, 4, Sampling::FaceAverage).expect("window");
         assert_eq!(window[..], from_scratch[3..]);
-        let late = coarse_frames(reynolds, seed, 6, 2).expect("late");
+        let late = coarse_frames(reynolds, seed, 6, 2, Sampling::FaceAverage).expect("late");
         assert_eq!(late[0], from_scratch[6]);
         assert_eq!(test_start(3, 2), 3 + 2 * TEST_SPACING_FRAMES);
+    }
+
+    /// The official point sampling gives the same run, slightly different values.
+    #[test]
+    fn point_sampling_is_the_same_run_resampled() {
+        let averaged = training_trajectory(700.0, 2, 2, 2, Sampling::FaceAverage).expect("data");
+        let sampled = training_trajectory(700.0, 2, 2, 2, Sampling::PointSampled).expect("data");
+        let (a, b) = (averaged.frame(1), sampled.frame(1));
+        let difference: f32 = a.iter().zip(b).map(|(x, y)| (x - y).powi(2)).sum();
+        let size: f32 = a.iter().map(|x| x * x).sum();
+        let relative = (difference / size).sqrt();
+        assert!(
+            relative > 1e-6 && relative < 0.1,
+            "relative difference {relative}"
+        );
     }
 }

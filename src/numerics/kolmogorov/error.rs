@@ -48,6 +48,11 @@ pub enum KolmogorovError {
         /// Position of the first offending value.
         index: usize,
     },
+    /// A coarse-solver set-up name that Kolmogorov flow does not offer.
+    #[error(
+        "unknown Kolmogorov solver set-up '{0}' (expected piso, piso-exact, piso-official or ssp-rk3)"
+    )]
+    UnknownSetup(String),
     /// Reading a tensor back from the device failed.
     #[error("reading a tensor back failed: {0}")]
     Readback(String),

@@ -8,7 +8,8 @@
 //! periodic Poisson solve as matmuls), [`coarse`] (the differentiable coarse solver on burn
 //! tensors: SSP-RK3 projection scheme), [`piso`] (its default scheme, the paper's PISO), [`initial`] (seeded random fields, spin-up), [`statistics`] (vorticity rms and
 //! integral time scale); for the study: [`data`] (training and test trajectories), [`metrics`]
-//! (velocity MSE, diverged models), [`preset`] (the paper's set-up and the reduced budgets) and
+//! (velocity MSE, diverged models), [`preset`] (the paper's set-up and the reduced budgets), [`setup`] (the named coarse-solver
+//! set-ups: scheme, gradient, the official quirks) and
 //! [`system`] (the [`crate::numerics::system::PhysicalSystem`] implementation).
 
 pub mod coarse;
@@ -22,6 +23,7 @@ pub mod metrics;
 pub mod piso;
 pub mod poisson;
 pub mod preset;
+pub mod setup;
 pub mod spectral;
 pub mod staggered;
 pub mod statistics;

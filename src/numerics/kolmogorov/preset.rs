@@ -17,7 +17,7 @@ use crate::numerics::study::{NetSize, Preset, StudyConfig};
 use crate::numerics::train::config::{Curriculum, TrainDataConfig};
 use crate::numerics::train::preset::deviations;
 use crate::numerics::train::{Modality, Mode, OptimizerConfig, TrainConfig, UnrollConfig};
-use crate::numerics::types::{EvalConfig, System};
+use crate::numerics::types::{EvalConfig, SolverSetup, System};
 
 /// Coarse frames per training Reynolds number (the paper: 6000).
 pub const PAPER_FRAMES: usize = 6000;
@@ -86,6 +86,7 @@ pub fn paper_training(modality: Modality) -> TrainConfig {
             restart: true,
         }),
         gradient_guard: true,
+        solver: SolverSetup::default(),
     };
     config.iterations = config.total_iterations();
     config

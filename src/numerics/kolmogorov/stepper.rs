@@ -4,12 +4,13 @@
 
 use burn::tensor::{Device, Tensor};
 
-use super::config::{COARSE_DT, COARSE_RESOLUTION};
+use super::setup::Setup;
 use super::CoarseSolver;
 use crate::numerics::nets::Net;
 use crate::numerics::profile::{span, Phase};
 use crate::numerics::train::step::{HybridStep, Stepper};
 use crate::numerics::train::TrainError;
+use crate::numerics::types::Precision;
 
 /// The network's input channel per unit of Re (`Re/1000`).
 pub const CHANNEL_PER_REYNOLDS: f64 = 1.0 / 1000.0;
@@ -23,9 +24,11 @@ pub struct FlowStep {
 }
 
 impl FlowStep {
-    /// The correction stepper for each Reynolds number of `reynolds` on `device`.
-    pub fn new(reynolds: &[f64], device: &Device) -> Result<Self, TrainError> {
-        let solver = CoarseSolver::new(COARSE_RESOLUTION, COARSE_DT, device)
+    /// The correction stepper of the solver set-up `setup` for each Reynolds number of
+    /// `reynolds` on `device` (f32).
+    pub fn new(setup: Setup, reynolds: &[f64], device: &Device) -> Result<Self, TrainError> {
+        let solver = setup
+            .coarse_solver(device, Precision::F32)
             .map_err(|err| TrainError::invalid("solver", err.to_string()))?;
         Ok(Self {
             solver,

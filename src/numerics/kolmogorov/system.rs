@@ -5,13 +5,13 @@
 
 use burn::tensor::{Device, Tensor};
 
-use super::config::{COARSE_DT, COARSE_RESOLUTION};
-use super::data::{self, TEST_SEED};
+use super::config::COARSE_RESOLUTION;
+use super::data::{self, Sampling, TEST_SEED};
 use super::metrics;
 use super::preset;
+use super::setup::{Setup, SETUPS};
 use super::staggered::vorticity_from_velocity;
 use super::stepper::FlowStep;
-use super::CoarseSolver;
 use crate::numerics::backend;
 use crate::numerics::study::physics::PhysicalSystem;
 use crate::numerics::study::{Preset, StudyConfig};
@@ -20,7 +20,8 @@ use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Mode, TrainConfig, TrainError};
 use crate::numerics::types::{
     BaselineWords, EvalConfig, MapKind, MapWords, MetricWords, Parameter, ParameterWords,
-    Precision, SpaceTime, StateShape, System, SystemFacts, TestMetrics, Trajectory,
+    Precision, SetupWords, SolverSetup, SpaceTime, StateShape, System, SystemFacts, TestMetrics,
+    Trajectory,
 };
 
 /// The coarse solver's deviation from the paper, first in every list of deviations.
@@ -44,6 +45,14 @@ pub fn coarse_flops_per_step(batch: usize) -> f64 {
     let projection = 10.0 * n * n + 8.0 * 2.0 * n * n * n;
     let sweeps = (super::piso::PREDICTOR_ITERATIONS + 1) as f64;
     batch as f64 * (sweeps * sweep + 2.0 * projection)
+}
+
+/// The down-sampling of the set-up `solver`.
+fn sampling_of(solver: &SolverSetup) -> Result<Sampling, TrainError> {
+    Ok(match Setup::of(solver).map_err(invalid)?.official_quirks {
+        true => Sampling::PointSampled,
+        false => Sampling::FaceAverage,
+    })
 }
 
 /// Kolmogorov flow.
@@ -128,18 +137,22 @@ impl PhysicalSystem for Kolmogorov {
     fn training_trajectory(
         &self,
         data: &TrainDataConfig,
+        solver: &SolverSetup,
         index: usize,
     ) -> Result<Trajectory, TrainError> {
         let reynolds = *data
             .scales
             .get(index)
             .ok_or_else(|| TrainError::invalid("scales", format!("no trajectory {index}")))?;
-        data::training_trajectory(reynolds, index, data.warmup_steps, data.frames).map_err(invalid)
+        let sampling = sampling_of(solver)?;
+        data::training_trajectory(reynolds, index, data.warmup_steps, data.frames, sampling)
+            .map_err(invalid)
     }
 
     fn test_truth(
         &self,
         eval: &EvalConfig,
+        solver: &SolverSetup,
         size: usize,
         test: usize,
     ) -> Result<Vec<Vec<f64>>, TrainError> {
@@ -154,23 +167,20 @@ impl PhysicalSystem for Kolmogorov {
             ));
         }
         let seed = TEST_SEED + eval.test_seed + 100 * size as u64;
-        data::test_truth(reynolds, seed, eval.start_frame, test, eval.rollout_steps)
-            .map_err(invalid)
+        let (start, steps) = (eval.start_frame, eval.rollout_steps);
+        data::test_truth(reynolds, seed, start, test, steps, sampling_of(solver)?).map_err(invalid)
     }
 
     fn baseline_rollout(
         &self,
+        solver: &SolverSetup,
         truth: &[Vec<Vec<f64>>],
         parameter: f64,
         steps: usize,
     ) -> Result<Vec<Vec<Vec<f64>>>, TrainError> {
-        let solver = CoarseSolver::with_precision(
-            COARSE_RESOLUTION,
-            COARSE_DT,
-            &backend::cpu(),
-            Precision::F64,
-        )
-        .map_err(invalid)?;
+        let solver = Setup::of(solver)
+            .and_then(|setup| setup.coarse_solver(&backend::cpu(), Precision::F64))
+            .map_err(invalid)?;
         let starts: Vec<Vec<f64>> = truth.iter().map(|t| t[0].clone()).collect();
         let mut state = solver.velocity_tensor(&starts).map_err(invalid)?;
         let mut states = Vec::with_capacity(steps);
@@ -205,6 +215,7 @@ impl PhysicalSystem for Kolmogorov {
         mode: Mode,
         _alpha: f64,
         _black_box: bool,
+        solver: &SolverSetup,
         parameters: &[f64],
         device: &Device,
     ) -> Result<Stepper, TrainError> {
@@ -214,7 +225,12 @@ impl PhysicalSystem for Kolmogorov {
                 "Kolmogorov flow is studied in correction mode only",
             ));
         }
-        Ok(FlowStep::new(parameters, device)?.stepper())
+        let setup = Setup::of(solver).map_err(invalid)?;
+        Ok(FlowStep::new(setup, parameters, device)?.stepper())
+    }
+
+    fn solver_setups(&self) -> &'static [SetupWords] {
+        &SETUPS
     }
 
     fn validate_training(&self, config: &TrainConfig) -> Result<(), TrainError> {
@@ -266,7 +282,12 @@ impl PhysicalSystem for Kolmogorov {
     }
 
     fn config_deviations(&self, config: &StudyConfig) -> Vec<String> {
-        let mut out = vec![SOLVER_DEVIATION.to_string()];
+        let setup = crate::numerics::types::solver_setup::find(&SETUPS, &config.base.solver);
+        let mut out = match setup {
+            Some(words) if words.name == "ssp-rk3" => vec![],
+            _ => vec![SOLVER_DEVIATION.to_string()],
+        };
+        out.extend(setup.and_then(|words| words.deviation).map(str::to_string));
         out.extend(preset::config_deviations(config));
         out
     }

@@ -13,7 +13,7 @@ use crate::numerics::train::config::{
     Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig,
 };
 use crate::numerics::train::preset::{self, deviations};
-use crate::numerics::types::{EvalConfig, System};
+use crate::numerics::types::{EvalConfig, SolverSetup, System};
 
 /// The study's training data: the six training scales, 200 warm-up steps, the first 25 % of
 /// the 5000 kept frames.
@@ -59,6 +59,7 @@ pub fn paper(mode: Mode, modality: Modality) -> TrainConfig {
         system: System::Ks,
         curriculum: None,
         gradient_guard: false,
+        solver: SolverSetup::default(),
     }
 }
 

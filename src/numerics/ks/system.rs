@@ -19,8 +19,8 @@ use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Modality, Mode, TrainError};
 use crate::numerics::types::{
-    BaselineWords, EvalConfig, MapWords, MetricWords, Parameter, ParameterWords, StateShape,
-    System, SystemFacts, TestMetrics, Trajectory,
+    BaselineWords, EvalConfig, MapWords, MetricWords, Parameter, ParameterWords, SolverSetup,
+    StateShape, System, SystemFacts, TestMetrics, Trajectory,
 };
 
 /// Grid points of every study (the study's N).
@@ -83,6 +83,7 @@ impl PhysicalSystem for Ks {
     fn training_trajectory(
         &self,
         data: &TrainDataConfig,
+        _solver: &SolverSetup,
         index: usize,
     ) -> Result<Trajectory, TrainError> {
         let scale = *data
@@ -107,6 +108,7 @@ impl PhysicalSystem for Ks {
     fn test_truth(
         &self,
         eval: &EvalConfig,
+        _solver: &SolverSetup,
         size: usize,
         test: usize,
     ) -> Result<Vec<Vec<f64>>, TrainError> {
@@ -115,6 +117,7 @@ impl PhysicalSystem for Ks {
 
     fn baseline_rollout(
         &self,
+        _solver: &SolverSetup,
         truth: &[Vec<Vec<f64>>],
         parameter: f64,
         steps: usize,
@@ -137,6 +140,7 @@ impl PhysicalSystem for Ks {
         mode: Mode,
         alpha: f64,
         black_box: bool,
+        _solver: &SolverSetup,
         parameters: &[f64],
         device: &Device,
     ) -> Result<Stepper, TrainError> {
@@ -205,6 +209,10 @@ mod tests {
         };
         let whole = generate(&data, data_solver(RESOLUTION)).expect("set");
         assert_eq!(Ks.training_trajectories(&data), whole.len());
-        assert_eq!(Ks.training_data(&data).expect("one by one"), whole);
+        assert_eq!(
+            Ks.training_data(&data, &SolverSetup::default())
+                .expect("one by one"),
+            whole
+        );
     }
 }

@@ -168,7 +168,7 @@ impl Calibration {
         config.data.frames = 32;
         let resolution = system.state_shape().values();
         let solver_flops_per_state = system.solver_flops_per_state(config.mode, config.alpha);
-        let trajectories = system.training_data(&config.data)?;
+        let trajectories = system.training_data(&config.data, &config.solver)?;
         let mut trainer = system.trainer(config.clone(), &trajectories, device)?;
         let mut log = LossLog::default();
         log.push(trainer.step()?);

@@ -29,6 +29,7 @@ impl Study {
                 config.mode,
                 config.alpha,
                 false,
+                &config.solver,
                 &self.config.eval.scales,
                 &self.device,
             )?,

@@ -15,8 +15,10 @@ use crate::numerics::nets::Architecture;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Mode, TrainConfig, TrainError, Trainer};
+use crate::numerics::types::solver_setup::find;
 use crate::numerics::types::{
-    EvalConfig, Parameter, SpaceTime, StateShape, System, SystemFacts, TestMetrics, Trajectory,
+    EvalConfig, Parameter, SetupWords, SolverSetup, SpaceTime, StateShape, System, SystemFacts,
+    TestMetrics, Trajectory,
 };
 
 /// Finds the implementation of a [`System`]: the registry's `System::physics`, handed down by
@@ -62,17 +64,23 @@ pub trait PhysicalSystem: Sync {
     fn training_trajectories(&self, data: &TrainDataConfig) -> usize;
 
     /// Training trajectory `index` (parameter-major) of `data`: the ground-truth solver from the
-    /// system's initial condition, warm-up dropped, stored f32.
+    /// system's initial condition, warm-up dropped, stored f32 (`solver`: the data path of the
+    /// set-up).
     fn training_trajectory(
         &self,
         data: &TrainDataConfig,
+        solver: &SolverSetup,
         index: usize,
     ) -> Result<Trajectory, TrainError>;
 
     /// Every training trajectory of `data`, in order.
-    fn training_data(&self, data: &TrainDataConfig) -> Result<Vec<Trajectory>, TrainError> {
+    fn training_data(
+        &self,
+        data: &TrainDataConfig,
+        solver: &SolverSetup,
+    ) -> Result<Vec<Trajectory>, TrainError> {
         (0..self.training_trajectories(data))
-            .map(|index| self.training_trajectory(data, index))
+            .map(|index| self.training_trajectory(data, solver, index))
             .collect()
     }
 
@@ -81,13 +89,16 @@ pub trait PhysicalSystem: Sync {
     fn test_truth(
         &self,
         eval: &EvalConfig,
+        solver: &SolverSetup,
         size: usize,
         test: usize,
     ) -> Result<Vec<Vec<f64>>, TrainError>;
 
-    /// The coarse solver alone from each truth's frame 0, `steps` steps (`[tests][steps + 1]`).
+    /// The coarse solver of `solver` alone from each truth's frame 0, `steps` steps
+    /// (`[tests][steps + 1]`).
     fn baseline_rollout(
         &self,
+        solver: &SolverSetup,
         truth: &[Vec<Vec<f64>>],
         parameter: f64,
         steps: usize,
@@ -105,12 +116,14 @@ pub trait PhysicalSystem: Sync {
 
     /// The hybrid step of `mode` (α for the transition mode) on the coarse solver of every
     /// value of `parameters`, on `device` (an autodiff device for training). `black_box` runs
-    /// the solver outside autodiff where the system has such a variant (NOG correction).
+    /// the solver outside autodiff where the system has such a variant (NOG correction);
+    /// `solver` is the coarse solver's set-up.
     fn stepper(
         &self,
         mode: Mode,
         alpha: f64,
         black_box: bool,
+        solver: &SolverSetup,
         parameters: &[f64],
         device: &Device,
     ) -> Result<Stepper, TrainError>;
@@ -126,6 +139,38 @@ pub trait PhysicalSystem: Sync {
     /// parameter range are checked by [`PhysicalSystem::validate`].
     fn validate_training(&self, _config: &TrainConfig) -> Result<(), TrainError> {
         Ok(())
+    }
+
+    /// The coarse-solver set-ups the system offers, the default (the paper's) first; empty
+    /// when it has only one.
+    fn solver_setups(&self) -> &'static [SetupWords] {
+        &[]
+    }
+
+    /// The entry of `solver` in [`PhysicalSystem::solver_setups`], or why it is not offered.
+    fn solver_setup(&self, solver: &SolverSetup) -> Result<Option<SetupWords>, TrainError> {
+        let offered = self.solver_setups();
+        match find(offered, solver) {
+            Some(words) => Ok(Some(*words)),
+            None if solver.is_default() => Ok(None),
+            None if offered.is_empty() => Err(TrainError::invalid(
+                "solver",
+                format!(
+                    "{} has one coarse solver; there is no set-up '{solver}'",
+                    self.title()
+                ),
+            )),
+            None => {
+                let names: Vec<&str> = offered.iter().map(|w| w.name).collect();
+                Err(TrainError::invalid(
+                    "solver",
+                    format!(
+                        "unknown solver set-up '{solver}' (expected {})",
+                        names.join(", ")
+                    ),
+                ))
+            }
+        }
     }
 
     /// Every check of `config` for this system: the generic ones, the architecture, the
@@ -166,6 +211,7 @@ pub trait PhysicalSystem: Sync {
                 ),
             ));
         }
+        self.solver_setup(&config.solver)?;
         self.validate_training(config)
     }
 
@@ -183,6 +229,7 @@ pub trait PhysicalSystem: Sync {
             config.mode,
             config.alpha,
             config.black_box_solver,
+            &config.solver,
             &parameters_of(data),
             &device,
         )?;

@@ -257,8 +257,11 @@ impl Study {
     /// Generates training trajectory `index`; the test data follows the last.
     fn generate_trajectory(&mut self, index: usize) -> Step {
         let data = &self.config.base.data;
-        self.training_data
-            .push(self.system.training_trajectory(data, index)?);
+        self.training_data.push(self.system.training_trajectory(
+            data,
+            &self.config.base.solver,
+            index,
+        )?);
         self.work_done += DATA_WORK;
         let next = if index + 1 < self.system.training_trajectories(data) {
             Stage::TrainingData { next: index + 1 }
@@ -272,7 +275,9 @@ impl Study {
     fn generate_test(&mut self, index: usize) -> Step {
         let per_size = self.config.eval.tests_per_size;
         let (size, test) = (index / per_size, index % per_size);
-        let truth = self.system.test_truth(&self.config.eval, size, test)?;
+        let truth =
+            self.system
+                .test_truth(&self.config.eval, &self.config.base.solver, size, test)?;
         if test == 0 {
             self.test_sets.push(TestSize {
                 scale: self.config.eval.scales[size],
@@ -310,9 +315,12 @@ impl Study {
             test,
         })?);
         let eval = &self.config.eval;
-        let rollout = self
-            .system
-            .baseline_rollout(truth, size.scale, eval.rollout_steps)?;
+        let rollout = self.system.baseline_rollout(
+            &self.config.base.solver,
+            truth,
+            size.scale,
+            eval.rollout_steps,
+        )?;
         let metrics =
             self.system
                 .test_metrics(&truth[0], &rollout[0], size.scale, eval.error_horizon)?;

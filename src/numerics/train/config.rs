@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::error::TrainError;
 use super::variant::VariantId;
 use crate::numerics::nets::NetConfig;
-use crate::numerics::types::System;
+use crate::numerics::types::{SolverSetup, System};
 
 pub use super::curriculum::{Curriculum, StageAt};
 
@@ -168,6 +168,9 @@ pub struct TrainConfig {
     /// paper's Kolmogorov code); skipped updates are counted.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub gradient_guard: bool,
+    /// The system's coarse-solver set-up (scheme, gradient, data path; empty: the paper's).
+    #[serde(default, skip_serializing_if = "SolverSetup::is_default")]
+    pub solver: SolverSetup,
 }
 
 fn is_ks(system: &System) -> bool {

@@ -294,6 +294,7 @@ mod tests {
     use super::*;
     use crate::numerics::nets::NetConfig;
     use crate::numerics::train::config::{OptimizerConfig, TrainConfig};
+    use crate::numerics::types::SolverSetup;
 
     fn unroll(horizon: usize, warmup: usize, detach_interval: usize) -> UnrollConfig {
         UnrollConfig {
@@ -423,6 +424,7 @@ mod tests {
             system: crate::numerics::system::System::Ks,
             curriculum: None,
             gradient_guard: false,
+            solver: SolverSetup::default(),
         }
     }
 

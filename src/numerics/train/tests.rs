@@ -17,7 +17,7 @@ use crate::numerics::ks::stepper::KsStep;
 use crate::numerics::ks::system::Ks;
 use crate::numerics::nets::{Architecture, Net, NetConfig};
 use crate::numerics::study::physics::PhysicalSystem;
-use crate::numerics::types::Trajectory;
+use crate::numerics::types::{SolverSetup, Trajectory};
 
 const N: usize = 48;
 
@@ -69,6 +69,7 @@ fn tiny_config_of(
         system: crate::numerics::system::System::Ks,
         curriculum: None,
         gradient_guard: false,
+        solver: SolverSetup::default(),
     }
 }
 

@@ -182,7 +182,7 @@ fn paper_tests() -> Result<(), CliError> {
             .map(|(_, values)| values);
         for test in 0..eval.tests_per_size {
             let truth = Kolmogorov
-                .test_truth(&eval, size, test)
+                .test_truth(&eval, &Default::default(), size, test)
                 .map_err(|err| CliError::Usage(err.to_string()))?;
             let ours = paper_time_scale_steps(&truth, n, COARSE_DT);
             let vorticity: Vec<Vec<f64>> = truth

@@ -131,7 +131,7 @@ pub fn train(args: &TrainArgs) -> Result<(), CliError> {
     std::fs::create_dir_all(&args.out).map_err(output)?;
     let data_start = Instant::now();
     let system = config.system.physics();
-    let trajectories = system.training_data(&config.data)?;
+    let trajectories = system.training_data(&config.data, &config.solver)?;
     let data_generation_secs = data_start.elapsed().as_secs_f64();
     let mut trainer = system.trainer(config.clone(), &trajectories, &backend::cpu())?;
     let label = config.variant_id().label();

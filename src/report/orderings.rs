@@ -1,0 +1,212 @@
+//! The paper's orderings (PAPER.md, "What the study found") checked in one run: correction
+//! beats prediction for every modality, WIG ≤ NOG ≤ ONE within each mode, and C-NOG beats P-WIG
+//! by 3–6× (the study: ≈ 4.5×). Each is judged on the seeds' mean relative error and on every
+//! seed alone, so a reader sees whether the seeds agree.
+
+use crate::numerics::study::results::{StudyResults, VariantResult};
+use crate::numerics::train::{Modality, Mode};
+
+/// The band of C-NOG / P-WIG error ratios counted as the study's "≈ 4.5-fold".
+pub const HEADLINE_BAND: (f64, f64) = (3.0, 6.0);
+
+/// One ordering in one run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ordering {
+    /// What is claimed (`C-NOG ≤ C-ONE`).
+    pub claim: String,
+    /// Whether it holds on the seeds' mean relative errors.
+    pub holds: bool,
+    /// `(seed, holds)` for every seed both sides trained.
+    pub per_seed: Vec<(u64, bool)>,
+}
+
+impl Ordering {
+    /// One phrase: `C-NOG ≤ C-ONE holds`, or with the seeds where they disagree
+    /// (`… fails (holds for seeds 0, 2; not for 1)`).
+    pub fn describe(&self) -> String {
+        let verb = if self.holds { "holds" } else { "fails" };
+        let seeds = |holds: bool| {
+            self.per_seed
+                .iter()
+                .filter(|(_, h)| *h == holds)
+                .map(|(s, _)| s.to_string())
+                .collect::<Vec<_>>()
+        };
+        let (yes, no) = (seeds(true), seeds(false));
+        if self.per_seed.len() < 2 || yes.is_empty() || no.is_empty() {
+            format!("{} {verb}", self.claim)
+        } else {
+            format!(
+                "{} {verb} (per seed: holds for {}; not for {})",
+                self.claim,
+                yes.join(", "),
+                no.join(", ")
+            )
+        }
+    }
+}
+
+/// The variant of `mode` and `modality` when the run has exactly one (the headline grids).
+fn only(results: &StudyResults, mode: Mode, modality: Modality) -> Option<&VariantResult> {
+    let mut matching = results.variants.iter().filter(|v| v.id.is(mode, modality));
+    let first = matching.next()?;
+    matching.next().is_none().then_some(first)
+}
+
+/// Each seed's relative error of `v`, by seed.
+fn by_seed(v: &VariantResult) -> impl Iterator<Item = (u64, f64)> + '_ {
+    v.seeds
+        .iter()
+        .copied()
+        .zip(v.metrics.relative_error.per_seed.iter().copied())
+}
+
+/// `test(a, b)` on the means and on every seed both trained.
+fn compare(
+    claim: String,
+    a: &VariantResult,
+    b: &VariantResult,
+    test: impl Fn(f64, f64) -> bool,
+) -> Ordering {
+    let per_seed = by_seed(a)
+        .filter_map(|(seed, x)| {
+            by_seed(b)
+                .find(|(s, _)| *s == seed)
+                .map(|(_, y)| (seed, test(x, y)))
+        })
+        .collect();
+    Ordering {
+        claim,
+        holds: test(a.metrics.relative_error.mean, b.metrics.relative_error.mean),
+        per_seed,
+    }
+}
+
+/// `a` at or below `b` in relative error.
+fn at_most(x: f64, y: f64) -> bool {
+    x.is_finite() && x <= y
+}
+
+/// The orderings this run can show (those whose variants it trained), in the paper's order:
+/// C < P per modality, then WIG ≤ NOG and NOG ≤ ONE in each mode, then the C-NOG / P-WIG band.
+pub fn orderings(results: &StudyResults) -> Vec<Ordering> {
+    let label = |mode: Mode, modality: Modality| format!("{}-{}", mode.letter(), modality.label());
+    let mut out = Vec::new();
+    for modality in Modality::ALL {
+        if let (Some(c), Some(p)) = (
+            only(results, Mode::Correct, modality),
+            only(results, Mode::Predict, modality),
+        ) {
+            let claim = format!(
+                "{} < {}",
+                label(Mode::Correct, modality),
+                label(Mode::Predict, modality)
+            );
+            out.push(compare(claim, c, p, |x, y| x.is_finite() && x < y));
+        }
+    }
+    for mode in [Mode::Predict, Mode::Correct] {
+        for (better, worse) in [
+            (Modality::Wig, Modality::Nog),
+            (Modality::Nog, Modality::One),
+        ] {
+            if let (Some(a), Some(b)) = (only(results, mode, better), only(results, mode, worse)) {
+                let claim = format!("{} ≤ {}", label(mode, better), label(mode, worse));
+                out.push(compare(claim, a, b, at_most));
+            }
+        }
+    }
+    if let (Some(c_nog), Some(p_wig)) = (
+        only(results, Mode::Correct, Modality::Nog),
+        only(results, Mode::Predict, Modality::Wig),
+    ) {
+        let (low, high) = HEADLINE_BAND;
+        let claim = format!("C-NOG beats P-WIG by {low}–{high}× (study ≈ 4.5×)");
+        out.push(compare(claim, p_wig, c_nog, move |p, c| {
+            c > 0.0 && (low..=high).contains(&(p / c))
+        }));
+    }
+    out
+}
+
+/// One sentence: how many orderings hold, and each one (`5 of 6 of the paper's orderings
+/// hold: …`); `None` when the run shows none.
+pub fn summary(orderings: &[Ordering]) -> Option<String> {
+    if orderings.is_empty() {
+        return None;
+    }
+    let holding = orderings.iter().filter(|o| o.holds).count();
+    let each: Vec<String> = orderings.iter().map(Ordering::describe).collect();
+    Some(format!(
+        "{holding} of {} of the paper's orderings hold in this run (mean over seeds): {}.",
+        orderings.len(),
+        each.join("; ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture() -> StudyResults {
+        let text = include_str!("../../tests/e2e/fixtures/cli-results.json");
+        StudyResults::from_json(text).expect("fixture")
+    }
+
+    /// Sets `mode`-`modality`'s per-seed errors (and their mean).
+    fn set(results: &mut StudyResults, mode: Mode, modality: Modality, errors: &[f64]) {
+        let v = results
+            .variants
+            .iter_mut()
+            .find(|v| v.id.is(mode, modality))
+            .expect("variant");
+        v.seeds = (0..errors.len() as u64).collect();
+        v.metrics.relative_error.per_seed = errors.to_vec();
+        v.metrics.relative_error.mean = errors.iter().sum::<f64>() / errors.len() as f64;
+    }
+
+    #[test]
+    fn every_ordering_is_judged_on_the_mean_and_per_seed() {
+        let mut results = fixture();
+        for (mode, scale) in [(Mode::Predict, 1.0), (Mode::Correct, 0.1)] {
+            set(&mut results, mode, Modality::One, &[3.0 * scale; 3]);
+            set(&mut results, mode, Modality::Nog, &[2.0 * scale; 3]);
+            set(&mut results, mode, Modality::Wig, &[1.0 * scale; 3]);
+        }
+        // P-WIG / C-NOG = 1.0 / 0.2 = 5: inside the band.
+        let all = orderings(&results);
+        assert_eq!(all.len(), 8, "{all:?}");
+        assert!(all.iter().all(|o| o.holds), "{all:?}");
+        let line = summary(&all).expect("summary");
+        assert!(
+            line.starts_with("8 of 8 of the paper's orderings hold"),
+            "{line}"
+        );
+        // One bad seed of C-NOG: the mean fails, and the seeds are named.
+        set(&mut results, Mode::Correct, Modality::Nog, &[0.2, 1.5, 0.2]);
+        let all = orderings(&results);
+        let c_nog = all
+            .iter()
+            .find(|o| o.claim == "C-NOG ≤ C-ONE")
+            .expect("C-NOG ≤ C-ONE");
+        assert!(!c_nog.holds);
+        assert_eq!(c_nog.per_seed, [(0, true), (1, false), (2, true)]);
+        assert_eq!(
+            c_nog.describe(),
+            "C-NOG ≤ C-ONE fails (per seed: holds for 0, 2; not for 1)"
+        );
+        let band = all.last().expect("band");
+        assert!(band.claim.starts_with("C-NOG beats P-WIG by 3–6×"));
+        assert!(!band.holds, "P-WIG / C-NOG = 1 / 0.633 is outside 3–6×");
+    }
+
+    #[test]
+    fn runs_without_both_modes_show_only_what_they_trained() {
+        let mut results = fixture();
+        results.variants.retain(|v| v.id.mode == Mode::Correct);
+        let all = orderings(&results);
+        assert!(all.iter().all(|o| o.claim.starts_with("C-")), "{all:?}");
+        results.variants.clear();
+        assert!(summary(&orderings(&results)).is_none());
+    }
+}
