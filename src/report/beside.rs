@@ -2,6 +2,7 @@
 //! same run, which are comparable (same system and preset), and the rows of the side-by-side
 //! table (error and relative-to-ONE of each variant, here and committed).
 
+use crate::numerics::study::Preset;
 use crate::report::results::{cells, SeedStat, StudyResults, VariantResult};
 
 /// Whether `a` and `b` are the same run (same config, wall time and variants): the committed
@@ -13,10 +14,15 @@ pub fn same_run(a: &StudyResults, b: &StudyResults) -> bool {
 }
 
 /// Whether the page's `here` can be set beside the committed `committed`: another run of the
-/// same system and preset.
+/// same system and grid (`quick` and `paper` train the same variants at two budgets, so a
+/// reader's `quick` run sits beside a committed `paper` run).
 pub fn comparable(here: &StudyResults, committed: &StudyResults) -> bool {
+    let grid = |preset: Preset| match preset {
+        Preset::Paper => Preset::Quick,
+        other => other,
+    };
     here.system() == committed.system()
-        && here.preset == committed.preset
+        && grid(here.preset) == grid(committed.preset)
         && !same_run(here, committed)
 }
 
@@ -91,8 +97,12 @@ mod tests {
         here.wall_secs += 1.0;
         assert!(!same_run(&here, &committed));
         assert!(comparable(&here, &committed));
-        here.preset = crate::numerics::study::Preset::Sizes;
-        assert!(!comparable(&here, &committed), "another preset");
+        let mut paper = fixture();
+        paper.preset = Preset::Paper;
+        here.preset = Preset::Quick;
+        assert!(comparable(&here, &paper), "quick beside the paper budget");
+        here.preset = Preset::Sizes;
+        assert!(!comparable(&here, &committed), "another grid");
     }
 
     #[test]
