@@ -248,6 +248,34 @@ fn bad_plans_cells_and_directories_exit_2() {
         &["status", "--plan", path(&plan), path(&dir.join("nowhere"))],
         "is not a directory",
     );
+    assert_usage_error(
+        "study",
+        &[
+            "run-cell",
+            "--plan",
+            path(&plan),
+            "--cell",
+            "0",
+            "--out",
+            path(&cells),
+            "--device",
+            "tpu",
+        ],
+        "unknown device \"tpu\": expected one of cpu, wgpu, cuda",
+    );
+    assert_usage_error(
+        "study",
+        &[
+            "slurm",
+            "--plan",
+            path(&plan),
+            "--out",
+            path(&dir.join("gpu")),
+            "--gpus-per-task",
+            "1",
+        ],
+        "--gpus-per-task needs a GPU device for the cells: add --device wgpu",
+    );
     // Another plan's result in the way is not overwritten.
     std::fs::create_dir_all(&cells).expect("cells");
     std::fs::write(
@@ -340,6 +368,30 @@ fn slurm_scripts_run_every_cell_then_the_merge() {
         "{printed}"
     );
     assert!(out.join("logs").is_dir());
+    assert!(!cells.contains("--gpus-per-task") && !cells.contains("--device"));
+    // A GPU per cell: Slurm's request and the device the cells train on.
+    let gpu = dir.join("gpu");
+    study(&[
+        "slurm",
+        "--plan",
+        path(&plan),
+        "--out",
+        path(&gpu),
+        "--gpus-per-task",
+        "1",
+        "--device",
+        "wgpu",
+    ]);
+    let script = std::fs::read_to_string(gpu.join("cells.sbatch")).expect("cells script");
+    assert!(
+        script.lines().any(|l| l == "#SBATCH --gpus-per-task=1"),
+        "{script}"
+    );
+    assert!(
+        script.contains("--cell \"$SLURM_ARRAY_TASK_ID\" --out '")
+            && script.contains("' --device wgpu"),
+        "{script}"
+    );
     // status offers the resubmission with the script's throttle.
     let status = study(&["status", "--plan", path(&plan), path(&out)]);
     assert!(

@@ -10,7 +10,7 @@ use std::time::Instant;
 use clap::Args;
 
 use super::jobs::{run_cells, Next};
-use super::knobs::{JobsArg, KnobArgs};
+use super::knobs::{DeviceArg, JobsArg, KnobArgs};
 use super::study::{experiment, write_results};
 use super::CliError;
 use unroll_lab::numerics::backend;
@@ -51,6 +51,8 @@ pub struct RunCellArgs {
     out: PathBuf,
     #[command(flatten)]
     jobs: JobsArg,
+    #[command(flatten)]
+    device: DeviceArg,
 }
 
 /// Cell indices, in the order given, without repeats.
@@ -226,37 +228,44 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
         eprintln!("cell {cell} ({}) failed: {err}", plan.cells[cell].label);
         failed.get_or_insert(err);
     };
-    run_cells(&plan, &todo, args.jobs.jobs(), |heard| {
-        let cell = heard.cell;
-        match heard.event {
-            RunEvent::DataReady(prepared) => baseline = Some(*prepared),
-            RunEvent::TrainingFinished(training) => {
-                let mut result = CellResult::new(&plan, &training);
-                if let Some(prepared) = &baseline {
-                    result.baseline_tests = prepared.baseline_tests.clone();
-                    result.samples = prepared.samples.clone();
-                }
-                let path = result_path(&args.out, cell);
-                match to_json(&result).and_then(|t| write_atomic(&path, &t)) {
-                    Ok(()) => {
-                        finished.push(cell);
-                        let _ = std::fs::remove_file(failure_path(&args.out, cell));
-                        println!(
+    args.device.device.device().map_err(CliError::Usage)?;
+    run_cells(
+        &plan,
+        &todo,
+        args.jobs.jobs(),
+        args.device.device,
+        |heard| {
+            let cell = heard.cell;
+            match heard.event {
+                RunEvent::DataReady(prepared) => baseline = Some(*prepared),
+                RunEvent::TrainingFinished(training) => {
+                    let mut result = CellResult::new(&plan, &training);
+                    if let Some(prepared) = &baseline {
+                        result.baseline_tests = prepared.baseline_tests.clone();
+                        result.samples = prepared.samples.clone();
+                    }
+                    let path = result_path(&args.out, cell);
+                    match to_json(&result).and_then(|t| write_atomic(&path, &t)) {
+                        Ok(()) => {
+                            finished.push(cell);
+                            let _ = std::fs::remove_file(failure_path(&args.out, cell));
+                            println!(
                             "cell {cell} ({}) done in {:.1} s ({:.1} s of it making the data): wrote {}",
                             result.label,
                             result.wall_secs,
                             result.data_secs,
                             path.display()
                         );
+                        }
+                        Err(err) => fail(cell, err, &mut failed),
                     }
-                    Err(err) => fail(cell, err, &mut failed),
                 }
+                RunEvent::Error(message) => fail(cell, CliError::Run(message), &mut failed),
+                _ => {}
             }
-            RunEvent::Error(message) => fail(cell, CliError::Run(message), &mut failed),
-            _ => {}
-        }
-        Next::Go
-    });
+            Next::Go
+        },
+    );
     let heard_failing = failed.is_some();
     for cell in todo.into_iter().filter(|c| !finished.contains(c)) {
         if !heard_failing {

@@ -11,7 +11,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
-use unroll_lab::numerics::backend;
+use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::study::batch::{CellBatch, DataSource};
 use unroll_lab::numerics::study::driver::RunEvent;
 use unroll_lab::numerics::study::plan::StudyPlan;
@@ -41,12 +41,14 @@ pub enum Next {
 /// them failed, so nobody waits for ever).
 type Shared = (Mutex<Option<Result<Arc<Prepared>, ()>>>, Condvar);
 
-/// Runs `cells` of `plan` on `jobs` threads (at most one per cell); `heard` gets every event on
-/// the calling thread, in arrival order, and may stop the run. Returns the threads used.
+/// Runs `cells` of `plan` on `jobs` threads (at most one per cell), each training on its own
+/// `device`; `heard` gets every event on the calling thread, in arrival order, and may stop the
+/// run. Returns the threads used.
 pub fn run_cells(
     plan: &StudyPlan,
     cells: &[usize],
     jobs: usize,
+    device: NativeDevice,
     mut heard: impl FnMut(Heard) -> Next,
 ) -> usize {
     let mut order = cells.to_vec();
@@ -73,7 +75,15 @@ pub fn run_cells(
                         event,
                     });
                 };
-                worker(plan, order, next, stop, shared, clock, &send);
+                worker(
+                    Work { plan, device },
+                    order,
+                    next,
+                    stop,
+                    shared,
+                    clock,
+                    &send,
+                );
             });
         }
         drop(tx);
@@ -87,9 +97,16 @@ pub fn run_cells(
     threads
 }
 
+/// What every thread runs: cells of a plan, each on its own device of one kind.
+#[derive(Clone, Copy)]
+struct Work<'a> {
+    plan: &'a StudyPlan,
+    device: NativeDevice,
+}
+
 /// One thread: takes cells from the queue until it is empty or the run stops.
 fn worker(
-    plan: &StudyPlan,
+    work: Work<'_>,
     order: &[usize],
     next: &AtomicUsize,
     stop: &AtomicBool,
@@ -113,7 +130,7 @@ fn worker(
         };
         let now = std::rc::Rc::new(move || clock.elapsed().as_secs_f64());
         let run =
-            std::panic::AssertUnwindSafe(|| run_one(plan, cell, data, now, stop, shared, send));
+            std::panic::AssertUnwindSafe(|| run_one(work, cell, data, now, stop, shared, send));
         let made = std::panic::catch_unwind(run).unwrap_or_else(|panic| {
             let why = panic
                 .downcast_ref::<String>()
@@ -135,7 +152,7 @@ fn worker(
 
 /// Runs one cell to its end (or the stop); true when its data are there.
 fn run_one(
-    plan: &StudyPlan,
+    work: Work<'_>,
     cell: usize,
     data: DataSource,
     now: std::rc::Rc<dyn Fn() -> f64>,
@@ -143,8 +160,14 @@ fn run_one(
     shared: &Shared,
     send: &dyn Fn(usize, RunEvent),
 ) -> bool {
-    let device = backend::cpu();
-    let mut batch = match CellBatch::new(plan, &[cell], System::physics, &device, now, data) {
+    let device = match work.device.device() {
+        Ok(device) => device,
+        Err(err) => {
+            send(cell, RunEvent::Error(err));
+            return false;
+        }
+    };
+    let mut batch = match CellBatch::new(work.plan, &[cell], System::physics, &device, now, data) {
         Ok(batch) => batch,
         Err(err) => {
             send(cell, RunEvent::Error(err.to_string()));

@@ -5,6 +5,7 @@
 
 use clap::error::ErrorKind;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+use unroll_lab::numerics::backend::NativeDevice;
 
 use unroll_lab::experiment::{Kind, Knob, Overrides, KNOBS};
 
@@ -92,6 +93,15 @@ impl JobsArg {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         })
     }
+}
+
+/// `--device`: where the trainings run (the results do not depend on it beyond rounding, so
+/// not in [`KNOBS`]).
+#[derive(Debug, Clone, Copy, Args)]
+pub struct DeviceArg {
+    /// The device to train on: cpu, wgpu (built with `--features gpu`) or cuda (`--features cuda`).
+    #[arg(long, default_value = "cpu", value_parser = NativeDevice::parse)]
+    pub device: NativeDevice,
 }
 
 /// `--jobs`: a whole number ≥ 1.

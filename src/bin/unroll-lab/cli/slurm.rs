@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::cells::read_plan;
+use super::knobs::DeviceArg;
 use super::CliError;
+use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::study::plan::StudyPlan;
 
 /// The job array's script in the output directory.
@@ -34,6 +36,12 @@ pub struct SlurmArgs {
     /// CPUs per cell.
     #[arg(long, default_value_t = 1)]
     cpus: usize,
+    /// GPUs per cell (`#SBATCH --gpus-per-task`); needs `--device wgpu` (or cuda), which the
+    /// cells then train on.
+    #[arg(long, default_value_t = 0)]
+    gpus_per_task: usize,
+    #[command(flatten)]
+    device: DeviceArg,
     /// Most cells running at once (`%K` of the array).
     #[arg(long, default_value_t = 16)]
     max_parallel: usize,
@@ -124,15 +132,24 @@ fn cells_script(plan: &StudyPlan, args: &SlurmArgs, paths: &Paths) -> String {
             args.max_parallel.max(1)
         ),
         format!("#SBATCH --cpus-per-task={}", args.cpus.max(1)),
+    ];
+    if args.gpus_per_task > 0 {
+        lines.push(format!("#SBATCH --gpus-per-task={}", args.gpus_per_task));
+    }
+    lines.extend([
         format!(
             "#SBATCH --time={}",
             args.time.clone().unwrap_or_else(|| default_time(plan))
         ),
         format!("#SBATCH --output={}/logs/cell-%a.out", paths.dir.display()),
-    ];
+    ]);
     if let Some(partition) = &args.partition {
         lines.push(format!("#SBATCH --partition={partition}"));
     }
+    let device = match args.device.device {
+        NativeDevice::Cpu => String::new(),
+        other => format!(" --device {}", other.name()),
+    };
     lines.extend([
         format!(
             "# {} cells of study plan {}; the task id picks the cell.",
@@ -141,7 +158,7 @@ fn cells_script(plan: &StudyPlan, args: &SlurmArgs, paths: &Paths) -> String {
         ),
         "set -euo pipefail".to_string(),
         format!(
-            "exec {} study run-cell --plan {} --cell \"$SLURM_ARRAY_TASK_ID\" --out {}",
+            "exec {} study run-cell --plan {} --cell \"$SLURM_ARRAY_TASK_ID\" --out {}{device}",
             quote(&paths.binary),
             quote(&paths.plan),
             quote(&paths.dir)
@@ -196,6 +213,13 @@ pub fn slurm(args: &SlurmArgs) -> Result<(), CliError> {
                 "--time must be in Slurm's format (e.g. 02:00:00 or 1-00:00:00), got '{time}'"
             )));
         }
+    }
+    if args.gpus_per_task > 0 && args.device.device == NativeDevice::Cpu {
+        return Err(CliError::Usage(
+            "--gpus-per-task needs a GPU device for the cells: add --device wgpu (the binary \
+             built with --features gpu)"
+                .to_string(),
+        ));
     }
     let binary = match &args.binary {
         Some(path) => absolute(path)?,

@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::jobs::{run_cells, Next};
-use super::knobs::{JobsArg, KnobArgs};
+use super::knobs::{DeviceArg, JobsArg, KnobArgs};
 use super::{cells, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Knob, Target, Value};
 use unroll_lab::numerics::backend;
@@ -70,6 +70,8 @@ pub struct StudyArgs {
     knobs: KnobArgs<false>,
     #[command(flatten)]
     jobs: JobsArg,
+    #[command(flatten)]
+    device: DeviceArg,
     /// Results JSON (schema unroll-lab/results@1).
     #[arg(long, default_value = "results.json")]
     out: PathBuf,
@@ -107,6 +109,7 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
     let config = experiment.study_config();
     let system = config.system.physics();
     config.validate(system)?;
+    args.device.device.device().map_err(CliError::Usage)?;
     if !args.quiet {
         let clock = Instant::now();
         let rate = pollster::block_on(calibrate(
@@ -126,7 +129,7 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
     let display = JobsDisplay::new(args.quiet, jobs);
     let mut failure = None;
     let mut times = CellTimes::default();
-    run_cells(&plan, &cells, jobs, |heard| {
+    run_cells(&plan, &cells, jobs, args.device.device, |heard| {
         match heard.event {
             RunEvent::Progress(progress) => {
                 let fraction = assembly.progress(heard.cell, progress.fraction);
