@@ -1,10 +1,12 @@
-//! The compute-device badge: what the app got (WebGPU adapter or CPU and why) and the self-check.
+//! The compute-device badge: the device chosen at start-up, both devices' measured figures, why,
+//! and the chosen device's self-check.
 
 use leptos::prelude::*;
 
 use crate::report::compute::ComputeDevice;
 
-/// Shows `device.badge()` and its self-check line; `data-state` is `probing|webgpu|cpu|broken`.
+/// Shows `device.badge()`, its figures (`#device-timings`), the reason (`#device-reason`) and its
+/// self-check line (`#self-check`); `data-state` is `probing|webgpu|cpu|broken`.
 #[component]
 pub fn DeviceBadge(device: ReadSignal<ComputeDevice>) -> impl IntoView {
     let state = move || match device.get() {
@@ -16,6 +18,15 @@ pub fn DeviceBadge(device: ReadSignal<ComputeDevice>) -> impl IntoView {
     view! {
         <div id="device-badge" class="badge" data-state=state>
             <span class="badge-label">{move || device.get().badge()}</span>
+            <span id="device-timings" class="badge-detail">
+                {move || device.get().timings().to_string()}
+            </span>
+            <span id="device-reason" class="badge-detail">
+                {move || {
+                    let device = device.get();
+                    if device.is_ready() { format!("Chosen: {}", device.reason()) } else { String::new() }
+                }}
+            </span>
             <span id="self-check" class="badge-detail">
                 {move || {
                     let line = device.get().self_check().to_string();

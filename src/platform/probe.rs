@@ -1,0 +1,171 @@
+//! The start-up device probe. Inside a worker, [`run`] self-checks the CPU backend and WebGPU
+//! and times the planned training on each (one untimed warm-up iteration, then
+//! [`TIMED_ITERATIONS`] timed ones, WebGPU under a timeout); on the page, [`in_worker`] starts
+//! one worker for it, hears its [`DeviceProbe`] and stops it.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use burn::tensor::Device;
+
+use super::compute;
+use super::timer::{now_secs, sleep, with_timeout};
+use super::workers::{Heard, WorkerHandle, WORKER_SCRIPT};
+use crate::numerics::study::cost::{Calibration, TIMED_ITERATIONS};
+use crate::numerics::study::device_choice::{DeviceProbe, ProbeRequest, Timing};
+use crate::numerics::study::pool::{FromWorker, ToWorker};
+use crate::numerics::train::flops::flops_per_iteration;
+use crate::numerics::types::Trajectory;
+use crate::numerics::{backend, selfcheck};
+
+/// How long the WebGPU probe's warm-up and timed iterations may take, ms (the self-check has its
+/// own timeout, [`compute::WEBGPU_SELF_CHECK_TIMEOUT_MS`]).
+pub const WEBGPU_TIMING_TIMEOUT_MS: u32 = 20_000;
+
+/// Self-checks and times both devices for `request` (in a worker).
+pub async fn run(request: ProbeRequest) -> DeviceProbe {
+    let system = request.system.physics();
+    let config = Calibration::small(request.config.clone());
+    let flops = flops_per_iteration(
+        &config,
+        system.state_shape().values(),
+        system.solver_flops_per_state(config.mode, config.alpha),
+    );
+    let data = system
+        .training_data(&config.data, &config.solver)
+        .map_err(|err| format!("its training data could not be made: {err}"));
+    let cpu_device = backend::cpu();
+    let (cpu, cpu_self_check) = match selfcheck::run(&cpu_device).await {
+        Ok(report) if report.passed() => {
+            let timing = time(&request, &config, &data, &cpu_device, None).await;
+            (timing, report.summary())
+        }
+        Ok(report) => {
+            let reason = format!(
+                "the CPU backend failed its self-check: {}",
+                report.summary()
+            );
+            (
+                Timing::Unavailable {
+                    reason: reason.clone(),
+                },
+                reason,
+            )
+        }
+        Err(err) => {
+            let reason = format!("the CPU self-check could not run: {err}");
+            (
+                Timing::Unavailable {
+                    reason: reason.clone(),
+                },
+                reason,
+            )
+        }
+    };
+    let (webgpu, adapter, webgpu_self_check) = if !request.webgpu {
+        (
+            Timing::Unavailable {
+                reason: "disabled by ?device=cpu".into(),
+            },
+            None,
+            None,
+        )
+    } else {
+        match compute::webgpu().await {
+            Ok(acquired) => {
+                let timeout = Some(request.timeout_ms);
+                let timing = time(&request, &config, &data, &acquired.device, timeout).await;
+                (timing, Some(acquired.adapter), Some(acquired.self_check))
+            }
+            Err(reason) => {
+                log::warn!("WebGPU not used: {reason}");
+                (Timing::Unavailable { reason }, None, None)
+            }
+        }
+    };
+    DeviceProbe {
+        cpu,
+        cpu_self_check,
+        webgpu,
+        adapter,
+        webgpu_self_check,
+        flops_per_iteration: flops,
+    }
+}
+
+/// Times `config` on a self-checked `device`, within `timeout_ms` when given.
+async fn time(
+    request: &ProbeRequest,
+    config: &crate::numerics::train::TrainConfig,
+    data: &Result<Vec<Trajectory>, String>,
+    device: &Device,
+    timeout_ms: Option<u32>,
+) -> Timing {
+    let data = match data {
+        Ok(data) => data,
+        Err(why) => return Timing::Untimed { why: why.clone() },
+    };
+    let system = request.system.physics();
+    let timed = async {
+        let calibration = Calibration::with_data(system, config.clone(), data, device).await?;
+        sleep(0).await;
+        calibration.ms_per_iteration(&now_secs).await
+    };
+    let result = match timeout_ms {
+        Some(ms) => match with_timeout(ms as i32, timed).await {
+            Some(result) => result,
+            None => {
+                return Timing::Untimed {
+                    why: format!(
+                        "timed out after {} s (1 warm-up + {TIMED_ITERATIONS} iterations)",
+                        ms / 1000
+                    ),
+                }
+            }
+        },
+        None => timed.await,
+    };
+    match result {
+        Ok(ms_per_iteration) => Timing::Measured { ms_per_iteration },
+        Err(err) => Timing::Untimed {
+            why: format!("failed: {err}"),
+        },
+    }
+}
+
+/// Starts a worker, asks it for `request`'s probe and stops it; the error says why no probe
+/// came back (the worker could not start, or died).
+pub async fn in_worker(request: ProbeRequest) -> Result<DeviceProbe, String> {
+    let answer: Rc<RefCell<Option<Result<DeviceProbe, String>>>> = Rc::default();
+    let handle: Rc<RefCell<Option<WorkerHandle>>> = Rc::default();
+    let hear = {
+        let answer = answer.clone();
+        let handle = handle.clone();
+        let request = request.clone();
+        Rc::new(move |_: usize, heard: Heard| match heard {
+            Heard::Message(FromWorker::Ready) => {
+                if let Some(worker) = handle.borrow().as_ref() {
+                    worker.send(&ToWorker::Probe(Box::new(request.clone())));
+                }
+            }
+            Heard::Message(FromWorker::Probed(probe)) => *answer.borrow_mut() = Some(Ok(probe)),
+            Heard::Message(FromWorker::Event(crate::numerics::study::driver::RunEvent::Error(
+                err,
+            ))) => *answer.borrow_mut() = Some(Err(err)),
+            Heard::Message(_) => {}
+            Heard::Died(why) => *answer.borrow_mut() = Some(Err(why)),
+        })
+    };
+    let worker = WorkerHandle::spawn(WORKER_SCRIPT, 0, hear)?;
+    *handle.borrow_mut() = Some(worker);
+    let result = loop {
+        if let Some(result) = answer.borrow_mut().take() {
+            break result;
+        }
+        sleep(50).await;
+    };
+    if let Some(worker) = handle.borrow_mut().take() {
+        worker.terminate();
+    }
+    result
+}
