@@ -40,7 +40,17 @@ async fn the_start_up_probe_times_the_cpu_and_webgpu_where_it_exists() {
         webgpu: true,
         timeout_ms: probe::WEBGPU_TIMING_TIMEOUT_MS,
     };
-    let probe = probe::run(request).await;
+    let reports = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = reports.clone();
+    probe::run(request, &move |probe| sink.borrow_mut().push(probe.clone())).await;
+    let reports = reports.borrow();
+    assert_eq!(
+        reports.len(),
+        2,
+        "one report once the CPU is timed, one complete"
+    );
+    assert!(!reports[0].complete && reports[1].complete);
+    let probe = reports[1].clone();
     console_log!("start-up probe: {probe:?}");
     assert_eq!(probe.cpu_self_check, "6/6 checks passed");
     assert!(probe.cpu.ms().is_some_and(|ms| ms > 0.0), "{:?}", probe.cpu);
@@ -97,9 +107,10 @@ async fn device_badge_shows_the_device_and_updates() {
         .append_child(&host)
         .expect("append");
     let (device, set_device) = signal(ComputeDevice::Probing);
+    let (complete, _) = signal(true);
     let _handle = leptos::mount::mount_to(
         host.clone(),
-        move || view! { <DeviceBadge device=device /> },
+        move || view! { <DeviceBadge device=device complete=complete /> },
     );
     // Leptos applies signal updates to the DOM asynchronously: let its scheduler run.
     unroll_lab::platform::timer::sleep(0).await;

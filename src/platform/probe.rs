@@ -1,7 +1,8 @@
 //! The start-up device probe. Inside a worker, [`run`] self-checks the CPU backend and WebGPU
 //! and times the planned training on each (one untimed warm-up iteration, then
-//! [`TIMED_ITERATIONS`] timed ones, WebGPU under a timeout); on the page, [`in_worker`] starts
-//! one worker for it, hears its [`DeviceProbe`] and stops it.
+//! [`TIMED_ITERATIONS`] timed ones, WebGPU under a timeout) and reports once the CPU is timed and
+//! again when complete; on the page, [`in_worker`] starts one worker for it, hears its
+//! [`DeviceProbe`]s and stops it.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,7 +13,8 @@ use super::compute;
 use super::timer::{now_secs, sleep, with_timeout};
 use super::workers::{Heard, WorkerHandle, WORKER_SCRIPT};
 use crate::numerics::study::cost::{Calibration, TIMED_ITERATIONS};
-use crate::numerics::study::device_choice::{DeviceProbe, ProbeRequest, Timing};
+use crate::numerics::study::device_choice::{DeviceProbe, ProbeRequest, Timing, STILL_MEASURING};
+use crate::numerics::study::driver::RunEvent;
 use crate::numerics::study::pool::{FromWorker, ToWorker};
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::types::Trajectory;
@@ -22,8 +24,9 @@ use crate::numerics::{backend, selfcheck};
 /// own timeout, [`compute::WEBGPU_SELF_CHECK_TIMEOUT_MS`]).
 pub const WEBGPU_TIMING_TIMEOUT_MS: u32 = 20_000;
 
-/// Self-checks and times both devices for `request` (in a worker).
-pub async fn run(request: ProbeRequest) -> DeviceProbe {
+/// Self-checks and times both devices for `request` (in a worker); `report` gets the probe once
+/// the CPU is timed (when WebGPU is probed too, with WebGPU [`STILL_MEASURING`]) and complete.
+pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
     let system = request.system.physics();
     let config = Calibration::small(request.config.clone());
     let flops = flops_per_iteration(
@@ -62,15 +65,26 @@ pub async fn run(request: ProbeRequest) -> DeviceProbe {
             )
         }
     };
-    let (webgpu, adapter, webgpu_self_check) = if !request.webgpu {
-        (
-            Timing::Unavailable {
-                reason: "disabled by ?device=cpu".into(),
+    let mut probe = DeviceProbe {
+        cpu,
+        cpu_self_check,
+        webgpu: Timing::Unavailable {
+            reason: if request.webgpu {
+                STILL_MEASURING.into()
+            } else {
+                "disabled by ?device=cpu".into()
             },
-            None,
-            None,
-        )
-    } else {
+        },
+        adapter: None,
+        webgpu_self_check: None,
+        flops_per_iteration: flops,
+        complete: !request.webgpu,
+    };
+    report(&probe);
+    if !request.webgpu {
+        return;
+    }
+    let (webgpu, adapter, webgpu_self_check) = {
         match compute::webgpu().await {
             Ok(acquired) => {
                 let timeout = Some(request.timeout_ms);
@@ -83,14 +97,11 @@ pub async fn run(request: ProbeRequest) -> DeviceProbe {
             }
         }
     };
-    DeviceProbe {
-        cpu,
-        cpu_self_check,
-        webgpu,
-        adapter,
-        webgpu_self_check,
-        flops_per_iteration: flops,
-    }
+    probe.webgpu = webgpu;
+    probe.adapter = adapter;
+    probe.webgpu_self_check = webgpu_self_check;
+    probe.complete = true;
+    report(&probe);
 }
 
 /// Times `config` on a self-checked `device`, within `timeout_ms` when given.
@@ -133,33 +144,42 @@ async fn time(
     }
 }
 
-/// Starts a worker, asks it for `request`'s probe and stops it; the error says why no probe
-/// came back (the worker could not start, or died).
-pub async fn in_worker(request: ProbeRequest) -> Result<DeviceProbe, String> {
-    let answer: Rc<RefCell<Option<Result<DeviceProbe, String>>>> = Rc::default();
+/// Starts a worker, asks it for `request`'s probe, hands each report to `on_probe` and stops it
+/// after the complete one; the error says why no complete report came (the worker could not
+/// start, or died).
+pub async fn in_worker(
+    request: ProbeRequest,
+    on_probe: Rc<dyn Fn(DeviceProbe)>,
+) -> Result<(), String> {
+    let outcome: Rc<RefCell<Option<Result<(), String>>>> = Rc::default();
     let handle: Rc<RefCell<Option<WorkerHandle>>> = Rc::default();
     let hear = {
-        let answer = answer.clone();
+        let outcome = outcome.clone();
         let handle = handle.clone();
-        let request = request.clone();
         Rc::new(move |_: usize, heard: Heard| match heard {
             Heard::Message(FromWorker::Ready) => {
                 if let Some(worker) = handle.borrow().as_ref() {
                     worker.send(&ToWorker::Probe(Box::new(request.clone())));
                 }
             }
-            Heard::Message(FromWorker::Probed(probe)) => *answer.borrow_mut() = Some(Ok(probe)),
-            Heard::Message(FromWorker::Event(crate::numerics::study::driver::RunEvent::Error(
-                err,
-            ))) => *answer.borrow_mut() = Some(Err(err)),
+            Heard::Message(FromWorker::Probed(probe)) => {
+                let complete = probe.complete;
+                on_probe(probe);
+                if complete {
+                    *outcome.borrow_mut() = Some(Ok(()));
+                }
+            }
+            Heard::Message(FromWorker::Event(RunEvent::Error(err))) => {
+                *outcome.borrow_mut() = Some(Err(err))
+            }
             Heard::Message(_) => {}
-            Heard::Died(why) => *answer.borrow_mut() = Some(Err(why)),
+            Heard::Died(why) => *outcome.borrow_mut() = Some(Err(why)),
         })
     };
     let worker = WorkerHandle::spawn(WORKER_SCRIPT, 0, hear)?;
     *handle.borrow_mut() = Some(worker);
     let result = loop {
-        if let Some(result) = answer.borrow_mut().take() {
+        if let Some(result) = outcome.borrow_mut().take() {
             break result;
         }
         sleep(50).await;

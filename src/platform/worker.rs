@@ -61,7 +61,7 @@ pub fn start() {
             }
             Ok(ToWorker::Probe(request)) => {
                 wasm_bindgen_futures::spawn_local(async move {
-                    post(&FromWorker::Probed(probe::run(*request).await));
+                    probe::run(*request, &|probe| post(&FromWorker::Probed(probe.clone()))).await;
                 });
             }
             Ok(ToWorker::Pause) => paused.set(true),

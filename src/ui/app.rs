@@ -2,12 +2,17 @@
 //! start-up the first worker self-checks and times both devices on the planned study's costliest
 //! training ([`probe::in_worker`]); the page picks the device that finishes the study sooner
 //! ([`choose`]) unless `?device=` says otherwise, and the study panel's estimate uses its figure.
+//! The probe reports once the CPU is timed (the page can train at once) and again with WebGPU.
+
+use std::rc::Rc;
 
 use leptos::prelude::*;
 
 use super::{DeviceBadge, StudyPanel};
 use crate::experiment::Experiment;
-use crate::numerics::study::device_choice::{choose, DeviceKind, Preference, ProbeRequest};
+use crate::numerics::study::device_choice::{
+    choose, DeviceKind, DeviceProbe, Preference, ProbeRequest,
+};
 use crate::numerics::study::pool::pool_size;
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::TrainConfig;
@@ -24,6 +29,7 @@ pub fn App() -> impl IntoView {
     let (train_on_webgpu, set_train_on_webgpu) = signal(false);
     let (training_note, set_training_note) = signal(String::new());
     let (flop_rate, set_flop_rate) = signal(None::<f64>);
+    let (probe_complete, set_probe_complete) = signal(false);
     // Read before the panel rewrites the URL (it keeps only its own keys and `device`).
     let (preference, preference_notice) = preference_from_location();
     let (slowdown, slowdown_notice) = slowdown_from_location();
@@ -40,29 +46,35 @@ pub fn App() -> impl IntoView {
             webgpu: preference != Preference::Cpu,
             timeout_ms: WEBGPU_TIMING_TIMEOUT_MS,
         };
-        let mut notes: Vec<String> = [preference_notice, slowdown_notice]
+        let notices: Vec<String> = [preference_notice, slowdown_notice]
             .into_iter()
             .flatten()
             .collect();
-        match probe::in_worker(request).await {
-            Ok(probe) => {
-                let probe = probe.slowed(slowdown);
-                let choice = choose(&probe.cpu, &probe.webgpu, workers, trainings, preference);
-                log::info!("device: {:?} ({})", choice.device, choice.reason);
-                if let Some(chosen) = choice.device {
-                    set_flop_rate.set(probe.flop_rate(chosen));
-                    // The page's own computations (the playground) run on the CPU backend.
-                    set_training_device.set(Some(cpu_device()));
-                }
-                set_train_on_webgpu.set(choice.device == Some(DeviceKind::WebGpu));
-                notes.push(format!("Training runs on {}.", choice.reason));
-                set_device.set(ComputeDevice::chosen(&probe, &choice, slowdown));
+        // Every report of the probe: choose again (the first may come before WebGPU is timed).
+        let on_probe = Rc::new(move |probe: DeviceProbe| {
+            let probe = probe.slowed(slowdown);
+            let choice = choose(&probe.cpu, &probe.webgpu, workers, trainings, preference);
+            if let Some(chosen) = choice.device {
+                set_flop_rate.set(probe.flop_rate(chosen));
+                // The page's own computations (the playground) run on the CPU backend.
+                set_training_device.set(Some(cpu_device()));
             }
-            Err(why) => set_device.set(ComputeDevice::Broken {
-                reason: format!("the start-up probe's worker failed: {why}"),
-            }),
+            set_train_on_webgpu.set(choice.device == Some(DeviceKind::WebGpu));
+            let mut notes = notices.clone();
+            notes.push(format!("Training runs on {}.", choice.reason));
+            set_training_note.set(notes.join(" "));
+            set_probe_complete.set(probe.complete);
+            set_device.set(ComputeDevice::chosen(&probe, &choice, slowdown));
+        });
+        if let Err(why) = probe::in_worker(request, on_probe).await {
+            let reason = format!("the start-up probe's worker failed: {why}");
+            log::warn!("{reason}");
+            // Keep a device chosen from a first report; without one, nothing can train.
+            if !device.get_untracked().is_ready() {
+                set_device.set(ComputeDevice::Broken { reason });
+            }
+            set_probe_complete.set(true);
         }
-        set_training_note.set(notes.join(" "));
     });
     view! {
         <header class="masthead">
@@ -73,7 +85,7 @@ pub fn App() -> impl IntoView {
                     "an interactive companion to List, Chen, Bali & Thuerey (CMAME 2025)"
                 </p>
             </div>
-            <DeviceBadge device=device />
+            <DeviceBadge device=device complete=probe_complete />
         </header>
         <main>
             <StudyPanel

@@ -6,9 +6,10 @@ use leptos::prelude::*;
 use crate::report::compute::ComputeDevice;
 
 /// Shows `device.badge()`, its figures (`#device-timings`), the reason (`#device-reason`) and its
-/// self-check line (`#self-check`); `data-state` is `probing|webgpu|cpu|broken`.
+/// self-check line (`#self-check`); `data-state` is `probing|webgpu|cpu|broken`, `data-probe` is
+/// `running` until the probe's complete report (WebGPU timed too), then `done`.
 #[component]
-pub fn DeviceBadge(device: ReadSignal<ComputeDevice>) -> impl IntoView {
+pub fn DeviceBadge(device: ReadSignal<ComputeDevice>, complete: ReadSignal<bool>) -> impl IntoView {
     let state = move || match device.get() {
         ComputeDevice::Probing => "probing",
         ComputeDevice::WebGpu { .. } => "webgpu",
@@ -16,7 +17,12 @@ pub fn DeviceBadge(device: ReadSignal<ComputeDevice>) -> impl IntoView {
         ComputeDevice::Broken { .. } => "broken",
     };
     view! {
-        <div id="device-badge" class="badge" data-state=state>
+        <div
+            id="device-badge"
+            class="badge"
+            data-state=state
+            data-probe=move || if complete.get() { "done" } else { "running" }
+        >
             <span class="badge-label">{move || device.get().badge()}</span>
             <span id="device-timings" class="badge-detail">
                 {move || device.get().timings().to_string()}

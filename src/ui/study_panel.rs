@@ -248,7 +248,7 @@ pub fn StudyPanel(
                 <progress id="progress" max="1" aria-label="Study progress" prop:value=move || fraction.get()></progress>
                 <p id="status" role="status">{status}</p>
                 <p id="url-notice" class="notice" class:hidden=move || notice.get().is_empty()>{notice}</p>
-                <p class="notice" class:hidden=move || training_note.get().is_empty()>{training_note}</p>
+                <p id="training-note" class="notice" class:hidden=move || training_note.get().is_empty()>{training_note}</p>
             </div>
             <Intro />
         </section>

@@ -4,7 +4,8 @@
 //! the CPU trains one training per worker, several workers at once, WebGPU one training at a time
 //! ([`WEBGPU_PARALLEL`]) — unless `?device=cpu|webgpu` ([`Preference`]) says otherwise.
 //! `?device-slowdown=webgpu:10` ([`Slowdown`], a testing knob) multiplies one device's measured
-//! time so a test can force either order. Pure: no browser code.
+//! time so a test can force either order. The probe reports twice when it probes WebGPU: once the
+//! CPU is timed, then complete ([`DeviceProbe::complete`]). Pure: no browser code.
 
 use serde::{Deserialize, Serialize};
 
@@ -107,7 +108,14 @@ pub struct DeviceProbe {
     pub webgpu_self_check: Option<String>,
     /// Counted FLOPs of the timed iteration (for a FLOP rate).
     pub flops_per_iteration: f64,
+    /// False in the first report, sent once the CPU is timed while WebGPU is still being probed
+    /// (its timing then [`Timing::Unavailable`] with [`STILL_MEASURING`]): the page can train
+    /// on the CPU at once and choose again when the complete report arrives.
+    pub complete: bool,
 }
+
+/// WebGPU's reason in a report that is not [`DeviceProbe::complete`].
+pub const STILL_MEASURING: &str = "still being measured";
 
 impl DeviceProbe {
     /// The timing of `device`.
