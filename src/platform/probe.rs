@@ -24,6 +24,10 @@ use crate::numerics::{backend, selfcheck};
 /// own timeout, [`compute::WEBGPU_SELF_CHECK_TIMEOUT_MS`]).
 pub const WEBGPU_TIMING_TIMEOUT_MS: u32 = 20_000;
 
+/// How long the page waits for the probe's complete report, s (the WebGPU self-check's and
+/// timing's own timeouts come first).
+pub const PROBE_DEADLINE_SECS: f64 = 240.0;
+
 /// Self-checks and times both devices for `request` (in a worker); `report` gets the probe once
 /// the CPU is timed (when WebGPU is probed too, with WebGPU [`STILL_MEASURING`]) and complete.
 pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
@@ -178,9 +182,13 @@ pub async fn in_worker(
     };
     let worker = WorkerHandle::spawn(WORKER_SCRIPT, 0, hear)?;
     *handle.borrow_mut() = Some(worker);
+    let started = now_secs();
     let result = loop {
         if let Some(result) = outcome.borrow_mut().take() {
             break result;
+        }
+        if now_secs() - started > PROBE_DEADLINE_SECS {
+            break Err(format!("no complete report within {PROBE_DEADLINE_SECS} s"));
         }
         sleep(50).await;
     };
