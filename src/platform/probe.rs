@@ -43,15 +43,12 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
         .map_err(|err| format!("its training data could not be made: {err}"));
     let cpu_device = backend::cpu();
     let (cpu, cpu_self_check) = match selfcheck::run(&cpu_device).await {
-        Ok(report) if report.passed() => {
+        Ok(check) if check.passed() => {
             let timing = time(&request, &config, &data, &cpu_device, None).await;
-            (timing, report.summary())
+            (timing, check.summary())
         }
-        Ok(report) => {
-            let reason = format!(
-                "the CPU backend failed its self-check: {}",
-                report.summary()
-            );
+        Ok(check) => {
+            let reason = format!("the CPU backend failed its self-check: {}", check.summary());
             (
                 Timing::Unavailable {
                     reason: reason.clone(),

@@ -168,12 +168,16 @@ impl Calibration {
         Self::with_data(system, config, &trajectories, device).await
     }
 
-    /// `config` with a small data set (the cost of an iteration does not depend on it): the
-    /// configuration [`Self::with_data`] takes.
+    /// `config` with a small data set (the cost of an iteration does not depend on it): one
+    /// parameter value, no data warm-up, 32 frames or the longest window (warm-up + horizon +
+    /// 1): the configuration [`Self::with_data`] takes.
     pub fn small(mut config: TrainConfig) -> TrainConfig {
+        let unroll = config.effective_unroll();
+        let longest = config.stage_horizons().into_iter().max().unwrap_or(1);
+        let needed = longest.max(unroll.horizon) + unroll.warmup + 1;
         config.data.scales.truncate(1);
         config.data.warmup_steps = 0;
-        config.data.frames = 32;
+        config.data.frames = 32.max(needed);
         config
     }
 
@@ -270,6 +274,17 @@ mod tests {
         let mut longer = config.clone();
         longer.horizons = vec![12];
         assert!(memory_bytes(&longer, &Ks) > c.memory_bytes);
+    }
+
+    #[test]
+    fn a_small_calibration_keeps_room_for_the_longest_window() {
+        let mut config = Ks.preset(Preset::Quick, 1).base;
+        config.modality = Modality::Wig;
+        config.unroll.horizon = 40;
+        let small = Calibration::small(config);
+        assert_eq!(small.data.scales.len(), 1);
+        assert!(small.data.frames >= 41, "{}", small.data.frames);
+        assert!(small.validate().is_ok(), "{:?}", small.validate());
     }
 
     #[test]
