@@ -248,7 +248,12 @@ pub fn choose(
         (Some(c), Some(g)) => Some(format!("WebGPU measured {:.1}× slower", g / c)),
         _ => None,
     };
+    let measuring = matches!(webgpu, Timing::Unavailable { reason } if reason == STILL_MEASURING);
     match preference {
+        _ if measuring && cpu.usable() => choice(
+            Some(DeviceKind::Cpu),
+            "the CPU while WebGPU is still being measured".into(),
+        ),
         Preference::Cpu if cpu.usable() => choice(
             Some(DeviceKind::Cpu),
             "the CPU, as ?device=cpu asks (WebGPU not probed)".into(),

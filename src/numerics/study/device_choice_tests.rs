@@ -156,6 +156,19 @@ fn the_preference_overrides_the_measurement() {
 }
 
 #[test]
+fn the_cpu_trains_while_webgpu_is_still_being_measured() {
+    let measuring = unavailable(STILL_MEASURING);
+    for preference in [Preference::Auto, Preference::WebGpu] {
+        let choice = choose(&ms(30.0), &measuring, 1, 6, preference);
+        assert_eq!(choice.device, Some(DeviceKind::Cpu));
+        assert_eq!(
+            choice.reason,
+            "the CPU while WebGPU is still being measured"
+        );
+    }
+}
+
+#[test]
 fn url_values_parse_with_notices() {
     assert_eq!(Preference::parse(None), (Preference::Auto, None));
     assert_eq!(Preference::parse(Some("cpu")), (Preference::Cpu, None));
