@@ -6,7 +6,10 @@
 
 use leptos::prelude::*;
 use unroll_lab::numerics::selfcheck;
-use unroll_lab::platform::compute;
+use unroll_lab::numerics::study::device_choice::{choose, Preference, ProbeRequest};
+use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::types::System;
+use unroll_lab::platform::{compute, probe};
 use unroll_lab::report::compute::ComputeDevice;
 use unroll_lab::ui::DeviceBadge;
 use wasm_bindgen::JsCast;
@@ -20,14 +23,41 @@ wasm_bindgen_test_configure!(run_in_browser);
 #[wasm_bindgen_test]
 async fn cpu_backend_passes_the_self_check_in_wasm() {
     unroll_lab::platform::run_static_constructors();
-    let acquired = compute::cpu("test".into()).await;
-    match &acquired.description {
-        ComputeDevice::Cpu { self_check, .. } => {
-            console_log!("CPU backend (wasm): {self_check}");
-            assert_eq!(self_check, "6/6 checks passed");
-        }
-        other => panic!("expected the CPU backend, got {other:?}"),
-    }
+    let report = selfcheck::run(&compute::cpu_device())
+        .await
+        .expect("the self-check runs");
+    console_log!("CPU backend (wasm): {}", report.summary());
+    assert_eq!(report.summary(), "6/6 checks passed");
+}
+
+#[wasm_bindgen_test]
+async fn the_start_up_probe_times_the_cpu_and_webgpu_where_it_exists() {
+    unroll_lab::platform::run_static_constructors();
+    let system = System::default();
+    let request = ProbeRequest {
+        system,
+        config: system.physics().preset(Preset::Quick, 1).base,
+        webgpu: true,
+        timeout_ms: probe::WEBGPU_TIMING_TIMEOUT_MS,
+    };
+    let reports = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = reports.clone();
+    probe::run(request, &move |probe| sink.borrow_mut().push(probe.clone())).await;
+    let reports = reports.borrow();
+    assert_eq!(
+        reports.len(),
+        2,
+        "one report once the CPU is timed, one complete"
+    );
+    assert!(!reports[0].complete && reports[1].complete);
+    let probe = reports[1].clone();
+    console_log!("start-up probe: {probe:?}");
+    assert_eq!(probe.cpu_self_check, "6/6 checks passed");
+    assert!(probe.cpu.ms().is_some_and(|ms| ms > 0.0), "{:?}", probe.cpu);
+    assert!(probe.flops_per_iteration > 0.0);
+    let choice = choose(&probe.cpu, &probe.webgpu, 3, 6, Preference::Auto);
+    console_log!("chosen: {:?} ({})", choice.device, choice.reason);
+    assert!(choice.device.is_some());
 }
 
 #[wasm_bindgen_test]
@@ -43,10 +73,7 @@ async fn webgpu_path_is_exercised_where_an_adapter_exists() {
     console_log!("WebGPU adapter: {adapter}");
     match compute::webgpu().await {
         Ok(acquired) => {
-            console_log!(
-                "WebGPU self-check on {adapter}: {}",
-                acquired.description.self_check()
-            );
+            console_log!("WebGPU self-check on {adapter}: {}", acquired.self_check);
             let report = selfcheck::run(&acquired.device)
                 .await
                 .expect("self-check runs again");
@@ -80,9 +107,10 @@ async fn device_badge_shows_the_device_and_updates() {
         .append_child(&host)
         .expect("append");
     let (device, set_device) = signal(ComputeDevice::Probing);
+    let (complete, _) = signal(true);
     let _handle = leptos::mount::mount_to(
         host.clone(),
-        move || view! { <DeviceBadge device=device /> },
+        move || view! { <DeviceBadge device=device complete=complete /> },
     );
     // Leptos applies signal updates to the DOM asynchronously: let its scheduler run.
     unroll_lab::platform::timer::sleep(0).await;
@@ -91,13 +119,22 @@ async fn device_badge_shows_the_device_and_updates() {
         .unwrap_or_default()
         .contains("Probing WebGPU"));
     set_device.set(ComputeDevice::Cpu {
-        reason: "navigator.gpu is missing".into(),
+        workers: 3,
         self_check: "6/6 checks passed".into(),
+        timings: "CPU: 30.0 ms/iteration × 3 workers at once · WebGPU not measured: \
+                  navigator.gpu is missing"
+            .into(),
+        reason: "the CPU: WebGPU is unavailable (navigator.gpu is missing)".into(),
     });
     unroll_lab::platform::timer::sleep(0).await;
     let text = host.text_content().unwrap_or_default();
+    assert!(text.contains("CPU (3 workers)"), "{text}");
     assert!(
-        text.contains("CPU (WebGPU unavailable: navigator.gpu is missing)"),
+        text.contains("WebGPU not measured: navigator.gpu is missing"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Chosen: the CPU: WebGPU is unavailable"),
         "{text}"
     );
     assert!(

@@ -1,5 +1,7 @@
-//! Choosing the compute device in the browser: WebGPU when the browser offers an adapter and it
-//! passes the self-check, burn's CPU backend (compiled to wasm) otherwise — always with the reason.
+//! The compute devices in the browser: WebGPU when the browser offers an adapter and it passes
+//! the self-check (with the reason when not), burn's CPU backend (compiled to wasm), and the
+//! URL's `?device=` / `?device-slowdown=` (the choice between them is
+//! `numerics::study::device_choice`, made from the start-up probe, `platform::probe`).
 
 use burn::tensor::wgpu::WgpuBackend;
 use burn::tensor::Device;
@@ -7,92 +9,43 @@ use js_sys::{Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use super::files;
 use super::timer::with_timeout;
+use crate::numerics::study::device_choice::{Preference, Slowdown};
 use crate::numerics::{backend, selfcheck};
-use crate::report::compute::ComputeDevice;
 
 /// How long the WebGPU self-check may take (a software adapter compiles shaders slowly).
 pub const WEBGPU_SELF_CHECK_TIMEOUT_MS: i32 = 120_000;
 
-/// A device the app can compute on, with its description for the badge.
+/// A self-checked WebGPU device.
 #[derive(Clone)]
 pub struct Acquired {
     /// The burn device (without autodiff; callers add it for training).
     pub device: Device,
-    /// What the badge shows.
-    pub description: ComputeDevice,
+    /// The adapter, e.g. `"google / swiftshader (SwiftShader Device (Subzero))"`.
+    pub adapter: String,
+    /// The self-check summary, e.g. `"6/6 checks passed"`.
+    pub self_check: String,
 }
 
-/// What the page asked for in its URL (`?device=cpu` forces the CPU backend).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DevicePreference {
-    /// WebGPU if it works, else the CPU.
-    Auto,
-    /// The CPU backend, WebGPU not even probed.
-    Cpu,
+/// `?device=` of the page's URL, and a notice for a value that is not a device.
+pub fn preference_from_location() -> (Preference, Option<String>) {
+    let value = files::query_value("device");
+    Preference::parse(value.as_deref())
 }
 
-impl DevicePreference {
-    /// Reads `device=` from the page's query string; anything but `cpu` means [`Self::Auto`].
-    pub fn from_location() -> Self {
-        let search = web_sys::window()
-            .and_then(|window| window.location().search().ok())
-            .unwrap_or_default();
-        if search
-            .trim_start_matches('?')
-            .split('&')
-            .any(|pair| pair == "device=cpu")
-        {
-            Self::Cpu
-        } else {
-            Self::Auto
-        }
+/// `?device-slowdown=` of the page's URL (a testing knob), and a notice for a bad value.
+pub fn slowdown_from_location() -> (Option<Slowdown>, Option<String>) {
+    match files::query_value("device-slowdown").map(|value| Slowdown::parse(&value)) {
+        None => (None, None),
+        Some(Ok(slowdown)) => (Some(slowdown), None),
+        Some(Err(notice)) => (None, Some(notice)),
     }
 }
 
-/// Probes WebGPU, self-checks it and falls back to the CPU (self-checked too).
-pub async fn acquire(preference: DevicePreference) -> Acquired {
-    let reason = match preference {
-        DevicePreference::Cpu => "disabled by ?device=cpu".to_string(),
-        DevicePreference::Auto => match webgpu().await {
-            Ok(acquired) => return acquired,
-            Err(reason) => reason,
-        },
-    };
-    if reason != "disabled by ?device=cpu" {
-        log::warn!("WebGPU not used: {reason}");
-    }
-    cpu(reason).await
-}
-
-/// The CPU backend's device, without a self-check (training beside a software WebGPU adapter
-/// that passed its own).
+/// The CPU backend's device (its self-check runs in the start-up probe's worker).
 pub fn cpu_device() -> Device {
     backend::cpu()
-}
-
-/// The CPU backend after its self-check (`Broken` if even that fails).
-pub async fn cpu(reason: String) -> Acquired {
-    let device = backend::cpu();
-    let description = match selfcheck::run(&device).await {
-        Ok(report) if report.passed() => ComputeDevice::Cpu {
-            reason,
-            self_check: report.summary(),
-        },
-        Ok(report) => ComputeDevice::Broken {
-            reason: format!(
-                "the CPU backend failed its self-check: {}",
-                report.summary()
-            ),
-        },
-        Err(err) => ComputeDevice::Broken {
-            reason: format!("the CPU self-check could not run: {err}"),
-        },
-    };
-    Acquired {
-        device,
-        description,
-    }
 }
 
 /// WebGPU through burn, if an adapter exists, initialises and passes the self-check.
@@ -127,10 +80,8 @@ pub async fn webgpu() -> Result<Acquired, String> {
     }
     Ok(Acquired {
         device,
-        description: ComputeDevice::WebGpu {
-            adapter,
-            self_check: report.summary(),
-        },
+        adapter,
+        self_check: report.summary(),
     })
 }
 

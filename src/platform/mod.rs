@@ -6,6 +6,7 @@ pub mod fetch;
 pub mod files;
 pub mod lifecycle;
 pub mod pointer;
+pub mod probe;
 pub mod timer;
 pub mod worker;
 pub mod workers;

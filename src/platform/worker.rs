@@ -1,4 +1,5 @@
-//! Inside a Web Worker: receives [`ToWorker`] messages, creates its own compute device (GPU
+//! Inside a Web Worker: receives [`ToWorker`] messages; answers the start-up probe (self-checks
+//! and timings of both devices, `super::probe`); creates its own compute device (GPU
 //! objects cannot cross threads), runs its share of the study as a [`CellBatch`] (making the
 //! study's data and sharing them, or starting from the data it was given) and posts every
 //! [`RunEvent`] as JSON text, in the thin [`FromWorker`] envelope. It yields after each tick so
@@ -11,8 +12,8 @@ use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::compute;
 use super::timer::{now_secs, sleep, yield_now};
+use super::{compute, probe};
 use crate::numerics::study::batch::{CellBatch, DataSource};
 use crate::numerics::study::driver::RunEvent;
 use crate::numerics::study::plan::StudyPlan;
@@ -58,6 +59,11 @@ pub fn start() {
                 let paused = paused.clone();
                 wasm_bindgen_futures::spawn_local(run(*plan, cells, webgpu, fault, data, paused));
             }
+            Ok(ToWorker::Probe(request)) => {
+                wasm_bindgen_futures::spawn_local(async move {
+                    probe::run(*request, &|probe| post(&FromWorker::Probed(probe.clone()))).await;
+                });
+            }
             Ok(ToWorker::Pause) => paused.set(true),
             Ok(ToWorker::Resume) => paused.set(false),
             Err(err) => post(&error(format!("unreadable message: {err}"))),
@@ -86,7 +92,7 @@ async fn run(
     let device = if webgpu {
         match compute::webgpu().await {
             Ok(acquired) => {
-                post(&FromWorker::Device(acquired.description.badge()));
+                post(&FromWorker::Device(format!("WebGPU: {}", acquired.adapter)));
                 acquired.device
             }
             Err(reason) => {

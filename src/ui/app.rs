@@ -1,9 +1,24 @@
-//! The application shell: title, the study in two paragraphs, the compute-device badge.
+//! The application shell: title, the study in two paragraphs, the compute-device badge. At
+//! start-up the first worker self-checks and times both devices on the planned study's costliest
+//! training ([`probe::in_worker`]); the page picks the device that finishes the study sooner
+//! ([`choose`]) unless `?device=` says otherwise, and the study panel's estimate uses its figure.
+//! The probe reports once the CPU is timed (the page can train at once) and again with WebGPU.
+
+use std::rc::Rc;
 
 use leptos::prelude::*;
 
 use super::{DeviceBadge, StudyPanel};
-use crate::platform::compute::{acquire, cpu_device, DevicePreference};
+use crate::experiment::Experiment;
+use crate::numerics::study::device_choice::{
+    choose, DeviceKind, DeviceProbe, Preference, ProbeRequest,
+};
+use crate::numerics::study::pool::pool_size;
+use crate::numerics::train::flops::flops_per_iteration;
+use crate::numerics::train::TrainConfig;
+use crate::platform::compute::{cpu_device, preference_from_location, slowdown_from_location};
+use crate::platform::probe::{self, WEBGPU_TIMING_TIMEOUT_MS};
+use crate::platform::{files, workers::hardware_concurrency};
 use crate::report::compute::ComputeDevice;
 
 /// The whole page.
@@ -13,27 +28,53 @@ pub fn App() -> impl IntoView {
     let (training_device, set_training_device) = signal_local(None);
     let (train_on_webgpu, set_train_on_webgpu) = signal(false);
     let (training_note, set_training_note) = signal(String::new());
+    let (flop_rate, set_flop_rate) = signal(None::<f64>);
+    let (probe_complete, set_probe_complete) = signal(false);
+    // Read before the panel rewrites the URL (it keeps only its own keys and `device`).
+    let (preference, preference_notice) = preference_from_location();
+    let (slowdown, slowdown_notice) = slowdown_from_location();
+    let (experiment, _) = Experiment::from_query(&files::query());
     leptos::task::spawn_local(async move {
-        let acquired = acquire(DevicePreference::from_location()).await;
-        let software = software_adapter(&acquired.description);
-        if let Some(adapter) = &software {
-            // A software adapter passes the self-check but trains far slower than the CPU
-            // backend: train on the CPU, say so.
-            set_training_note.set(format!(
-                "Training runs on the CPU backend: the WebGPU adapter ({adapter}) is a software \
-                 rasterizer, used here for the start-up check only."
-            ));
-            set_training_device.set(Some(cpu_device()));
-        } else {
-            if let ComputeDevice::Cpu { reason, .. } = &acquired.description {
-                set_training_note.set(format!(
-                    "Training runs on the CPU backend (WebGPU unavailable: {reason})."
-                ));
+        let config = experiment.study_config();
+        let trainings = config.variants().len() * config.seeds.len();
+        let requested = files::query_value("workers").and_then(|n| n.parse().ok());
+        let workers = pool_size(hardware_concurrency(), trainings, requested);
+        let request = ProbeRequest {
+            system: config.system,
+            config: costliest(&config.variants(), config.system)
+                .unwrap_or_else(|| config.base.clone()),
+            webgpu: preference != Preference::Cpu,
+            timeout_ms: WEBGPU_TIMING_TIMEOUT_MS,
+        };
+        let notices: Vec<String> = [preference_notice, slowdown_notice]
+            .into_iter()
+            .flatten()
+            .collect();
+        // Every report of the probe: choose again (the first may come before WebGPU is timed).
+        let on_probe = Rc::new(move |probe: DeviceProbe| {
+            let probe = probe.slowed(slowdown);
+            let choice = choose(&probe.cpu, &probe.webgpu, workers, trainings, preference);
+            if let Some(chosen) = choice.device {
+                set_flop_rate.set(probe.flop_rate(chosen));
+                // The page's own computations (the playground) run on the CPU backend.
+                set_training_device.set(Some(cpu_device()));
             }
-            set_train_on_webgpu.set(matches!(acquired.description, ComputeDevice::WebGpu { .. }));
-            set_training_device.set(Some(acquired.device));
+            set_train_on_webgpu.set(choice.device == Some(DeviceKind::WebGpu));
+            let mut notes = notices.clone();
+            notes.push(format!("Training runs on {}.", choice.reason));
+            set_training_note.set(notes.join(" "));
+            set_probe_complete.set(probe.complete);
+            set_device.set(ComputeDevice::chosen(&probe, &choice, slowdown));
+        });
+        if let Err(why) = probe::in_worker(request, on_probe).await {
+            let reason = format!("the start-up probe's worker failed: {why}");
+            log::warn!("{reason}");
+            // Keep a device chosen from a first report; without one, nothing can train.
+            if !device.get_untracked().is_ready() {
+                set_device.set(ComputeDevice::Broken { reason });
+            }
+            set_probe_complete.set(true);
         }
-        set_device.set(acquired.description);
     });
     view! {
         <header class="masthead">
@@ -44,22 +85,33 @@ pub fn App() -> impl IntoView {
                     "an interactive companion to List, Chen, Bali & Thuerey (CMAME 2025)"
                 </p>
             </div>
-            <DeviceBadge device=device />
+            <DeviceBadge device=device complete=probe_complete />
         </header>
         <main>
-            <StudyPanel device=training_device webgpu=train_on_webgpu training_note=training_note />
+            <StudyPanel
+                device=training_device
+                webgpu=train_on_webgpu
+                flop_rate=flop_rate
+                training_note=training_note
+            />
         </main>
     }
 }
 
-/// The adapter name when WebGPU runs on a software rasterizer (SwiftShader, llvmpipe/lavapipe).
-fn software_adapter(device: &ComputeDevice) -> Option<String> {
-    let ComputeDevice::WebGpu { adapter, .. } = device else {
-        return None;
-    };
-    let lower = adapter.to_lowercase();
-    ["swiftshader", "llvmpipe", "lavapipe", "software"]
+/// The variant of `variants` with the most counted FLOPs per iteration (the probe times it).
+fn costliest(
+    variants: &[TrainConfig],
+    system: crate::numerics::types::System,
+) -> Option<TrainConfig> {
+    let physics = system.physics();
+    let n = physics.state_shape().values();
+    variants
         .iter()
-        .any(|name| lower.contains(name))
-        .then(|| adapter.clone())
+        .max_by(|a, b| {
+            let flops = |v: &TrainConfig| {
+                flops_per_iteration(v, n, physics.solver_flops_per_state(v.mode, v.alpha))
+            };
+            flops(a).total_cmp(&flops(b))
+        })
+        .cloned()
 }

@@ -2,7 +2,6 @@
 //! devices or await the GPU themselves (they receive what `platform` acquired).
 
 mod app;
-mod calibration;
 mod charts;
 mod committed_beside;
 mod committed_runs;

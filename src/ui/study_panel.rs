@@ -11,7 +11,6 @@ use std::rc::Rc;
 use burn::tensor::Device;
 use leptos::prelude::*;
 
-use super::calibration;
 use super::committed_beside::CommittedBeside;
 use super::committed_runs::{Committed, CommittedRuns};
 use super::hero::HeroAnimation;
@@ -22,6 +21,7 @@ use super::{ExperimentForm, GradientFlow, Intro, LiveLoss, ResultsCharts, Result
 use crate::charts::LossCurve;
 use crate::experiment::Experiment;
 use crate::numerics::study::cost::cost;
+use crate::numerics::study::device_choice::WEBGPU_PARALLEL;
 use crate::numerics::study::plan::StudyPlan;
 use crate::numerics::study::pool::{pool_size, Fault};
 use crate::numerics::study::Preset;
@@ -44,16 +44,17 @@ fn injected_fault() -> Option<Option<Fault>> {
     }
 }
 
-/// The panel. `device` is `None` until the compute device is ready.
+/// The panel. `device` is `None` until the compute device is ready; `flop_rate` is the chosen
+/// training device's measured FLOP/s per training (`None` until measured).
 #[component]
 pub fn StudyPanel(
     device: ReadSignal<Option<Device>, LocalStorage>,
     webgpu: ReadSignal<bool>,
+    flop_rate: ReadSignal<Option<f64>>,
     training_note: ReadSignal<String>,
 ) -> impl IntoView {
     let (initial, ignored) = Experiment::from_query(&files::query());
     let experiment = RwSignal::new(initial);
-    let flop_rate = calibration::flop_rate(device);
     let (notice, set_notice) = signal(ignored.join("; "));
     let (status, set_status) = signal(String::from("Ready."));
     let (fraction, set_fraction) = signal(0.0f64);
@@ -114,7 +115,13 @@ pub fn StudyPanel(
             }
         };
         let requested = files::query_value("workers").and_then(|n| n.parse().ok());
-        let workers = pool_size(hardware_concurrency(), plan.cells.len(), requested);
+        // WebGPU trains one training at a time (one worker, one GPU queue: what the start-up
+        // probe measured).
+        let workers = if webgpu.get() {
+            WEBGPU_PARALLEL
+        } else {
+            pool_size(hardware_concurrency(), plan.cells.len(), requested)
+        };
         set_paused.set(false);
         set_results.set(None);
         set_losses.set(Vec::new());
@@ -138,11 +145,15 @@ pub fn StudyPanel(
             return;
         }
         let config = experiment.get().study_config();
-        let workers = pool_size(
-            hardware_concurrency(),
-            config.variants().len() * config.seeds.len(),
-            None,
-        );
+        let workers = if webgpu.get() {
+            WEBGPU_PARALLEL
+        } else {
+            pool_size(
+                hardware_concurrency(),
+                config.variants().len() * config.seeds.len(),
+                None,
+            )
+        };
         let estimate = cost(&config, config.system.physics())
             .seconds(flop_rate.get())
             .map(|s| s / workers as f64);
@@ -237,7 +248,7 @@ pub fn StudyPanel(
                 <progress id="progress" max="1" aria-label="Study progress" prop:value=move || fraction.get()></progress>
                 <p id="status" role="status">{status}</p>
                 <p id="url-notice" class="notice" class:hidden=move || notice.get().is_empty()>{notice}</p>
-                <p class="notice" class:hidden=move || training_note.get().is_empty()>{training_note}</p>
+                <p id="training-note" class="notice" class:hidden=move || training_note.get().is_empty()>{training_note}</p>
             </div>
             <Intro />
         </section>

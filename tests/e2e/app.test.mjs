@@ -14,7 +14,8 @@ async function openAndWaitForDevice(url) {
   const errors = [];
   page.on("pageerror", (err) => errors.push(String(err)));
   await page.goto(url);
-  await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 300_000 });
+  // The probe's complete report (WebGPU timed too, where the browser has it).
+  await page.waitForSelector("#device-badge[data-probe='done']", { timeout: 300_000 });
   return { page, errors };
 }
 
@@ -29,9 +30,13 @@ test("the shell, the study explanation and a self-checked device", async () => {
   const state = await page.getAttribute("#device-badge", "data-state");
   const badge = await page.textContent("#device-badge .badge-label");
   const check = await page.textContent("#self-check");
-  console.log(`device badge: [${state}] ${badge} — ${check}`);
+  const timings = await page.textContent("#device-timings");
+  const reason = await page.textContent("#device-reason");
+  console.log(`device badge: [${state}] ${badge} — ${timings} — ${reason} — ${check}`);
   assert.ok(state === "webgpu" || state === "cpu", `a working device, got ${state}: ${badge}`);
-  assert.match(badge, state === "webgpu" ? /^WebGPU: .+/ : /^CPU \(WebGPU unavailable: .+\)$/);
+  assert.match(badge, state === "webgpu" ? /^WebGPU: .+/ : /^CPU \(\d+ workers?\)$/);
+  assert.match(timings, /^CPU: \d+\.\d ms\/iteration × \d+ workers? at once · WebGPU/);
+  assert.match(reason, /^Chosen: /);
   assert.equal(check, "Start-up self-check: 6/6 checks passed");
   assert.equal(await page.$("#boot"), null, "boot message removed");
   assert.equal(await page.isVisible("#fatal"), false, "no fatal error shown");
@@ -43,9 +48,14 @@ test("the shell, the study explanation and a self-checked device", async () => {
 test("?device=cpu forces the CPU backend and says so", async () => {
   const { page, errors } = await openAndWaitForDevice(`${base}?device=cpu`);
   assert.equal(await page.getAttribute("#device-badge", "data-state"), "cpu");
+  assert.match(await page.textContent("#device-badge .badge-label"), /^CPU \(\d+ workers?\)$/);
+  assert.match(
+    await page.textContent("#device-timings"),
+    / · WebGPU not measured: disabled by \?device=cpu$/,
+  );
   assert.equal(
-    await page.textContent("#device-badge .badge-label"),
-    "CPU (WebGPU unavailable: disabled by ?device=cpu)",
+    await page.textContent("#device-reason"),
+    "Chosen: the CPU, as ?device=cpu asks (WebGPU not probed)",
   );
   assert.equal(await page.textContent("#self-check"), "Start-up self-check: 6/6 checks passed");
   assert.deepEqual(errors, []);

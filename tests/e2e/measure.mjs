@@ -63,13 +63,15 @@ await page.waitForSelector("#run", { timeout: 300_000 });
 const interactive = (Date.now() - navigated) / 1000;
 await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 300_000 });
 const deviceReady = (Date.now() - navigated) / 1000;
+await page.waitForSelector("#device-badge[data-probe='done']", { timeout: 300_000 });
+const probeDone = (Date.now() - navigated) / 1000;
 const fcp = await page.evaluate(() => performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN);
 const badge = await page.textContent("#device-badge");
 const note = (await page.$$eval("#experiment .notice", (ps) => ps.map((p) => p.textContent).join(" "))).trim();
 const loadTasks = await takeTasks();
 const shift = await page.evaluate(() => window.__layoutShift);
 console.log(`query ${query}`);
-console.log(`first contentful paint: ${(fcp / 1000).toFixed(2)} s; time to interactive (Run button mounted): ${interactive.toFixed(2)} s; device self-check done: ${deviceReady.toFixed(1)} s`);
+console.log(`first contentful paint: ${(fcp / 1000).toFixed(2)} s; time to interactive (Run button mounted): ${interactive.toFixed(2)} s; device self-check and CPU timing done: ${deviceReady.toFixed(1)} s; WebGPU probe done: ${probeDone.toFixed(1)} s`);
 console.log(`cumulative layout shift on load: ${shift.toFixed(3)}; long tasks while loading: ${describe(loadTasks)}`);
 
 // The idle page with the hero animating.

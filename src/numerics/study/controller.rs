@@ -148,6 +148,7 @@ impl PoolController {
                 self.set_line(worker, format!("on {device}"))
             }
             Input::Heard(worker, FromWorker::Event(event)) => self.event(worker, event, now),
+            Input::Heard(_, FromWorker::Probed(_)) => Vec::new(),
             Input::Died(worker, message) => self.fail(worker, &message, now),
             Input::Pause | Input::Resume => {
                 self.paused = input == Input::Pause;

@@ -11,6 +11,7 @@ use crate::numerics::nets::NetConfig;
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::{Modality, Mode, TrainConfig, Trainer};
+use crate::numerics::types::Trajectory;
 
 /// What a study costs. See [`cost`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -162,14 +163,35 @@ impl Calibration {
         let mut config = system.preset(Preset::Quick, 1).base;
         config.mode = Mode::Correct;
         config.modality = Modality::Wig;
-        // A small data set: the cost of an iteration does not depend on it.
+        let config = Self::small(config);
+        let trajectories = system.training_data(&config.data, &config.solver)?;
+        Self::with_data(system, config, &trajectories, device).await
+    }
+
+    /// `config` with a small data set (the cost of an iteration does not depend on it): one
+    /// parameter value, no data warm-up, 32 frames or the longest window (warm-up + horizon +
+    /// 1): the configuration [`Self::with_data`] takes.
+    pub fn small(mut config: TrainConfig) -> TrainConfig {
+        let unroll = config.effective_unroll();
+        let longest = config.stage_horizons().into_iter().max().unwrap_or(1);
+        let needed = longest.max(unroll.horizon) + unroll.warmup + 1;
         config.data.scales.truncate(1);
         config.data.warmup_steps = 0;
-        config.data.frames = 32;
+        config.data.frames = 32.max(needed);
+        config
+    }
+
+    /// [`Self::start`] for `config` with its `trajectories` already made (the start-up probe
+    /// times two devices on one data set).
+    pub async fn with_data(
+        system: &dyn PhysicalSystem,
+        config: TrainConfig,
+        trajectories: &[Trajectory],
+        device: &Device,
+    ) -> Result<Self, StudyError> {
         let resolution = system.state_shape().values();
         let solver_flops_per_state = system.solver_flops_per_state(config.mode, config.alpha);
-        let trajectories = system.training_data(&config.data, &config.solver)?;
-        let mut trainer = system.trainer(config.clone(), &trajectories, device)?;
+        let mut trainer = system.trainer(config.clone(), trajectories, device)?;
         let mut log = LossLog::default();
         log.push(trainer.step()?);
         log.flush().await?;
@@ -181,9 +203,22 @@ impl Calibration {
         })
     }
 
+    /// Counted FLOPs of one timed iteration.
+    pub fn flops_per_iteration(&self) -> f64 {
+        flops_per_iteration(&self.config, self.resolution, self.solver_flops_per_state)
+    }
+
     /// Times [`TIMED_ITERATIONS`] iterations with `now_secs` (one readback at the end): counted
     /// FLOP/s.
-    pub async fn measure(mut self, now_secs: &dyn Fn() -> f64) -> Result<f64, StudyError> {
+    pub async fn measure(self, now_secs: &dyn Fn() -> f64) -> Result<f64, StudyError> {
+        let flops = self.flops_per_iteration();
+        let ms = self.ms_per_iteration(now_secs).await?;
+        Ok(flops / (ms / 1000.0))
+    }
+
+    /// Times [`TIMED_ITERATIONS`] iterations with `now_secs` (one readback at the end):
+    /// milliseconds per iteration.
+    pub async fn ms_per_iteration(mut self, now_secs: &dyn Fn() -> f64) -> Result<f64, StudyError> {
         let mut log = LossLog::default();
         let start = now_secs();
         for _ in 0..TIMED_ITERATIONS {
@@ -194,8 +229,7 @@ impl Calibration {
         if !(seconds > 0.0 && seconds.is_finite()) {
             return Err(StudyError::Clock(seconds));
         }
-        let flops = flops_per_iteration(&self.config, self.resolution, self.solver_flops_per_state);
-        Ok(TIMED_ITERATIONS as f64 * flops / seconds)
+        Ok(1000.0 * seconds / TIMED_ITERATIONS as f64)
     }
 }
 
@@ -240,6 +274,17 @@ mod tests {
         let mut longer = config.clone();
         longer.horizons = vec![12];
         assert!(memory_bytes(&longer, &Ks) > c.memory_bytes);
+    }
+
+    #[test]
+    fn a_small_calibration_keeps_room_for_the_longest_window() {
+        let mut config = Ks.preset(Preset::Quick, 1).base;
+        config.modality = Modality::Wig;
+        config.unroll.horizon = 40;
+        let small = Calibration::small(config);
+        assert_eq!(small.data.scales.len(), 1);
+        assert!(small.data.frames >= 41, "{}", small.data.frames);
+        assert!(small.validate().is_ok(), "{:?}", small.validate());
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod cell;
 pub mod controller;
 pub mod convergence;
 pub mod cost;
+pub mod device_choice;
 pub mod driver;
 pub mod evaluate;
 mod jobs;

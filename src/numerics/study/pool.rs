@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::batch::DataSource;
 use super::cell::CellResult;
+use super::device_choice::{DeviceProbe, ProbeRequest};
 use super::driver::{RunEvent, TrainingFinished};
 use super::evaluate::TestMetrics;
 use super::merge::{merge_shared, CellState, MergeError};
@@ -37,6 +38,9 @@ pub enum ToWorker {
         /// Make the data (and share them) or take them.
         data: DataSource,
     },
+    /// Time the start-up probe's training on the CPU backend (and WebGPU) and answer
+    /// [`FromWorker::Probed`] (see `device_choice`).
+    Probe(Box<ProbeRequest>),
     /// Stop after the current tick until [`ToWorker::Resume`].
     Pause,
     /// Go on after a pause.
@@ -60,6 +64,8 @@ pub enum FromWorker {
     Device(String),
     /// An event of its batch (a panic is an [`RunEvent::Error`]).
     Event(RunEvent),
+    /// The start-up probe's self-checks and timings.
+    Probed(DeviceProbe),
 }
 
 /// Workers for `cells` cells on a machine with `cores` logical cores: one core left for the

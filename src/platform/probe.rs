@@ -1,0 +1,196 @@
+//! The start-up device probe. Inside a worker, [`run`] self-checks the CPU backend and WebGPU
+//! and times the planned training on each (one untimed warm-up iteration, then
+//! [`TIMED_ITERATIONS`] timed ones, WebGPU under a timeout) and reports once the CPU is timed and
+//! again when complete; on the page, [`in_worker`] starts one worker for it, hears its
+//! [`DeviceProbe`]s and stops it.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use burn::tensor::Device;
+
+use super::compute;
+use super::timer::{now_secs, sleep, with_timeout};
+use super::workers::{Heard, WorkerHandle, WORKER_SCRIPT};
+use crate::numerics::study::cost::{Calibration, TIMED_ITERATIONS};
+use crate::numerics::study::device_choice::{DeviceProbe, ProbeRequest, Timing, STILL_MEASURING};
+use crate::numerics::study::driver::RunEvent;
+use crate::numerics::study::pool::{FromWorker, ToWorker};
+use crate::numerics::train::flops::flops_per_iteration;
+use crate::numerics::types::Trajectory;
+use crate::numerics::{backend, selfcheck};
+
+/// How long the WebGPU probe's warm-up and timed iterations may take, ms (the self-check has its
+/// own timeout, [`compute::WEBGPU_SELF_CHECK_TIMEOUT_MS`]).
+pub const WEBGPU_TIMING_TIMEOUT_MS: u32 = 20_000;
+
+/// How long the page waits for the probe's complete report, s (the WebGPU self-check's and
+/// timing's own timeouts come first).
+pub const PROBE_DEADLINE_SECS: f64 = 240.0;
+
+/// Self-checks and times both devices for `request` (in a worker); `report` gets the probe once
+/// the CPU is timed (when WebGPU is probed too, with WebGPU [`STILL_MEASURING`]) and complete.
+pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
+    let system = request.system.physics();
+    let config = Calibration::small(request.config.clone());
+    let flops = flops_per_iteration(
+        &config,
+        system.state_shape().values(),
+        system.solver_flops_per_state(config.mode, config.alpha),
+    );
+    let data = system
+        .training_data(&config.data, &config.solver)
+        .map_err(|err| format!("its training data could not be made: {err}"));
+    let cpu_device = backend::cpu();
+    let (cpu, cpu_self_check) = match selfcheck::run(&cpu_device).await {
+        Ok(check) if check.passed() => {
+            let timing = time(&request, &config, &data, &cpu_device, None).await;
+            (timing, check.summary())
+        }
+        Ok(check) => {
+            let reason = format!("the CPU backend failed its self-check: {}", check.summary());
+            (
+                Timing::Unavailable {
+                    reason: reason.clone(),
+                },
+                reason,
+            )
+        }
+        Err(err) => {
+            let reason = format!("the CPU self-check could not run: {err}");
+            (
+                Timing::Unavailable {
+                    reason: reason.clone(),
+                },
+                reason,
+            )
+        }
+    };
+    let mut probe = DeviceProbe {
+        cpu,
+        cpu_self_check,
+        webgpu: Timing::Unavailable {
+            reason: if request.webgpu {
+                STILL_MEASURING.into()
+            } else {
+                "disabled by ?device=cpu".into()
+            },
+        },
+        adapter: None,
+        webgpu_self_check: None,
+        flops_per_iteration: flops,
+        complete: !request.webgpu,
+    };
+    report(&probe);
+    if !request.webgpu {
+        return;
+    }
+    let (webgpu, adapter, webgpu_self_check) = {
+        match compute::webgpu().await {
+            Ok(acquired) => {
+                let timeout = Some(request.timeout_ms);
+                let timing = time(&request, &config, &data, &acquired.device, timeout).await;
+                (timing, Some(acquired.adapter), Some(acquired.self_check))
+            }
+            Err(reason) => {
+                log::warn!("WebGPU not used: {reason}");
+                (Timing::Unavailable { reason }, None, None)
+            }
+        }
+    };
+    probe.webgpu = webgpu;
+    probe.adapter = adapter;
+    probe.webgpu_self_check = webgpu_self_check;
+    probe.complete = true;
+    report(&probe);
+}
+
+/// Times `config` on a self-checked `device`, within `timeout_ms` when given.
+async fn time(
+    request: &ProbeRequest,
+    config: &crate::numerics::train::TrainConfig,
+    data: &Result<Vec<Trajectory>, String>,
+    device: &Device,
+    timeout_ms: Option<u32>,
+) -> Timing {
+    let data = match data {
+        Ok(data) => data,
+        Err(why) => return Timing::Untimed { why: why.clone() },
+    };
+    let system = request.system.physics();
+    let timed = async {
+        let calibration = Calibration::with_data(system, config.clone(), data, device).await?;
+        sleep(0).await;
+        calibration.ms_per_iteration(&now_secs).await
+    };
+    let result = match timeout_ms {
+        Some(ms) => match with_timeout(ms as i32, timed).await {
+            Some(result) => result,
+            None => {
+                return Timing::Untimed {
+                    why: format!(
+                        "timed out after {} s (1 warm-up + {TIMED_ITERATIONS} iterations)",
+                        ms / 1000
+                    ),
+                }
+            }
+        },
+        None => timed.await,
+    };
+    match result {
+        Ok(ms_per_iteration) => Timing::Measured { ms_per_iteration },
+        Err(err) => Timing::Untimed {
+            why: format!("failed: {err}"),
+        },
+    }
+}
+
+/// Starts a worker, asks it for `request`'s probe, hands each report to `on_probe` and stops it
+/// after the complete one; the error says why no complete report came (the worker could not
+/// start, or died).
+pub async fn in_worker(
+    request: ProbeRequest,
+    on_probe: Rc<dyn Fn(DeviceProbe)>,
+) -> Result<(), String> {
+    let outcome: Rc<RefCell<Option<Result<(), String>>>> = Rc::default();
+    let handle: Rc<RefCell<Option<WorkerHandle>>> = Rc::default();
+    let hear = {
+        let outcome = outcome.clone();
+        let handle = handle.clone();
+        Rc::new(move |_: usize, heard: Heard| match heard {
+            Heard::Message(FromWorker::Ready) => {
+                if let Some(worker) = handle.borrow().as_ref() {
+                    worker.send(&ToWorker::Probe(Box::new(request.clone())));
+                }
+            }
+            Heard::Message(FromWorker::Probed(probe)) => {
+                let complete = probe.complete;
+                on_probe(probe);
+                if complete {
+                    *outcome.borrow_mut() = Some(Ok(()));
+                }
+            }
+            Heard::Message(FromWorker::Event(RunEvent::Error(err))) => {
+                *outcome.borrow_mut() = Some(Err(err))
+            }
+            Heard::Message(_) => {}
+            Heard::Died(why) => *outcome.borrow_mut() = Some(Err(why)),
+        })
+    };
+    let worker = WorkerHandle::spawn(WORKER_SCRIPT, 0, hear)?;
+    *handle.borrow_mut() = Some(worker);
+    let started = now_secs();
+    let result = loop {
+        if let Some(result) = outcome.borrow_mut().take() {
+            break result;
+        }
+        if now_secs() - started > PROBE_DEADLINE_SECS {
+            break Err(format!("no complete report within {PROBE_DEADLINE_SECS} s"));
+        }
+        sleep(50).await;
+    };
+    if let Some(worker) = handle.borrow_mut().take() {
+        worker.terminate();
+    }
+    result
+}
