@@ -10,10 +10,18 @@ use crate::numerics::study::Preset;
 
 /// The URL key of the preset (not a knob: it sets the knobs' defaults).
 pub const PRESET_KEY: &str = "preset";
-/// URL keys read elsewhere: `device` (the compute device), `workers` (the worker pool's size),
+/// URL keys read elsewhere: `device` (the compute device), `device-slowdown` (a device's measured
+/// time multiplied, for tests), `workers` (the worker pool's size),
 /// `worker-fault` (a failure injected into a worker, for tests), and `ic` / `ic-s` (the
 /// playground's initial state and its domain scale, [`super::initial_state`]), read by the page.
-pub const OTHER_KEYS: [&str; 5] = ["device", "workers", "worker-fault", "ic", "ic-s"];
+pub const OTHER_KEYS: [&str; 6] = [
+    "device",
+    "device-slowdown",
+    "workers",
+    "worker-fault",
+    "ic",
+    "ic-s",
+];
 
 fn clip(text: &str) -> String {
     text.chars().take(40).collect()
