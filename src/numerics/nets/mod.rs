@@ -16,6 +16,7 @@ pub mod dilated;
 pub mod export;
 pub mod fno;
 pub mod frame;
+pub mod fused;
 pub mod gcn;
 pub mod grid;
 pub mod init;

@@ -3,8 +3,8 @@
 //! [`ResidualFrame`] of [`PeriodicConv1d`] and [`ResidualBlock`]. Every conv has kernel 3, bias
 //! and circular padding 1. Parameters `6DC² + (2D + 10)C + 1`.
 
+use super::fused::leaky_relu;
 use burn::module::{Module, Param};
-use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
 use super::frame::{FrameBlock, FrameLayer, ResidualFrame};
