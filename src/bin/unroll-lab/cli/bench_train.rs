@@ -10,12 +10,13 @@ use serde::Serialize;
 use super::CliError;
 use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::ks::data::{data_solver, generate};
+use unroll_lab::numerics::nets::fused;
 use unroll_lab::numerics::profile::{self, Phase};
 use unroll_lab::numerics::study::Preset;
 use unroll_lab::numerics::system::{PhysicalSystem, System};
 use unroll_lab::numerics::train::flops::flops_per_iteration;
 use unroll_lab::numerics::train::run::LossLog;
-use unroll_lab::numerics::train::{Modality, Mode, TrainConfig};
+use unroll_lab::numerics::train::{Modality, Mode, TrainConfig, Trainer};
 
 /// The study's training config of `mode` × `modality` (KS, the paper's budget).
 fn study_training(ks: &dyn PhysicalSystem, mode: Mode, modality: Modality) -> TrainConfig {
@@ -36,6 +37,10 @@ pub struct BenchTrainArgs {
     /// Also time each phase of an iteration (gather, network, solver, loss, backward, optimizer).
     #[arg(long)]
     profile: bool,
+    /// Also time burn's composite LeakyReLU against the fused one (`nets::fused`) on the same
+    /// trainer, interleaved in rounds (fused, composite, composite, fused, …), and print both.
+    #[arg(long)]
+    compare_composite: bool,
     /// The device to train on: cpu, wgpu (built with `--features gpu`) or cuda (`--features cuda`).
     #[arg(long, default_value = "cpu", value_parser = parse_device)]
     device: NativeDevice,
@@ -55,9 +60,21 @@ struct Variant {
     /// graph's nodes, see [`profile::tracked_ops`].
     #[serde(skip_serializing_if = "Option::is_none")]
     tracked_ops_per_iteration: Option<f64>,
+    /// With `--compare-composite`: ms per iteration of the fused and the composite LeakyReLU,
+    /// timed interleaved on the same trainer, and tensor ops per iteration of each.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fused_vs_composite: Option<Comparison>,
     /// Milliseconds per iteration in each phase (with `--profile`), and `other` (the rest).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     phases_ms: BTreeMap<&'static str, f64>,
+}
+
+#[derive(Debug, Serialize)]
+struct Comparison {
+    fused_ms_per_iteration: f64,
+    composite_ms_per_iteration: f64,
+    fused_tracked_ops_per_iteration: f64,
+    composite_tracked_ops_per_iteration: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -129,6 +146,11 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 (None, None)
             };
             let seconds = start.elapsed().as_secs_f64().max(1e-9);
+            let fused_vs_composite = if args.compare_composite {
+                Some(compare_composite(&mut trainer, &mut log, args.iterations)?)
+            } else {
+                None
+            };
             let rate = args.iterations as f64 / seconds;
             let ms_per_iteration = 1e3 * seconds / args.iterations as f64;
             let phases_ms = phase_seconds.map_or_else(BTreeMap::new, |phase_seconds| {
@@ -143,6 +165,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 iterations_per_sec: rate,
                 ms_per_iteration,
                 tracked_ops_per_iteration: tracked_ops,
+                fused_vs_composite,
                 phases_ms,
             });
             bench.gflops.insert(label.clone(), flops * rate / 1e9);
@@ -182,9 +205,73 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
             if let Some(ops) = v.tracked_ops_per_iteration {
                 println!("         tensor ops/it on the autodiff device (forward graph): {ops:.0}");
             }
+            if let Some(c) = &v.fused_vs_composite {
+                println!(
+                    "         LeakyReLU fused {:.2} ms/it ({:.0} ops/it), composite {:.2} ms/it ({:.0} ops/it): fused/composite time {:.3}",
+                    c.fused_ms_per_iteration,
+                    c.fused_tracked_ops_per_iteration,
+                    c.composite_ms_per_iteration,
+                    c.composite_tracked_ops_per_iteration,
+                    c.fused_ms_per_iteration / c.composite_ms_per_iteration
+                );
+            }
         }
     }
     Ok(())
+}
+
+/// Rounds of [`compare_composite`]; each runs both paths, in alternating order.
+const ROUNDS: usize = 6;
+
+/// `iterations` steps with the fused LeakyReLU and as many with burn's composite one, in
+/// [`ROUNDS`] rounds of alternating order on the same trainer (the same math: only the kernels
+/// differ), so that a load on the machine falls on both alike.
+fn compare_composite(
+    trainer: &mut Trainer,
+    log: &mut LossLog,
+    iterations: usize,
+) -> Result<Comparison, CliError> {
+    let chunk = iterations.div_ceil(ROUNDS);
+    // [fused, composite]: seconds, tracked ops, iterations.
+    let mut seconds = [0.0f64; 2];
+    let mut ops = [0u64; 2];
+    let mut steps = [0usize; 2];
+    let mut block = |composite: bool| -> Result<(), CliError> {
+        let which = usize::from(composite);
+        fused::set_composite(composite);
+        let ops_before = profile::tracked_ops();
+        let start = Instant::now();
+        for _ in 0..chunk {
+            log.push(trainer.step()?);
+        }
+        pollster::block_on(log.flush())?;
+        seconds[which] += start.elapsed().as_secs_f64();
+        ops[which] += profile::tracked_ops() - ops_before - 1;
+        steps[which] += chunk;
+        Ok(())
+    };
+    let mut done = Ok(());
+    for round in 0..ROUNDS {
+        let first = round % 2 == 1;
+        done = done
+            .and_then(|()| block(first))
+            .and_then(|()| block(!first));
+    }
+    fused::set_composite(false);
+    done?;
+    let per = |which: usize| {
+        (
+            seconds[which] * 1e3 / steps[which] as f64,
+            ops[which] as f64 / steps[which] as f64,
+        )
+    };
+    let ((fused_ms, fused_ops), (composite_ms, composite_ops)) = (per(0), per(1));
+    Ok(Comparison {
+        fused_ms_per_iteration: fused_ms,
+        composite_ms_per_iteration: composite_ms,
+        fused_tracked_ops_per_iteration: fused_ops,
+        composite_tracked_ops_per_iteration: composite_ops,
+    })
 }
 
 /// Seconds since the first call: the profile's clock.
