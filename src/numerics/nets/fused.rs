@@ -6,7 +6,7 @@
 //! scaled copy and a `mask_where`: two autodiff nodes forward, four kernels and a gradient sum
 //! backward). [`leaky_relu`] here gives the same values and the same gradients, bit for bit on
 //! the CPU: `x ≥ 0 ? x : slope·x` forward, `grad · (x < 0 ? slope : 1)` backward.
-//! [`set_composite`] switches this thread back to burn's composite (tests, `bench train`).
+//! [`set_fusion`] chooses, per thread, how much is fused (tests, `bench train`).
 
 use std::cell::Cell;
 
@@ -23,25 +23,47 @@ use burn::backend::{
 };
 use burn::tensor::{Element, Tensor, TensorData};
 
+/// How much of the networks runs as fused ops (per thread).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fusion {
+    /// burn's composite ops only.
+    Composite,
+    /// LeakyReLU fused ([`leaky_relu`]).
+    Activation,
+    /// LeakyReLU and ResNet1D's residual block fused ([`super::fused_block`]): the default.
+    Block,
+}
+
+impl Fusion {
+    pub const ALL: [Fusion; 3] = [Fusion::Composite, Fusion::Activation, Fusion::Block];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Fusion::Composite => "composite",
+            Fusion::Activation => "fused activation",
+            Fusion::Block => "fused block",
+        }
+    }
+}
+
 thread_local! {
-    static COMPOSITE: Cell<bool> = const { Cell::new(false) };
+    static FUSION: Cell<Fusion> = const { Cell::new(Fusion::Block) };
 }
 
-/// On this thread, run burn's composite `leaky_relu` (`true`) or the fused op (`false`, the
-/// default) from now on.
-pub fn set_composite(composite: bool) {
-    COMPOSITE.with(|flag| flag.set(composite));
+/// On this thread, run the networks with `fusion` from now on.
+pub fn set_fusion(fusion: Fusion) {
+    FUSION.with(|flag| flag.set(fusion));
 }
 
-/// Whether this thread runs burn's composite `leaky_relu` ([`set_composite`]).
-pub fn composite() -> bool {
-    COMPOSITE.with(Cell::get)
+/// How much this thread fuses ([`set_fusion`]; [`Fusion::Block`] unless set).
+pub fn fusion() -> Fusion {
+    FUSION.with(Cell::get)
 }
 
 /// LeakyReLU, `x ≥ 0 ? x : slope·x`, any shape: the fused op of [`FusedOps`] (one node on an
-/// autodiff device), or burn's composite after [`set_composite`]`(true)`.
+/// autodiff device), or burn's composite under [`Fusion::Composite`].
 pub fn leaky_relu<const D: usize>(x: Tensor<D>, slope: f64) -> Tensor<D> {
-    if composite() {
+    if fusion() == Fusion::Composite {
         return burn::tensor::activation::leaky_relu(x, slope);
     }
     Tensor::from_dispatch(<Dispatch as FusedOps>::fused_leaky_relu(

@@ -8,12 +8,12 @@ use crate::numerics::nets::{Architecture, Net, NetConfig, LEAKY_SLOPE};
 use burn::module::{Module, Param};
 use burn::tensor::{Device, Tensor};
 
-/// Runs `f` with [`composite`] set to `on` on this thread, then restores it.
-fn with_composite<T>(on: bool, f: impl FnOnce() -> T) -> T {
-    let before = composite();
-    set_composite(on);
+/// Runs `f` with `level` of fusion on this thread, then restores it.
+pub(crate) fn with_fusion<T>(level: Fusion, f: impl FnOnce() -> T) -> T {
+    let before = fusion();
+    set_fusion(level);
     let out = f();
-    set_composite(before);
+    set_fusion(before);
     out
 }
 
@@ -56,8 +56,8 @@ fn leaky_relu_equals_composite_bit_for_bit() {
     let n = 257;
     let x: Vec<f32> = (0..n).map(|i| ((i as f32) * 0.731).sin() * 3.0).collect();
     let w: Vec<f32> = (0..n).map(|i| ((i as f32) * 1.37).cos()).collect();
-    let run = |on: bool| {
-        with_composite(on, || {
+    let run = |level: Fusion| {
+        with_fusion(level, || {
             let input = tensor(x.clone(), &device).require_grad();
             // Used twice, a non-contiguous view in between: the gradients accumulate.
             let out =
@@ -67,7 +67,7 @@ fn leaky_relu_equals_composite_bit_for_bit() {
             (values(out), values(input.grad(&grads).expect("gradient")))
         })
     };
-    assert_eq!(run(false), run(true));
+    assert_eq!(run(Fusion::Activation), run(Fusion::Composite));
 }
 
 /// Every float parameter's gradient, in visiting order.
@@ -114,7 +114,7 @@ fn outputs_and_gradients(net: &Net, architecture: Architecture, device: &Device)
 }
 
 #[test]
-fn every_architecture_fused_equals_composite_in_values_and_gradients() {
+fn every_architecture_fused_equals_composite_in_values_and_gradients_at_each_level() {
     let device = cpu_autodiff();
     for architecture in Architecture::ALL {
         let (channels, depth) = match architecture.facts().state_dims {
@@ -127,17 +127,45 @@ fn every_architecture_fused_equals_composite_in_values_and_gradients() {
             depth,
         };
         let net = config.init(&device, 4).expect("init");
-        let fused = with_composite(false, || outputs_and_gradients(&net, architecture, &device));
-        let reference = with_composite(true, || outputs_and_gradients(&net, architecture, &device));
-        assert_eq!(fused.len(), reference.len(), "{architecture}");
-        for (got, want) in fused.iter().zip(&reference) {
-            assert_eq!(got.len(), want.len(), "{architecture}");
-            for (g, w) in got.iter().zip(want) {
-                assert!(
-                    (g - w).abs() <= 1e-5 * (1.0 + w.abs()),
-                    "{architecture}: {g} vs {w}"
-                );
+        let run = |level| with_fusion(level, || outputs_and_gradients(&net, architecture, &device));
+        let reference = run(Fusion::Composite);
+        for level in [Fusion::Activation, Fusion::Block] {
+            let fused = run(level);
+            assert_eq!(fused.len(), reference.len(), "{architecture}");
+            for (got, want) in fused.iter().zip(&reference) {
+                assert_eq!(got.len(), want.len(), "{architecture}");
+                for (g, w) in got.iter().zip(want) {
+                    assert!(
+                        (g - w).abs() <= 1e-5 * (1.0 + w.abs()),
+                        "{architecture}, {}: {g} vs {w}",
+                        level.name()
+                    );
+                }
             }
+        }
+    }
+}
+
+#[test]
+fn resnet_blocks_take_the_fused_path_on_the_cpu_with_and_without_autodiff() {
+    use crate::numerics::nets::fused_block::FUSED_CALLS;
+    let calls = || FUSED_CALLS.with(std::cell::Cell::get);
+    for device in [cpu(), cpu_autodiff()] {
+        let config = NetConfig {
+            architecture: Architecture::Resnet,
+            channels: 6,
+            depth: 3,
+        };
+        let net = config.init(&device, 8).expect("init");
+        let (u, s) = inputs(3, 12, &device);
+        let run = |level| with_fusion(level, || values(net.forward(u.clone(), s.clone())));
+        let before = calls();
+        let reference = run(Fusion::Composite);
+        assert_eq!(calls(), before);
+        let fused = run(Fusion::Block);
+        assert_eq!(calls(), before + 3, "one fused op per block");
+        for (g, w) in fused.iter().zip(&reference) {
+            assert!((g - w).abs() <= 1e-5 * (1.0 + w.abs()), "{g} vs {w}");
         }
     }
 }

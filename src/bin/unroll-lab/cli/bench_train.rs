@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::CliError;
 use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::ks::data::{data_solver, generate};
-use unroll_lab::numerics::nets::fused;
+use unroll_lab::numerics::nets::fused::{self, Fusion};
 use unroll_lab::numerics::profile::{self, Phase};
 use unroll_lab::numerics::study::Preset;
 use unroll_lab::numerics::system::{PhysicalSystem, System};
@@ -37,10 +37,11 @@ pub struct BenchTrainArgs {
     /// Also time each phase of an iteration (gather, network, solver, loss, backward, optimizer).
     #[arg(long)]
     profile: bool,
-    /// Also time burn's composite LeakyReLU against the fused one (`nets::fused`) on the same
-    /// trainer, interleaved in rounds (fused, composite, composite, fused, …), and print both.
+    /// Also time the three levels of fusion (`nets::fused::Fusion`: burn's composite ops, the
+    /// fused LeakyReLU, the fused residual block) on the same trainer, interleaved in rounds of
+    /// rotating order, and print each.
     #[arg(long)]
-    compare_composite: bool,
+    compare_fusion: bool,
     /// The device to train on: cpu, wgpu (built with `--features gpu`) or cuda (`--features cuda`).
     #[arg(long, default_value = "cpu", value_parser = parse_device)]
     device: NativeDevice,
@@ -60,21 +61,20 @@ struct Variant {
     /// graph's nodes, see [`profile::tracked_ops`].
     #[serde(skip_serializing_if = "Option::is_none")]
     tracked_ops_per_iteration: Option<f64>,
-    /// With `--compare-composite`: ms per iteration of the fused and the composite LeakyReLU,
-    /// timed interleaved on the same trainer, and tensor ops per iteration of each.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    fused_vs_composite: Option<Comparison>,
+    /// With `--compare-fusion`: ms and tensor ops per iteration at each level of fusion, timed
+    /// interleaved on the same trainer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fusion: Vec<Level>,
     /// Milliseconds per iteration in each phase (with `--profile`), and `other` (the rest).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     phases_ms: BTreeMap<&'static str, f64>,
 }
 
 #[derive(Debug, Serialize)]
-struct Comparison {
-    fused_ms_per_iteration: f64,
-    composite_ms_per_iteration: f64,
-    fused_tracked_ops_per_iteration: f64,
-    composite_tracked_ops_per_iteration: f64,
+struct Level {
+    fusion: &'static str,
+    ms_per_iteration: f64,
+    tracked_ops_per_iteration: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -146,10 +146,10 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 (None, None)
             };
             let seconds = start.elapsed().as_secs_f64().max(1e-9);
-            let fused_vs_composite = if args.compare_composite {
-                Some(compare_composite(&mut trainer, &mut log, args.iterations)?)
+            let fusion = if args.compare_fusion {
+                compare_fusion(&mut trainer, &mut log, args.iterations)?
             } else {
-                None
+                Vec::new()
             };
             let rate = args.iterations as f64 / seconds;
             let ms_per_iteration = 1e3 * seconds / args.iterations as f64;
@@ -165,7 +165,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 iterations_per_sec: rate,
                 ms_per_iteration,
                 tracked_ops_per_iteration: tracked_ops,
-                fused_vs_composite,
+                fusion,
                 phases_ms,
             });
             bench.gflops.insert(label.clone(), flops * rate / 1e9);
@@ -205,40 +205,44 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
             if let Some(ops) = v.tracked_ops_per_iteration {
                 println!("         tensor ops/it on the autodiff device (forward graph): {ops:.0}");
             }
-            if let Some(c) = &v.fused_vs_composite {
-                println!(
-                    "         LeakyReLU fused {:.2} ms/it ({:.0} ops/it), composite {:.2} ms/it ({:.0} ops/it): fused/composite time {:.3}",
-                    c.fused_ms_per_iteration,
-                    c.fused_tracked_ops_per_iteration,
-                    c.composite_ms_per_iteration,
-                    c.composite_tracked_ops_per_iteration,
-                    c.fused_ms_per_iteration / c.composite_ms_per_iteration
-                );
+            if let Some(base) = v.fusion.first() {
+                let parts: Vec<String> = v
+                    .fusion
+                    .iter()
+                    .map(|l| {
+                        format!(
+                            "{} {:.2} ms/it ({:.3}×, {:.0} ops/it)",
+                            l.fusion,
+                            l.ms_per_iteration,
+                            l.ms_per_iteration / base.ms_per_iteration,
+                            l.tracked_ops_per_iteration
+                        )
+                    })
+                    .collect();
+                println!("         interleaved: {}", parts.join(", "));
             }
         }
     }
     Ok(())
 }
 
-/// Rounds of [`compare_composite`]; each runs both paths, in alternating order.
+/// Rounds of [`compare_fusion`]; each runs every level, in rotating order.
 const ROUNDS: usize = 6;
 
-/// `iterations` steps with the fused LeakyReLU and as many with burn's composite one, in
-/// [`ROUNDS`] rounds of alternating order on the same trainer (the same math: only the kernels
-/// differ), so that a load on the machine falls on both alike.
-fn compare_composite(
+/// `iterations` steps at each level of [`Fusion`] on the same trainer (the same math: only the
+/// kernels differ), in [`ROUNDS`] rounds of rotating order, so that a load on the machine falls
+/// on every level alike. Restores [`Fusion::Block`].
+fn compare_fusion(
     trainer: &mut Trainer,
     log: &mut LossLog,
     iterations: usize,
-) -> Result<Comparison, CliError> {
+) -> Result<Vec<Level>, CliError> {
     let chunk = iterations.div_ceil(ROUNDS);
-    // [fused, composite]: seconds, tracked ops, iterations.
-    let mut seconds = [0.0f64; 2];
-    let mut ops = [0u64; 2];
-    let mut steps = [0usize; 2];
-    let mut block = |composite: bool| -> Result<(), CliError> {
-        let which = usize::from(composite);
-        fused::set_composite(composite);
+    let levels = Fusion::ALL.len();
+    let mut seconds = vec![0.0f64; levels];
+    let mut ops = vec![0u64; levels];
+    let mut block = |which: usize| -> Result<(), CliError> {
+        fused::set_fusion(Fusion::ALL[which]);
         let ops_before = profile::tracked_ops();
         let start = Instant::now();
         for _ in 0..chunk {
@@ -247,31 +251,26 @@ fn compare_composite(
         pollster::block_on(log.flush())?;
         seconds[which] += start.elapsed().as_secs_f64();
         ops[which] += profile::tracked_ops() - ops_before - 1;
-        steps[which] += chunk;
         Ok(())
     };
     let mut done = Ok(());
     for round in 0..ROUNDS {
-        let first = round % 2 == 1;
-        done = done
-            .and_then(|()| block(first))
-            .and_then(|()| block(!first));
+        for k in 0..levels {
+            done = done.and_then(|()| block((round + k) % levels));
+        }
     }
-    fused::set_composite(false);
+    fused::set_fusion(Fusion::Block);
     done?;
-    let per = |which: usize| {
-        (
-            seconds[which] * 1e3 / steps[which] as f64,
-            ops[which] as f64 / steps[which] as f64,
-        )
-    };
-    let ((fused_ms, fused_ops), (composite_ms, composite_ops)) = (per(0), per(1));
-    Ok(Comparison {
-        fused_ms_per_iteration: fused_ms,
-        composite_ms_per_iteration: composite_ms,
-        fused_tracked_ops_per_iteration: fused_ops,
-        composite_tracked_ops_per_iteration: composite_ops,
-    })
+    let steps = (chunk * ROUNDS) as f64;
+    Ok(Fusion::ALL
+        .iter()
+        .enumerate()
+        .map(|(which, level)| Level {
+            fusion: level.name(),
+            ms_per_iteration: seconds[which] * 1e3 / steps,
+            tracked_ops_per_iteration: ops[which] as f64 / steps,
+        })
+        .collect())
 }
 
 /// Seconds since the first call: the profile's clock.
