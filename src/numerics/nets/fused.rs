@@ -3,8 +3,8 @@
 //! node; the other backends (wgpu/WebGPU) run the trait's default bodies, plain burn ops.
 //!
 //! burn's own `leaky_relu` on an autodiff device is its composite default (a comparison, a
-//! scaled copy and a `mask_where`: two autodiff nodes forward, four kernels and a gradient sum
-//! backward). [`leaky_relu`] here gives the same values and the same gradients, bit for bit on
+//! scaled copy and a `mask_where`: three kernels and two autodiff nodes forward; backward two
+//! zero fills, two `mask_where`, a scaling and the sum of the two paths). [`leaky_relu`] here gives the same values and the same gradients, bit for bit on
 //! the CPU: `x ≥ 0 ? x : slope·x` forward, `grad · (x < 0 ? slope : 1)` backward.
 //! [`set_fusion`] chooses, per thread, how much is fused (tests, `bench train`).
 
