@@ -5,8 +5,8 @@
 //! a skip around the block. The dilations widen the receptive field of one block to 45 points
 //! (the grid has 48). Parameters `21DC² + (7D + 10)C + 1`.
 
+use super::fused::leaky_relu;
 use burn::module::Module;
-use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
 use super::frame::{FrameBlock, ResidualFrame};

@@ -17,8 +17,8 @@
 //! `distinguishes_left_from_right` test). Block layout: `x ↦ LeakyReLU(x + conv₂(conv₁*(x)))`
 //! where `conv₁*` activates its messages (in place of the ResNet's LeakyReLU after conv₁).
 
+use super::fused::leaky_relu;
 use burn::module::{Module, Param};
-use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
 use super::frame::{FrameBlock, FrameLayer, ResidualFrame};

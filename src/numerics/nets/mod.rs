@@ -16,6 +16,8 @@ pub mod dilated;
 pub mod export;
 pub mod fno;
 pub mod frame;
+pub mod fused;
+pub mod fused_block;
 pub mod gcn;
 pub mod grid;
 pub mod init;

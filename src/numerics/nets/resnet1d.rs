@@ -3,8 +3,8 @@
 //! [`ResidualFrame`] of [`PeriodicConv1d`] and [`ResidualBlock`]. Every conv has kernel 3, bias
 //! and circular padding 1. Parameters `6DC² + (2D + 10)C + 1`.
 
+use super::fused_block::residual_block;
 use burn::module::{Module, Param};
-use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
 use super::frame::{FrameBlock, FrameLayer, ResidualFrame};
@@ -119,9 +119,9 @@ impl FrameBlock for ResidualBlock {
         }
     }
 
+    /// One fused op on the CPU backend ([`residual_block`]), the composite elsewhere.
     fn forward(&self, x: Tensor<3>) -> Tensor<3> {
-        let h = leaky_relu(self.conv1.forward(x.clone()), LEAKY_SLOPE);
-        leaky_relu(x + self.conv2.forward(h), LEAKY_SLOPE)
+        residual_block(x, &self.conv1, &self.conv2, LEAKY_SLOPE)
     }
 
     /// `6DC² + (2D + 10)C + 1`.
@@ -150,6 +150,7 @@ pub type ResNet1d = ResidualFrame<PeriodicConv1d, ResidualBlock>;
 mod tests {
     use super::*;
     use crate::numerics::backend::cpu;
+    use crate::numerics::nets::fused::leaky_relu;
     use burn::tensor::TensorData;
 
     use crate::numerics::nets::test_values as values;

@@ -14,8 +14,8 @@
 //! takes 4 (u, v, p, Re/1000) and returns 2, i.e. `10·f₀ − 9·f_last − 1` = 7 (sizes 0, 1) or 15
 //! (sizes 2, 3) parameters more: [`official_variable_count`] reproduces the paper's four.
 
+use super::fused::leaky_relu;
 use burn::module::{Module, Param};
-use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
 use super::init::weight_and_bias;

@@ -7,8 +7,8 @@
 //! on the study's 48 points ([`MAX_LEVELS`] = 4) the bottom level has 3.
 //! Parameters `(11·4^L − 8)C² + (7·2^L + 4)C + 1`.
 
+use super::fused::leaky_relu;
 use burn::module::Module;
-use burn::tensor::activation::leaky_relu;
 use burn::tensor::{Device, Tensor};
 
 use super::grid::{from_grid, to_grid};

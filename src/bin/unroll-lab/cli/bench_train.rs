@@ -10,12 +10,13 @@ use serde::Serialize;
 use super::CliError;
 use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::ks::data::{data_solver, generate};
+use unroll_lab::numerics::nets::fused::{self, Fusion};
 use unroll_lab::numerics::profile::{self, Phase};
 use unroll_lab::numerics::study::Preset;
 use unroll_lab::numerics::system::{PhysicalSystem, System};
 use unroll_lab::numerics::train::flops::flops_per_iteration;
 use unroll_lab::numerics::train::run::LossLog;
-use unroll_lab::numerics::train::{Modality, Mode, TrainConfig};
+use unroll_lab::numerics::train::{Modality, Mode, TrainConfig, Trainer};
 
 /// The study's training config of `mode` × `modality` (KS, the paper's budget).
 fn study_training(ks: &dyn PhysicalSystem, mode: Mode, modality: Modality) -> TrainConfig {
@@ -36,6 +37,11 @@ pub struct BenchTrainArgs {
     /// Also time each phase of an iteration (gather, network, solver, loss, backward, optimizer).
     #[arg(long)]
     profile: bool,
+    /// Also time the three levels of fusion (`nets::fused::Fusion`: burn's composite ops, the
+    /// fused LeakyReLU, the fused residual block) on the same trainer, interleaved in rounds of
+    /// rotating order, and print each.
+    #[arg(long)]
+    compare_fusion: bool,
     /// The device to train on: cpu, wgpu (built with `--features gpu`) or cuda (`--features cuda`).
     #[arg(long, default_value = "cpu", value_parser = parse_device)]
     device: NativeDevice,
@@ -55,9 +61,20 @@ struct Variant {
     /// graph's nodes, see [`profile::tracked_ops`].
     #[serde(skip_serializing_if = "Option::is_none")]
     tracked_ops_per_iteration: Option<f64>,
+    /// With `--compare-fusion`: ms and tensor ops per iteration at each level of fusion, timed
+    /// interleaved on the same trainer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fusion: Vec<Level>,
     /// Milliseconds per iteration in each phase (with `--profile`), and `other` (the rest).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     phases_ms: BTreeMap<&'static str, f64>,
+}
+
+#[derive(Debug, Serialize)]
+struct Level {
+    fusion: &'static str,
+    ms_per_iteration: f64,
+    tracked_ops_per_iteration: f64,
 }
 
 #[derive(Debug, Serialize)]
@@ -129,6 +146,11 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 (None, None)
             };
             let seconds = start.elapsed().as_secs_f64().max(1e-9);
+            let fusion = if args.compare_fusion {
+                compare_fusion(&mut trainer, &mut log, args.iterations)?
+            } else {
+                Vec::new()
+            };
             let rate = args.iterations as f64 / seconds;
             let ms_per_iteration = 1e3 * seconds / args.iterations as f64;
             let phases_ms = phase_seconds.map_or_else(BTreeMap::new, |phase_seconds| {
@@ -143,6 +165,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 iterations_per_sec: rate,
                 ms_per_iteration,
                 tracked_ops_per_iteration: tracked_ops,
+                fusion,
                 phases_ms,
             });
             bench.gflops.insert(label.clone(), flops * rate / 1e9);
@@ -182,9 +205,72 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
             if let Some(ops) = v.tracked_ops_per_iteration {
                 println!("         tensor ops/it on the autodiff device (forward graph): {ops:.0}");
             }
+            if let Some(base) = v.fusion.first() {
+                let parts: Vec<String> = v
+                    .fusion
+                    .iter()
+                    .map(|l| {
+                        format!(
+                            "{} {:.2} ms/it ({:.3}×, {:.0} ops/it)",
+                            l.fusion,
+                            l.ms_per_iteration,
+                            l.ms_per_iteration / base.ms_per_iteration,
+                            l.tracked_ops_per_iteration
+                        )
+                    })
+                    .collect();
+                println!("         interleaved: {}", parts.join(", "));
+            }
         }
     }
     Ok(())
+}
+
+/// Rounds of [`compare_fusion`]; each runs every level, in rotating order.
+const ROUNDS: usize = 6;
+
+/// `iterations` steps at each level of [`Fusion`] on the same trainer (the same math: only the
+/// kernels differ), in [`ROUNDS`] rounds of rotating order, so that a load on the machine falls
+/// on every level alike. Restores [`Fusion::Block`].
+fn compare_fusion(
+    trainer: &mut Trainer,
+    log: &mut LossLog,
+    iterations: usize,
+) -> Result<Vec<Level>, CliError> {
+    let chunk = iterations.div_ceil(ROUNDS);
+    let levels = Fusion::ALL.len();
+    let mut seconds = vec![0.0f64; levels];
+    let mut ops = vec![0u64; levels];
+    let mut block = |which: usize| -> Result<(), CliError> {
+        fused::set_fusion(Fusion::ALL[which]);
+        let ops_before = profile::tracked_ops();
+        let start = Instant::now();
+        for _ in 0..chunk {
+            log.push(trainer.step()?);
+        }
+        pollster::block_on(log.flush())?;
+        seconds[which] += start.elapsed().as_secs_f64();
+        ops[which] += profile::tracked_ops() - ops_before - 1;
+        Ok(())
+    };
+    let mut done = Ok(());
+    for round in 0..ROUNDS {
+        for k in 0..levels {
+            done = done.and_then(|()| block((round + k) % levels));
+        }
+    }
+    fused::set_fusion(Fusion::Block);
+    done?;
+    let steps = (chunk * ROUNDS) as f64;
+    Ok(Fusion::ALL
+        .iter()
+        .enumerate()
+        .map(|(which, level)| Level {
+            fusion: level.name(),
+            ms_per_iteration: seconds[which] * 1e3 / steps,
+            tracked_ops_per_iteration: ops[which] as f64 / steps,
+        })
+        .collect())
 }
 
 /// Seconds since the first call: the profile's clock.

@@ -1,0 +1,326 @@
+//! ResNet1D's residual block `y = LeakyReLU(x + W₂·taps(LeakyReLU(W₁·taps(x) + b₁)) + b₂)` as
+//! one op of burn's backend extension ([`FusedBlockOps`]), in the grid layout `[C, N, B]`
+//! ([`super::grid`]): on the CPU backend (burn-flex) a hand-written forward (the periodic taps
+//! gathered by hand, two gemms, bias, activation and skip in place) and backward (four gemms
+//! with transposed views, the taps' adjoints, bias sums and activation masks by hand), one
+//! autodiff node per block. Everywhere else (wgpu, WebGPU, f64) [`residual_block`] runs the
+//! composite of plain burn ops.
+
+use burn::backend::autodiff::checkpoint::base::Checkpointer;
+use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
+use burn::backend::autodiff::grads::Gradients;
+use burn::backend::autodiff::ops::{Backward, Ops, OpsKind};
+use burn::backend::autodiff::Autodiff;
+use burn::backend::flex::FlexTensor;
+use burn::backend::ops::FloatTensorOps;
+use burn::backend::tensor::FloatTensor;
+use burn::backend::{backend_extension, Backend, DType, Dispatch, Flex, TensorMetadata};
+use burn::tensor::{Device, Tensor, TensorData};
+
+use super::fused::{fusion, leaky_relu, Fusion};
+use super::grid::TAPS;
+use super::resnet1d::PeriodicConv1d;
+
+/// The block on `x: [C, N, B]` with `conv1`, `conv2` (`C → C`, kernel 3): the fused op where
+/// it applies (burn-flex, f32, [`Fusion::Block`]), else the composite.
+pub fn residual_block(
+    x: Tensor<3>,
+    conv1: &PeriodicConv1d,
+    conv2: &PeriodicConv1d,
+    slope: f64,
+) -> Tensor<3> {
+    let fused = fusion() == Fusion::Block
+        && x.device() == Device::flex()
+        && [
+            x.dtype(),
+            conv1.weight.val().dtype(),
+            conv2.weight.val().dtype(),
+        ]
+        .iter()
+        .all(|d| *d == DType::F32);
+    if !fused {
+        let h = leaky_relu(conv1.forward(x.clone()), slope);
+        return leaky_relu(x + conv2.forward(h), slope);
+    }
+    #[cfg(test)]
+    FUSED_CALLS.with(|calls| calls.set(calls.get() + 1));
+    Tensor::from_dispatch(<Dispatch as FusedBlockOps>::fused_residual_block(
+        x.into_dispatch(),
+        conv1.weight.val().into_dispatch(),
+        conv1.bias.val().into_dispatch(),
+        conv2.weight.val().into_dispatch(),
+        conv2.bias.val().into_dispatch(),
+        slope,
+    ))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Fused blocks run on this thread (the tests check the fused path is taken).
+    pub(crate) static FUSED_CALLS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The fused residual block. `x: [C, N, B]`, weights `[C, C, 3]`, biases `[C]`.
+#[backend_extension(Flex, Autodiff)]
+pub trait FusedBlockOps: Backend {
+    /// `[C, N, B] → [C, N, B]`.
+    fn fused_residual_block(
+        x: FloatTensor<Self>,
+        w1: FloatTensor<Self>,
+        b1: FloatTensor<Self>,
+        w2: FloatTensor<Self>,
+        b2: FloatTensor<Self>,
+        slope: f64,
+    ) -> FloatTensor<Self>;
+}
+
+/// What training needs of a backend for [`FusedBlockOps`]: the forward keeping what the
+/// backward reads, and the backward.
+pub trait FusedBlockTraining: Backend {
+    /// Saved by the forward for the backward.
+    type BlockState: Clone + Send + std::fmt::Debug + 'static;
+
+    /// The block's output and its state.
+    fn residual_block_forward(
+        inputs: [FloatTensor<Self>; 5],
+        slope: f64,
+    ) -> (FloatTensor<Self>, Self::BlockState);
+
+    /// The gradients `[x, w1, b1, w2, b2]` from the output's gradient `[C, N, B]`.
+    fn residual_block_backward(
+        state: Self::BlockState,
+        grad: FloatTensor<Self>,
+    ) -> [FloatTensor<Self>; 5];
+}
+
+impl FusedBlockOps for Flex {
+    fn fused_residual_block(
+        x: FlexTensor,
+        w1: FlexTensor,
+        b1: FlexTensor,
+        w2: FlexTensor,
+        b2: FlexTensor,
+        slope: f64,
+    ) -> FlexTensor {
+        Flex::residual_block_forward([x, w1, b1, w2, b2], slope).0
+    }
+}
+
+/// burn-flex's saved state: the two tap matrices `[3C, N·B]`, the two pre-activations
+/// `[C, N·B]`, the weights as `[C, 3C]`, the shape and the slope.
+#[derive(Clone, Debug)]
+pub struct FlexBlockState {
+    taps1: FlexTensor,
+    taps2: FlexTensor,
+    pre1: FlexTensor,
+    pre2: FlexTensor,
+    w1: FlexTensor,
+    w2: FlexTensor,
+    dims: [usize; 3],
+    slope: f32,
+}
+
+impl FusedBlockTraining for Flex {
+    type BlockState = FlexBlockState;
+
+    fn residual_block_forward(
+        [x, w1, b1, w2, b2]: [FlexTensor; 5],
+        slope: f64,
+    ) -> (FlexTensor, FlexBlockState) {
+        let dims: [usize; 3] = x.shape().dims();
+        let [c, n, b] = dims;
+        let slope = slope as f32;
+        let columns = n * b;
+        let w1 = Flex::float_reshape(w1, [c, TAPS * c].into());
+        let w2 = Flex::float_reshape(w2, [c, TAPS * c].into());
+        let taps1 = matrix(taps(&floats(&x), dims), [TAPS * c, columns]);
+        let mut pre1 = floats_owned(Flex::float_matmul(w1.clone(), taps1.clone()));
+        add_rows(&mut pre1, &floats(&b1), columns);
+        let hidden: Vec<f32> = pre1.iter().map(|&v| leaky(v, slope)).collect();
+        let taps2 = matrix(taps(&hidden, dims), [TAPS * c, columns]);
+        let mut pre2 = floats_owned(Flex::float_matmul(w2.clone(), taps2.clone()));
+        add_rows(&mut pre2, &floats(&b2), columns);
+        for (p, &v) in pre2.iter_mut().zip(floats(&x).iter()) {
+            *p += v;
+        }
+        let out: Vec<f32> = pre2.iter().map(|&v| leaky(v, slope)).collect();
+        let state = FlexBlockState {
+            taps1,
+            taps2,
+            pre1: matrix(pre1, [c, columns]),
+            pre2: matrix(pre2, [c, columns]),
+            w1,
+            w2,
+            dims,
+            slope,
+        };
+        (matrix(out, [c, n, b]), state)
+    }
+
+    fn residual_block_backward(state: FlexBlockState, grad: FlexTensor) -> [FlexTensor; 5] {
+        let [c, n, b] = state.dims;
+        let columns = n * b;
+        let transpose = |t: FlexTensor| Flex::float_transpose(t);
+        // Through the outer activation: the skip's and the second conv's gradient.
+        let mut g2 = floats(&grad).into_owned();
+        mask(&mut g2, &floats(&state.pre2), state.slope);
+        let g2 = matrix(g2, [c, columns]);
+        let db2 = row_sums(&floats(&g2), columns);
+        let dw2 = Flex::float_matmul(g2.clone(), transpose(state.taps2));
+        let dtaps2 = Flex::float_matmul(transpose(state.w2), g2.clone());
+        // Through the inner activation: the first conv's gradient.
+        let mut g1 = taps_adjoint(&floats(&dtaps2), state.dims);
+        mask(&mut g1, &floats(&state.pre1), state.slope);
+        let db1 = row_sums(&g1, columns);
+        let g1 = matrix(g1, [c, columns]);
+        let dw1 = Flex::float_matmul(g1.clone(), transpose(state.taps1));
+        let dtaps1 = Flex::float_matmul(transpose(state.w1), g1);
+        let mut dx = taps_adjoint(&floats(&dtaps1), state.dims);
+        for (d, &g) in dx.iter_mut().zip(floats(&g2).iter()) {
+            *d += g;
+        }
+        let kernel = |t: FlexTensor| Flex::float_reshape(t, [c, c, TAPS].into());
+        [
+            matrix(dx, [c, n, b]),
+            kernel(dw1),
+            matrix(db1, [c]),
+            kernel(dw2),
+            matrix(db2, [c]),
+        ]
+    }
+}
+
+impl<B: FusedBlockOps + FusedBlockTraining, C: CheckpointStrategy> FusedBlockOps
+    for Autodiff<B, C>
+{
+    /// One node with five parents; its backward is the inner backend's
+    /// [`FusedBlockTraining::residual_block_backward`].
+    fn fused_residual_block(
+        x: FloatTensor<Self>,
+        w1: FloatTensor<Self>,
+        b1: FloatTensor<Self>,
+        w2: FloatTensor<Self>,
+        b2: FloatTensor<Self>,
+        slope: f64,
+    ) -> FloatTensor<Self> {
+        #[derive(Debug)]
+        struct BlockBackward;
+
+        impl<B: FusedBlockTraining> Backward<B, 5> for BlockBackward {
+            type State = B::BlockState;
+
+            fn backward(
+                self,
+                ops: Ops<Self::State, 5>,
+                grads: &mut Gradients,
+                _checkpointer: &mut Checkpointer,
+            ) {
+                let grad = grads.consume::<B>(&ops.node);
+                let all = B::residual_block_backward(ops.state, grad);
+                for (parent, gradient) in ops.parents.into_iter().zip(all) {
+                    if let Some(node) = parent {
+                        grads.register::<B>(node.id, gradient);
+                    }
+                }
+            }
+        }
+
+        match BlockBackward
+            .prepare::<C>([x.node(), w1.node(), b1.node(), w2.node(), b2.node()])
+            .compute_bound()
+            .stateful()
+        {
+            OpsKind::Tracked(prep) => {
+                let inputs = [&x, &w1, &b1, &w2, &b2].map(|t| t.primitive().clone());
+                let (output, state) = B::residual_block_forward(inputs, slope);
+                prep.finish(state, output)
+            }
+            OpsKind::UnTracked(prep) => prep.finish(B::fused_residual_block(
+                x.into_primitive(),
+                w1.into_primitive(),
+                b1.into_primitive(),
+                w2.into_primitive(),
+                b2.into_primitive(),
+                slope,
+            )),
+        }
+    }
+}
+
+fn leaky(v: f32, slope: f32) -> f32 {
+    if v >= 0.0 {
+        v
+    } else {
+        slope * v
+    }
+}
+
+/// `g ← g · (pre < 0 ? slope : 1)`.
+fn mask(g: &mut [f32], pre: &[f32], slope: f32) {
+    for (g, &p) in g.iter_mut().zip(pre) {
+        if p < 0.0 {
+            *g *= slope;
+        }
+    }
+}
+
+/// A tensor's f32 values in row-major order, borrowed when contiguous.
+fn floats(t: &FlexTensor) -> std::borrow::Cow<'_, [f32]> {
+    match t.as_slice::<f32>() {
+        Some(s) => std::borrow::Cow::Borrowed(s),
+        None => std::borrow::Cow::Owned(floats_owned(t.to_contiguous())),
+    }
+}
+
+fn floats_owned(t: FlexTensor) -> Vec<f32> {
+    t.into_data().try_into_vec::<f32>().expect("f32 tensor")
+}
+
+fn matrix<const D: usize>(values: Vec<f32>, shape: [usize; D]) -> FlexTensor {
+    FlexTensor::from_data(TensorData::new(values, shape))
+}
+
+/// `m[r, ·] += bias[r]` for `m: [rows, columns]`.
+fn add_rows(m: &mut [f32], bias: &[f32], columns: usize) {
+    for (row, &value) in m.chunks_exact_mut(columns).zip(bias) {
+        row.iter_mut().for_each(|v| *v += value);
+    }
+}
+
+fn row_sums(m: &[f32], columns: usize) -> Vec<f32> {
+    m.chunks_exact(columns)
+        .map(|row| row.iter().sum())
+        .collect()
+}
+
+/// The taps of `x: [C, N, B]` as `[3C, N·B]`: row `3c + t`, column `i·B + b` holds
+/// `x[c, (i + t − 1) mod N, b]` (as [`super::grid::periodic_taps`]).
+fn taps(x: &[f32], [c, n, b]: [usize; 3]) -> Vec<f32> {
+    let mut out = vec![0.0f32; TAPS * c * n * b];
+    for (row, dst) in out.chunks_exact_mut(n * b).enumerate() {
+        let (channel, tap) = (row / TAPS, row % TAPS);
+        let src = &x[channel * n * b..(channel + 1) * n * b];
+        for (i, point) in dst.chunks_exact_mut(b).enumerate() {
+            let from = (i + n + tap - 1) % n;
+            point.copy_from_slice(&src[from * b..(from + 1) * b]);
+        }
+    }
+    out
+}
+
+/// The adjoint of [`taps`]: `[3C, N·B]` → `[C, N·B]`, each tap's gradient added back at the
+/// point it read.
+fn taps_adjoint(d: &[f32], [c, n, b]: [usize; 3]) -> Vec<f32> {
+    let mut out = vec![0.0f32; c * n * b];
+    for (row, src) in d.chunks_exact(n * b).enumerate() {
+        let (channel, tap) = (row / TAPS, row % TAPS);
+        let dst = &mut out[channel * n * b..(channel + 1) * n * b];
+        for (i, point) in src.chunks_exact(b).enumerate() {
+            let to = (i + n + tap - 1) % n;
+            for (o, &v) in dst[to * b..(to + 1) * b].iter_mut().zip(point) {
+                *o += v;
+            }
+        }
+    }
+    out
+}
