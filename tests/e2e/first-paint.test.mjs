@@ -47,7 +47,7 @@ test("the app replaces the first paint without a layout shift", async () => {
   await page.close();
 });
 
-test("the page module names no burn, cubecl or wgpu", { todo: "issue 27 item 1: the start-up self-check and the FLOP-rate calibration still run on the page" }, async () => {
+test("the page module names no burn, cubecl or wgpu", { todo: "issue 27 item 1: the KS playground and the systems' trait objects still link burn into the page (the self-check and the timing run in a worker)" }, async () => {
   const html = await (await fetch(base)).text();
   const name = html.match(/unroll-lab-web-[0-9a-f]+_bg\.wasm/)?.[0];
   assert.ok(name, "the page's wasm is linked from index.html");
