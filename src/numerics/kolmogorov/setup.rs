@@ -7,6 +7,7 @@ use burn::tensor::Device;
 
 use super::coarse::{CoarseSolver, TimeScheme};
 use super::config::{COARSE_DT, COARSE_RESOLUTION};
+use super::data::Sampling;
 use super::piso::PisoGradient;
 use super::KolmogorovError;
 use crate::numerics::types::solver_setup::find;
@@ -83,6 +84,15 @@ impl Setup {
             },
             _ => piso,
         })
+    }
+
+    /// How the truth is down-sampled to 32²: point-sampled with the official quirks.
+    pub fn sampling(self) -> Sampling {
+        if self.official_quirks {
+            Sampling::PointSampled
+        } else {
+            Sampling::FaceAverage
+        }
     }
 
     /// The study's coarse solver (32², Δt 0.02) of this set-up on `device` in `precision`.

@@ -12,6 +12,7 @@ use super::preset;
 use super::setup::{Setup, SETUPS};
 use super::staggered::vorticity_from_velocity;
 use super::stepper::FlowStep;
+use super::TimeScheme;
 use crate::numerics::backend;
 use crate::numerics::study::physics::PhysicalSystem;
 use crate::numerics::study::{Preset, StudyConfig};
@@ -49,10 +50,7 @@ pub fn coarse_flops_per_step(batch: usize) -> f64 {
 
 /// The down-sampling of the set-up `solver`.
 fn sampling_of(solver: &SolverSetup) -> Result<Sampling, TrainError> {
-    Ok(match Setup::of(solver).map_err(invalid)?.official_quirks {
-        true => Sampling::PointSampled,
-        false => Sampling::FaceAverage,
-    })
+    Ok(Setup::of(solver).map_err(invalid)?.sampling())
 }
 
 /// Kolmogorov flow.
@@ -282,12 +280,17 @@ impl PhysicalSystem for Kolmogorov {
     }
 
     fn config_deviations(&self, config: &StudyConfig) -> Vec<String> {
-        let setup = crate::numerics::types::solver_setup::find(&SETUPS, &config.base.solver);
-        let mut out = match setup {
-            Some(words) if words.name == "ssp-rk3" => vec![],
-            _ => vec![SOLVER_DEVIATION.to_string()],
+        let solver = &config.base.solver;
+        let piso = Setup::of(solver)
+            .ok()
+            .is_none_or(|setup| setup.scheme == TimeScheme::Piso);
+        let mut out = if piso {
+            vec![SOLVER_DEVIATION.to_string()]
+        } else {
+            vec![]
         };
-        out.extend(setup.and_then(|words| words.deviation).map(str::to_string));
+        let words = crate::numerics::types::solver_setup::find(&SETUPS, solver);
+        out.extend(words.and_then(|w| w.deviation).map(str::to_string));
         out.extend(preset::config_deviations(config));
         out
     }
