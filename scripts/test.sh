@@ -51,13 +51,13 @@ step "cluster: a study as a Slurm job array on a single-node cluster (tests/clus
 tests/cluster/run.sh "$CARGO_TARGET_DIR/debug/unroll-lab"
 
 step "wasm32: build + clippy (warnings denied) of every target"
-cargo test --locked --target wasm32-unknown-unknown --no-run "${timings[@]}"
+cargo test --locked --target wasm32-unknown-unknown --features webgpu --no-run "${timings[@]}"
 
 step "browser tests (wasm-bindgen-test-runner, headless Chromium)"
 # The runner reads webdriver.json (Chromium binary and flags, WebGPU enabled).
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=900 \
-  cargo test --locked --target wasm32-unknown-unknown --test browser -- --nocapture
+  cargo test --locked --target wasm32-unknown-unknown --features webgpu --test browser -- --nocapture
 
 step "end-to-end test (trunk build + headless Chromium)"
 tests/e2e/run.sh

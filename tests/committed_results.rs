@@ -24,10 +24,10 @@ fn every_committed_run_holds_what_the_readme_claims() {
     for run in &index.runs {
         let results_text = read(&folder.join(&run.results));
         let plan_text = read(&folder.join(&run.plan));
-        match check_run(run, &results_text, &plan_text, System::physics) {
+        match check_run(run, &results_text, &plan_text, System::description) {
             Ok(results) => {
                 // The plan's identity, recomputed here from its config and the results'.
-                let plan = StudyPlan::from_json(&plan_text, System::physics).expect("checked");
+                let plan = StudyPlan::from_json(&plan_text, System::description).expect("checked");
                 assert_eq!(plan.hash, config_hash(&plan.config), "{}", run.id);
                 assert_eq!(plan.hash, config_hash(&results.config), "{}", run.id);
                 eprintln!(

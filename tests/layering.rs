@@ -2,7 +2,8 @@
 //! - `web_sys`, `js_sys` and `wasm_bindgen` only under `platform/`;
 //! - `numerics` imports no UI, report, experiment, chart or browser crate;
 //! - `experiment`, `report` and `charts` import no UI or browser code;
-//! - `ui` never creates a device (it receives the one `platform` acquired);
+//! - `ui` names no burn type and no `PhysicalSystem`: the page holds `SystemDescription`s, and
+//!   trained networks run in workers (the built module is checked by the e2e test);
 //! - no layer outside a system's own folder and the registry (`numerics/system/`) names a
 //!   system's folder: `train/`, `study/`, `experiment/`, `report/`, `charts/` and `ui/` reach the
 //!   physics through `PhysicalSystem` (non-test code);
@@ -108,19 +109,26 @@ fn shared_layers_have_no_ui_or_browser_imports() {
 }
 
 #[test]
-fn ui_never_creates_a_device() {
+fn ui_names_no_burn_and_no_physical_system() {
     for (path, text) in files_under("ui") {
-        for constructor in [
-            "backend::cpu",
-            "cpu_autodiff",
+        let code = non_test_code(&path, &text);
+        for name in [
+            "burn::",
+            "tensor::Device",
             "Device::flex",
             "Device::default",
             "WgpuDevice",
+            "cpu_autodiff",
+            "PhysicalSystem",
+            ".physics()",
+            "System::physics",
             "numerics::backend",
+            "cpu_device",
         ] {
             assert!(
-                !text.contains(constructor),
-                "{} creates a device ({constructor}): devices come from platform",
+                !code.contains(name),
+                "{} names {name}: the page holds descriptions; devices and trained networks \
+                 live in workers",
                 path.display()
             );
         }

@@ -165,7 +165,7 @@ pub fn fixture() -> StudyResults {
         schema: RESULTS_SCHEMA.into(),
         preset: crate::numerics::study::Preset::Quick,
         config: crate::numerics::system::System::Ks
-            .physics()
+            .description()
             .preset(crate::numerics::study::Preset::Quick, 1),
         variants,
         baseline: metrics(0.9, 4.0, [0, 0, 4, 16]),

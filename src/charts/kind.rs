@@ -144,7 +144,7 @@ mod tests {
     /// Every system words every title and caption; KS keeps the study's words.
     #[test]
     fn titles_follow_the_system() {
-        let ks = System::Ks.physics().facts();
+        let ks = System::Ks.description().facts();
         assert_eq!(
             ChartKind::SpaceTime.title(&ks),
             "Space–time: truth, variants, ETD1 baseline"
@@ -156,7 +156,7 @@ mod tests {
         assert!(ChartKind::ErrorCurve
             .description(&ks)
             .starts_with("Mean per-frame relative error"));
-        let flow = System::Kolmogorov.physics().facts();
+        let flow = System::Kolmogorov.description().facts();
         assert_eq!(
             ChartKind::SpaceTime.title(&flow),
             "Vorticity maps: truth, variants, coarse-solver baseline"
@@ -166,7 +166,7 @@ mod tests {
             "Velocity MSE vs network size"
         );
         for system in System::ALL {
-            let facts = system.physics().facts();
+            let facts = system.description().facts();
             for kind in ChartKind::ALL {
                 assert!(!kind.title(&facts).is_empty() && !kind.description(&facts).is_empty());
             }

@@ -102,7 +102,7 @@ mod tests {
     #[test]
     fn the_window_moves_and_stays_finite() {
         let ks = System::Ks
-            .physics()
+            .description()
             .playground()
             .expect("KS has a playground");
         let mut field = LiveField::new(ks, 64).expect("field");

@@ -96,7 +96,7 @@ mod tests {
 
     #[test]
     fn maps_side_by_side_and_the_error() {
-        let ks = crate::numerics::system::System::Ks.physics();
+        let ks = crate::numerics::system::System::Ks.description();
         let rollouts = reference_rollouts(ks, &InitialState::default(), 20).expect("rollouts");
         let svg = render((720, 400), |area| draw_rollouts(area, &rollouts));
         for name in [

@@ -28,7 +28,7 @@ impl Experiment {
     pub fn deviations(&self) -> Vec<String> {
         let mut out = self
             .system
-            .physics()
+            .description()
             .config_deviations(&self.study_config());
         let defaults = self.preset_defaults();
         for knob in [Knob::Modes, Knob::Modalities] {

@@ -258,7 +258,7 @@ mod tests {
 
     fn ks() -> &'static dyn Playground {
         System::Ks
-            .physics()
+            .description()
             .playground()
             .expect("KS has a playground")
     }

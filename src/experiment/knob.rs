@@ -269,7 +269,7 @@ impl Knob {
     /// (`Training domain sizes s (L = 8·s)`, `Training Reynolds numbers Re (ν = 1/Re)`).
     pub fn label_for(self, system: System) -> &'static str {
         match self {
-            Knob::Scales => system.physics().facts().parameter.training_label,
+            Knob::Scales => system.description().facts().parameter.training_label,
             _ => self.label(),
         }
     }
@@ -306,7 +306,7 @@ impl Knob {
         match self {
             Knob::Alpha => experiment.modes.contains(&Mode::Transition),
             Knob::Channels | Knob::Depth if experiment.preset_fixes_sizes() => false,
-            Knob::Solver => !experiment.system.physics().solver_setups().is_empty(),
+            Knob::Solver => !experiment.system.description().solver_setups().is_empty(),
             _ => self.applies_to_preset(experiment.preset),
         }
     }
@@ -403,7 +403,7 @@ impl Knob {
 /// `setup` with the system's default named by the empty name (so `solver=piso` and no
 /// `solver` are the same experiment, with the same plan hash).
 fn canonical_solver(system: System, setup: SolverSetup) -> SolverSetup {
-    let default = system.physics().solver_setups().first().map(|w| w.name);
+    let default = system.description().solver_setups().first().map(|w| w.name);
     if default == Some(setup.name()) {
         SolverSetup::default()
     } else {

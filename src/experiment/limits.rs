@@ -128,7 +128,7 @@ pub fn check(knob: Knob, value: &Value, target: Target, system: System) -> Resul
 /// A set-up `system` offers (the empty name: its default).
 fn check_solver(setup: &SolverSetup, system: System) -> Result<(), Problem> {
     system
-        .physics()
+        .description()
         .solver_setup(setup)
         .map(|_| ())
         .map_err(|err| match err {
@@ -155,7 +155,7 @@ fn check_rates(rates: &[f64], system: System) -> Result<(), Problem> {
     }
     rates.iter().try_for_each(|&lr| check_rate(lr))?;
     let stages = system
-        .physics()
+        .description()
         .preset(crate::numerics::study::Preset::Quick, 1)
         .base
         .curriculum
@@ -165,7 +165,7 @@ fn check_rates(rates: &[f64], system: System) -> Result<(), Problem> {
         n if n == stages => Ok(()),
         n if stages == 1 => Err(Problem::Invalid(format!(
             "{n} rates: {} trains one stage, give one rate",
-            system.physics().title()
+            system.description().title()
         ))),
         n => Err(Problem::Invalid(format!(
             "{n} rates: give one for all stages, or one per curriculum stage ({stages})"
@@ -176,7 +176,7 @@ fn check_rates(rates: &[f64], system: System) -> Result<(), Problem> {
 /// 1 to [`MAX_SCALES`] distinct values in the system parameter's range at `target`, worded
 /// with the parameter's name (`domain scale 9 is outside 0.5..=2`).
 fn check_scales(scales: &[f64], target: Target, system: System) -> Result<(), Problem> {
-    let physics = system.physics();
+    let physics = system.description();
     let parameter = physics.parameter();
     let words = physics.facts().parameter;
     let (low, high) = target.pick((parameter.browser, parameter.native));

@@ -134,7 +134,7 @@ impl Experiment {
 
     /// The defaults of `preset` for `system` at `target`.
     pub fn defaults_for(system: System, preset: Preset, target: Target) -> Self {
-        let config = system.physics().preset(preset, 1);
+        let config = system.description().preset(preset, 1);
         let base = &config.base;
         let (seeds, iterations) = match target {
             Target::Browser => (limits::DEFAULT_SEEDS.0, limits::BROWSER_ITERATIONS),
@@ -169,7 +169,7 @@ impl Experiment {
     /// The name of the coarse-solver set-up (the system's default's where none is chosen;
     /// empty where the system offers no choice).
     pub fn solver_name(&self) -> &str {
-        match self.system.physics().solver_setups().first() {
+        match self.system.description().solver_setups().first() {
             Some(default) if self.solver.is_default() => default.name,
             _ => self.solver.name(),
         }
@@ -243,7 +243,7 @@ impl Experiment {
             Knob::Architectures => self.architectures.as_slice(),
             _ => return None,
         };
-        let physics = self.system.physics();
+        let physics = self.system.description();
         let accepted = physics.architectures();
         let wrong = named.iter().find(|a| !accepted.contains(a))?;
         knob.applies(self).then(|| {
@@ -314,7 +314,7 @@ impl Experiment {
     /// True when the preset fixes the network sizes: `sizes`, and Kolmogorov's `paper` (the
     /// paper's four 2-D ResNets).
     pub fn preset_fixes_sizes(&self) -> bool {
-        self.system.physics().preset_fixes_sizes(self.preset)
+        self.system.description().preset_fixes_sizes(self.preset)
     }
 
     /// True when the m knob is used (every preset but `horizons`).
@@ -371,7 +371,7 @@ impl Experiment {
     pub fn study_config(&self) -> StudyConfig {
         let mut config = self
             .system
-            .physics()
+            .description()
             .preset(self.preset, self.seeds.min(limits::max_seeds(self.target)));
         config.modes = self.modes.clone();
         config.modalities = self.modalities.clone();
@@ -389,7 +389,7 @@ impl Experiment {
             config.horizons = vec![self.horizon];
         }
         config.eval.rollout_steps = self.rollout;
-        let physics = self.system.physics();
+        let physics = self.system.description();
         if physics.error_over_whole_rollout() {
             config.eval.error_horizon = config.eval.rollout_steps;
         }

@@ -42,7 +42,7 @@ fn base_rate(architecture: Architecture) -> f64 {
 impl Experiment {
     /// The training data of the paper's set-up of this experiment's system.
     fn paper_data(&self) -> TrainDataConfig {
-        self.system.physics().preset(Preset::Paper, 1).base.data
+        self.system.description().preset(Preset::Paper, 1).base.data
     }
 
     /// The equivalent `python ks_train.py …` lines (one per mode) and `ks_eval.py` lines.
@@ -75,7 +75,7 @@ impl Experiment {
             }
         };
         let horizon = base.unroll.horizon;
-        let trajectories = self.system.physics().training_trajectories(&base.data);
+        let trajectories = self.system.description().training_trajectories(&base.data);
         let windows_per_epoch =
             iterations_for_epochs(trajectories, base.data.frames, horizon, base.batch, 1);
         let epochs = self.iterations as f64 / windows_per_epoch.max(1) as f64;
@@ -397,7 +397,7 @@ mod tests {
     #[test]
     fn the_paper_preset_needs_no_epoch_note() {
         let mut experiment = Experiment::for_preset(Preset::Quick);
-        let paper = System::Ks.physics().preset(Preset::Paper, 1).base;
+        let paper = System::Ks.description().preset(Preset::Paper, 1).base;
         experiment.iterations = paper.iterations;
         experiment.learning_rates = vec![paper.optimizer.learning_rate];
         // Same data fraction as the study: 1250 of 5000 frames.

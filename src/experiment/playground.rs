@@ -3,16 +3,11 @@
 //! the error of each against the truth at every step. The system's
 //! [`Playground`](crate::numerics::study::playground::Playground) supplies the solvers.
 
-use burn::tensor::Device;
-
 use super::initial_state::InitialState;
 use crate::numerics::metrics::relative_error_per_frame;
-use crate::numerics::nets::export::load_weights;
-use crate::numerics::nets::NetConfig;
-use crate::numerics::study::evaluate::rollout;
+use crate::numerics::study::inference::RolloutRequest;
 use crate::numerics::study::results::{StudyResults, VariantId};
-use crate::numerics::system::PhysicalSystem;
-use crate::numerics::types::SolverSetup;
+use crate::numerics::system::SystemDescription;
 
 /// Most steps a playground rollout takes.
 pub const MAX_STEPS: usize = 400;
@@ -76,7 +71,7 @@ pub fn models_of(
 
 /// The playground of `system`, or why there is none.
 fn playground_of(
-    system: &dyn PhysicalSystem,
+    system: &dyn SystemDescription,
 ) -> Result<&dyn crate::numerics::study::playground::Playground, String> {
     system
         .playground()
@@ -86,7 +81,7 @@ fn playground_of(
 /// The truth and the coarse solver of `system` from `state` over `steps` steps (a blow-up
 /// keeps the length with non-finite frames).
 pub fn reference_rollouts(
-    system: &dyn PhysicalSystem,
+    system: &dyn SystemDescription,
     state: &InitialState,
     steps: usize,
 ) -> Result<Vec<Rollout>, String> {
@@ -94,10 +89,7 @@ pub fn reference_rollouts(
     let steps = steps.min(MAX_STEPS);
     let u0 = state.values(playground);
     let truth = playground.truth_rollout(&u0, state.scale, steps)?;
-    let coarse = system
-        .baseline_rollout(&SolverSetup::default(), &[vec![u0]], state.scale, steps)
-        .map_err(|e| e.to_string())?
-        .remove(0);
+    let coarse = playground.coarse_rollout(&u0, state.scale, steps)?;
     let coarse_error = relative_error_per_frame(&truth, &coarse, steps);
     Ok(vec![
         Rollout {
@@ -115,47 +107,37 @@ pub fn reference_rollouts(
     ])
 }
 
-/// `model` rolled out by `system`'s hybrid step from `state` over `steps` steps on `device` (one
-/// async readback), scored against `truth`.
-pub async fn model_rollout(
-    system: &dyn PhysicalSystem,
+/// What a worker needs to roll `model` out from `state` over `steps` steps (at most
+/// [`MAX_STEPS`] and the truth's length): [`crate::numerics::study::inference::model_frames`].
+/// Its ticket is 0: whoever sends it numbers it.
+pub fn rollout_request(
+    system: &dyn SystemDescription,
     model: &Model,
     state: &InitialState,
     truth: &[Vec<f64>],
     steps: usize,
-    device: &Device,
-) -> Result<Rollout, String> {
-    let id = model.id;
-    let config = NetConfig {
-        architecture: id.architecture,
-        channels: id.channels,
-        depth: id.depth,
-    };
-    let net = load_weights(model.bytes.clone(), &config, device)
-        .map_err(|e| format!("{}: {e}", id.label()))?;
-    let stepper = system
-        .stepper(
-            id.mode,
-            model.alpha,
-            false,
-            &SolverSetup::default(),
-            &[state.scale],
-            device,
-        )
-        .map_err(|e| e.to_string())?;
-    let start = state.values(playground_of(system)?);
-    let steps = steps.min(MAX_STEPS).min(truth.len().saturating_sub(1));
-    let frames = rollout(&net, &stepper, 0, &[vec![start]], steps)
-        .await
-        .map_err(|e| format!("{}: {e}", id.label()))?
-        .remove(0);
-    let error = relative_error_per_frame(truth, &frames, steps);
-    Ok(Rollout {
-        name: id.label(),
-        id: Some(id),
+) -> Result<RolloutRequest, String> {
+    Ok(RolloutRequest {
+        ticket: 0,
+        system: system.system(),
+        variant: model.id,
+        alpha: model.alpha,
+        weights: model.bytes.clone(),
+        start: state.values(playground_of(system)?),
+        parameter: state.scale,
+        steps: steps.min(MAX_STEPS).min(truth.len().saturating_sub(1)),
+    })
+}
+
+/// The frames a worker rolled out for `request`, scored against `truth`.
+pub fn scored(request: &RolloutRequest, frames: Vec<Vec<f64>>, truth: &[Vec<f64>]) -> Rollout {
+    let error = relative_error_per_frame(truth, &frames, request.steps);
+    Rollout {
+        name: request.variant.label(),
+        id: Some(request.variant),
         frames,
         error,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -163,7 +145,24 @@ mod tests {
     use super::*;
     use crate::numerics::backend;
     use crate::numerics::nets::export::weights_bytes;
-    use crate::numerics::system::System;
+    use crate::numerics::nets::NetConfig;
+    use crate::numerics::study::inference::model_frames;
+    use crate::numerics::system::{PhysicalSystem, System};
+    use crate::numerics::types::SolverSetup;
+
+    /// The page's path: the request, a worker's frames, the score.
+    fn model_rollout(
+        model: &Model,
+        state: &InitialState,
+        truth: &[Vec<f64>],
+        steps: usize,
+    ) -> Result<Rollout, String> {
+        let request = rollout_request(ks(), model, state, truth, steps)?;
+        let json = serde_json::to_string(&request).expect("json");
+        let request: RolloutRequest = serde_json::from_str(&json).expect("parse");
+        let frames = pollster::block_on(model_frames(ks(), &request, &backend::cpu()))?;
+        Ok(scored(&request, frames, truth))
+    }
 
     fn ks() -> &'static dyn PhysicalSystem {
         System::Ks.physics()
@@ -194,6 +193,14 @@ mod tests {
         assert_eq!(rollouts[1].error.len(), 31);
         assert_eq!(rollouts[1].error[0], 0.0);
         assert!(rollouts[1].error[30] > 0.0, "ETD1 drifts from ETRK2");
+        let u0 = rollouts[0].frames[0].clone();
+        let baseline = ks()
+            .baseline_rollout(&SolverSetup::default(), &[vec![u0]], 1.1, 30)
+            .expect("baseline");
+        assert_eq!(
+            rollouts[1].frames, baseline[0],
+            "the playground's coarse solver is the study's baseline"
+        );
     }
 
     #[test]
@@ -235,15 +242,7 @@ mod tests {
         let truth = reference_rollouts(ks(), &state, 12)
             .expect("truth")
             .remove(0);
-        let out = pollster::block_on(model_rollout(
-            ks(),
-            &model,
-            &state,
-            &truth.frames,
-            12,
-            &device,
-        ))
-        .expect("rollout");
+        let out = model_rollout(&model, &state, &truth.frames, 12).expect("rollout");
         assert_eq!(out.frames.len(), 13);
         assert_eq!(out.error.len(), 13);
         assert_eq!(out.name, id.label());
@@ -251,14 +250,7 @@ mod tests {
             bytes: vec![0; 8],
             ..model
         };
-        assert!(pollster::block_on(model_rollout(
-            ks(),
-            &bad,
-            &state,
-            &truth.frames,
-            12,
-            &device
-        ))
-        .is_err());
+        let err = model_rollout(&bad, &state, &truth.frames, 12).expect_err("bad weights");
+        assert!(err.starts_with(&id.label()), "{err}");
     }
 }

@@ -16,7 +16,7 @@ fn kolmogorov_urls_start_from_its_defaults() {
     assert_eq!(e.scales, vec![300.0, 400.0, 500.0, 700.0, 800.0, 900.0]);
     let config = e.study_config();
     config
-        .validate(config.system.physics())
+        .validate(config.system.description())
         .expect("valid study");
     assert_eq!(config.system, System::Kolmogorov);
     assert!(config.variants().iter().all(|v| v.mode == Mode::Correct));
@@ -26,7 +26,7 @@ fn kolmogorov_urls_start_from_its_defaults() {
     let (short, _) = Experiment::from_query("system=kolmogorov&rollout=12");
     short
         .study_config()
-        .validate(crate::numerics::system::System::Kolmogorov.physics())
+        .validate(crate::numerics::system::System::Kolmogorov.description())
         .expect("valid with a short rollout");
     // A combination the runner refuses blocks Run with its reason.
     let (predict, _) = Experiment::from_query("system=kolmogorov&modes=predict,correct");

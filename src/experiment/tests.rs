@@ -269,13 +269,13 @@ fn the_memory_limit_refuses_huge_unrolls() {
     assert!(workload.memory_bytes > BROWSER_MEMORY_LIMIT_BYTES);
     // The default fits easily; memory grows with the horizon.
     let default = Experiment::default();
-    let small = memory_bytes(&default.study_config(), default.system.physics());
+    let small = memory_bytes(&default.study_config(), default.system.description());
     assert!(small < 0.1 * BROWSER_MEMORY_LIMIT_BYTES, "{small}");
     let longer = Experiment {
         horizon: 12,
         ..Experiment::default()
     };
-    assert!(memory_bytes(&longer.study_config(), longer.system.physics()) > small);
+    assert!(memory_bytes(&longer.study_config(), longer.system.description()) > small);
 }
 
 #[test]
@@ -285,7 +285,7 @@ fn the_workload_counts_trainings_flops_and_time() {
     // The workload is the cost model of the study the experiment runs.
     assert_eq!(
         w,
-        crate::numerics::study::cost::cost(&default.study_config(), default.system.physics())
+        crate::numerics::study::cost::cost(&default.study_config(), default.system.description())
     );
     assert_eq!((w.trainings, w.iterations), (6, 6 * BROWSER_ITERATIONS));
     let rate = w.flops() / 120.0;
@@ -308,7 +308,7 @@ fn the_study_config_follows_every_field() {
     let e = custom();
     let config = e.study_config();
     config
-        .validate(config.system.physics())
+        .validate(config.system.description())
         .expect("valid study");
     assert_eq!(config.modes, e.modes);
     assert_eq!(config.modalities, e.modalities);
@@ -350,7 +350,7 @@ fn the_study_config_follows_every_field() {
     for preset in Preset::BROWSER {
         Experiment::for_preset(preset)
             .study_config()
-            .validate(crate::numerics::system::System::Ks.physics())
+            .validate(crate::numerics::system::System::Ks.description())
             .expect("valid");
     }
     let devs = e.deviations();
@@ -411,7 +411,7 @@ fn the_sizes_preset_runs_every_chosen_architecture_with_its_grid() {
     );
     assert!(e.validate().is_empty(), "{:?}", e.validate());
     let config = e.study_config();
-    config.validate(config.system.physics()).expect("valid");
+    config.validate(config.system.description()).expect("valid");
     // 4 architectures × 4 sizes × P, C × WIG.
     let variants = config.variants();
     assert_eq!(variants.len(), 32);

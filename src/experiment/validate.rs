@@ -42,7 +42,7 @@ impl Experiment {
         let mut errors = self.knob_errors();
         if errors.is_empty() {
             // What the runner would refuse (a combination no single knob shows).
-            if let Err(err) = self.study_config().validate(self.system.physics()) {
+            if let Err(err) = self.study_config().validate(self.system.description()) {
                 errors.push((WORKLOAD, format!("this study cannot run: {err}")));
                 return errors;
             }
@@ -50,7 +50,7 @@ impl Experiment {
         if errors.is_empty() && self.target == Target::Browser {
             let memory = crate::numerics::study::cost::memory_bytes(
                 &self.study_config(),
-                self.system.physics(),
+                self.system.description(),
             );
             if memory > BROWSER_MEMORY_LIMIT_BYTES {
                 errors.push((
@@ -81,6 +81,6 @@ impl Experiment {
     pub fn workload(&self) -> Option<Cost> {
         self.knob_errors()
             .is_empty()
-            .then(|| cost(&self.study_config(), self.system.physics()))
+            .then(|| cost(&self.study_config(), self.system.description()))
     }
 }

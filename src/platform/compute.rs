@@ -3,7 +3,6 @@
 //! URL's `?device=` / `?device-slowdown=` (the choice between them is
 //! `numerics::study::device_choice`, made from the start-up probe, `platform::probe`).
 
-use burn::tensor::wgpu::WgpuBackend;
 use burn::tensor::Device;
 use js_sys::{Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
@@ -51,18 +50,7 @@ pub fn cpu_device() -> Device {
 /// WebGPU through burn, if an adapter exists, initialises and passes the self-check.
 pub async fn webgpu() -> Result<Acquired, String> {
     let adapter = adapter_description().await?;
-    let (device, setup) = Device::wgpu_options()
-        .graphics_api(WgpuBackend::WebGpu)
-        .init_with_setup_async()
-        .await
-        .map_err(|err| format!("burn could not initialise WebGPU on {adapter}: {err}"))?;
-    // wgpu's default handler panics on a validation error (e.g. a shader the adapter rejects):
-    // log it instead, so a bad adapter shows up as a failed self-check, not a dead page.
-    setup
-        .device
-        .on_uncaptured_error(std::sync::Arc::new(|error| {
-            log::error!("WebGPU error: {error}");
-        }));
+    let device = webgpu_device(&adapter).await?;
     let report = with_timeout(WEBGPU_SELF_CHECK_TIMEOUT_MS, selfcheck::run(&device))
         .await
         .ok_or_else(|| {
@@ -83,6 +71,33 @@ pub async fn webgpu() -> Result<Acquired, String> {
         adapter,
         self_check: report.summary(),
     })
+}
+
+/// burn's WebGPU device on the browser's adapter (named `adapter` in errors).
+#[cfg(feature = "webgpu")]
+async fn webgpu_device(adapter: &str) -> Result<Device, String> {
+    use burn::tensor::wgpu::WgpuBackend;
+    let (device, setup) = Device::wgpu_options()
+        .graphics_api(WgpuBackend::WebGpu)
+        .init_with_setup_async()
+        .await
+        .map_err(|err| format!("burn could not initialise WebGPU on {adapter}: {err}"))?;
+    // wgpu's default handler panics on a validation error (e.g. a shader the adapter rejects):
+    // log it instead, so a bad adapter shows up as a failed self-check, not a dead page.
+    setup
+        .device
+        .on_uncaptured_error(std::sync::Arc::new(|error| {
+            log::error!("WebGPU error: {error}");
+        }));
+    Ok(device)
+}
+
+/// A module built without the `webgpu` feature (the page: it never trains) has no WebGPU.
+#[cfg(not(feature = "webgpu"))]
+async fn webgpu_device(adapter: &str) -> Result<Device, String> {
+    Err(format!(
+        "this module was built without burn's WebGPU backend (the workers have it); adapter {adapter}"
+    ))
 }
 
 /// `"vendor / architecture (description)"` of the adapter `navigator.gpu.requestAdapter()` gives.

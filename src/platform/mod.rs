@@ -4,6 +4,7 @@ pub mod canvas;
 pub mod compute;
 pub mod fetch;
 pub mod files;
+pub mod inference;
 pub mod lifecycle;
 pub mod pointer;
 pub mod probe;

@@ -1,5 +1,6 @@
 //! Inside a Web Worker: receives [`ToWorker`] messages; answers the start-up probe (self-checks
-//! and timings of both devices, `super::probe`); creates its own compute device (GPU
+//! and timings of both devices, `super::probe`) and the playground's rollouts of trained
+//! networks (on the CPU backend); creates its own compute device (GPU
 //! objects cannot cross threads), runs its share of the study as a [`CellBatch`] (making the
 //! study's data and sharing them, or starting from the data it was given) and posts every
 //! [`RunEvent`] as JSON text, in the thin [`FromWorker`] envelope. It yields after each tick so
@@ -16,6 +17,7 @@ use super::timer::{now_secs, sleep, yield_now};
 use super::{compute, probe};
 use crate::numerics::study::batch::{CellBatch, DataSource};
 use crate::numerics::study::driver::RunEvent;
+use crate::numerics::study::inference::{model_frames, RolloutReply};
 use crate::numerics::study::plan::StudyPlan;
 use crate::numerics::study::pool::{Fault, FromWorker, ToWorker};
 use crate::numerics::system::System;
@@ -62,6 +64,17 @@ pub fn start() {
             Ok(ToWorker::Probe(request)) => {
                 wasm_bindgen_futures::spawn_local(async move {
                     probe::run(*request, &|probe| post(&FromWorker::Probed(probe.clone()))).await;
+                });
+            }
+            Ok(ToWorker::Rollout(request)) => {
+                wasm_bindgen_futures::spawn_local(async move {
+                    let outcome =
+                        model_frames(request.system.physics(), &request, &compute::cpu_device())
+                            .await;
+                    post(&FromWorker::Rollout(RolloutReply::of(
+                        request.ticket,
+                        outcome,
+                    )));
                 });
             }
             Ok(ToWorker::Pause) => paused.set(true),

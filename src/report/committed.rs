@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::numerics::study::physics::Systems;
+use crate::numerics::study::description::Descriptions;
 use crate::numerics::study::plan::{config_hash, StudyPlan};
 use crate::report::results::{StudyResults, VariantResult};
 
@@ -215,7 +215,7 @@ pub fn check_run(
     run: &CommittedRun,
     results_text: &str,
     plan_text: &str,
-    systems: Systems,
+    systems: Descriptions,
 ) -> Result<StudyResults, CommittedError> {
     let results = StudyResults::from_json(results_text)
         .map_err(|e| run.error(format!("results file {}: {e}", run.results)))?;

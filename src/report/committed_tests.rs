@@ -28,7 +28,7 @@ fn run(claims: &[(&str, &str)]) -> CommittedRun {
 /// The plan of the fixture's study, as `unroll-lab study plan` writes it.
 fn plan_text() -> String {
     let results = StudyResults::from_json(FIXTURE).expect("fixture");
-    let plan = StudyPlan::new(results.config, System::physics, None).expect("plan");
+    let plan = StudyPlan::new(results.config, System::description, None).expect("plan");
     serde_json::to_string_pretty(&plan).expect("json")
 }
 
@@ -102,7 +102,7 @@ fn a_faithful_run_passes() {
     // In the fixture: P-WIG 0.172 < P-ONE 0.275, C-NOG 0.487 < C-ONE 0.665.
     let claims = [("P-WIG", "P-ONE"), ("C-NOG 16×10 m=3", "C-ONE")];
     let results =
-        check_run(&run(&claims), FIXTURE, &plan_text(), System::physics).expect("faithful");
+        check_run(&run(&claims), FIXTURE, &plan_text(), System::description).expect("faithful");
     assert_eq!(results.variants.len(), 6);
 }
 
@@ -113,7 +113,7 @@ fn a_wrong_claim_fails_naming_it() {
         &run(&[("P-WIG", "P-ONE"), ("C-WIG", "C-ONE")]),
         FIXTURE,
         &plan_text(),
-        System::physics,
+        System::description,
     )
     .expect_err("wrong claim");
     let text = err.to_string();
@@ -129,7 +129,7 @@ fn a_wrong_claim_fails_naming_it() {
         &run(&[("C-XYZ", "C-ONE")]),
         FIXTURE,
         &plan_text(),
-        System::physics,
+        System::description,
     )
     .expect_err("unknown variant");
     assert!(err.to_string().contains("no variant 'C-XYZ'"), "{err}");
@@ -156,8 +156,8 @@ fn an_ambiguous_label_asks_for_the_full_one() {
 fn a_wrong_hash_fails() {
     let mut plan: serde_json::Value = serde_json::from_str(&plan_text()).expect("json");
     plan["hash"] = "0123456789abcdef".into();
-    let err =
-        check_run(&run(&[]), FIXTURE, &plan.to_string(), System::physics).expect_err("wrong hash");
+    let err = check_run(&run(&[]), FIXTURE, &plan.to_string(), System::description)
+        .expect_err("wrong hash");
     let text = err.to_string();
     assert!(
         text.starts_with("committed run 'ks-quick': plan file ks-quick/plan.json"),
@@ -174,15 +174,15 @@ fn results_of_another_study_or_schema_fail() {
     // Another study, consistently planned: its own config, cells and hash.
     let mut results = StudyResults::from_json(FIXTURE).expect("fixture");
     results.config.base.iterations += 1;
-    let other = StudyPlan::new(results.config, System::physics, None).expect("plan");
+    let other = StudyPlan::new(results.config, System::description, None).expect("plan");
     let plan = serde_json::to_string(&other).expect("json");
-    let err = check_run(&run(&[]), FIXTURE, &plan, System::physics).expect_err("other study");
+    let err = check_run(&run(&[]), FIXTURE, &plan, System::description).expect_err("other study");
     assert!(err.to_string().contains("is not the plan's"), "{err}");
     let err = check_run(
         &run(&[]),
         &FIXTURE.replace("results@1", "results@9"),
         &plan_text(),
-        System::physics,
+        System::description,
     )
     .expect_err("schema");
     assert!(
@@ -192,7 +192,7 @@ fn results_of_another_study_or_schema_fail() {
     );
     let mut two_seeds = run(&[]);
     two_seeds.seeds = 2;
-    let err = check_run(&two_seeds, FIXTURE, &plan_text(), System::physics).expect_err("seeds");
+    let err = check_run(&two_seeds, FIXTURE, &plan_text(), System::description).expect_err("seeds");
     assert!(
         err.to_string()
             .contains("the index says 2 seed(s), the results have 1"),

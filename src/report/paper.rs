@@ -165,7 +165,7 @@ pub struct PaperRow {
 
 /// Iterations of `epochs` epochs of the KS study's data (m = 3, batch 16; 16 epochs = 44,892).
 pub fn paper_iterations(epochs: usize) -> usize {
-    let ks = System::Ks.physics();
+    let ks = System::Ks.description();
     let study = ks.preset(Preset::Paper, 1).base;
     let trajectories = ks.training_trajectories(&study.data);
     iterations_for_epochs(
@@ -182,7 +182,13 @@ pub fn paper_iterations(epochs: usize) -> usize {
 fn paper_budget(system: System, epochs: usize) -> usize {
     match system {
         System::Ks => paper_iterations(epochs),
-        _ => system.physics().preset(Preset::Paper, 1).base.iterations,
+        _ => {
+            system
+                .description()
+                .preset(Preset::Paper, 1)
+                .base
+                .iterations
+        }
     }
 }
 

@@ -16,7 +16,7 @@ pub trait SystemWords {
 
 impl SystemWords for StudyResults {
     fn facts(&self) -> SystemFacts {
-        self.system().physics().facts()
+        self.system().description().facts()
     }
 }
 

@@ -16,7 +16,7 @@ use crate::numerics::study::device_choice::{
 use crate::numerics::study::pool::pool_size;
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::TrainConfig;
-use crate::platform::compute::{cpu_device, preference_from_location, slowdown_from_location};
+use crate::platform::compute::{preference_from_location, slowdown_from_location};
 use crate::platform::probe::{self, WEBGPU_TIMING_TIMEOUT_MS};
 use crate::platform::{files, workers::hardware_concurrency};
 use crate::report::compute::ComputeDevice;
@@ -25,7 +25,7 @@ use crate::report::compute::ComputeDevice;
 #[component]
 pub fn App() -> impl IntoView {
     let (device, set_device) = signal(ComputeDevice::Probing);
-    let (training_device, set_training_device) = signal_local(None);
+    let (ready, set_ready) = signal(false);
     let (train_on_webgpu, set_train_on_webgpu) = signal(false);
     let (training_note, set_training_note) = signal(String::new());
     let (flop_rate, set_flop_rate) = signal(None::<f64>);
@@ -56,8 +56,7 @@ pub fn App() -> impl IntoView {
             let choice = choose(&probe.cpu, &probe.webgpu, workers, trainings, preference);
             if let Some(chosen) = choice.device {
                 set_flop_rate.set(probe.flop_rate(chosen));
-                // The page's own computations (the playground) run on the CPU backend.
-                set_training_device.set(Some(cpu_device()));
+                set_ready.set(true);
             }
             set_train_on_webgpu.set(choice.device == Some(DeviceKind::WebGpu));
             let mut notes = notices.clone();
@@ -89,7 +88,7 @@ pub fn App() -> impl IntoView {
         </header>
         <main>
             <StudyPanel
-                device=training_device
+                ready=ready
                 webgpu=train_on_webgpu
                 flop_rate=flop_rate
                 training_note=training_note
@@ -103,7 +102,7 @@ fn costliest(
     variants: &[TrainConfig],
     system: crate::numerics::types::System,
 ) -> Option<TrainConfig> {
-    let physics = system.physics();
+    let physics = system.description();
     let n = physics.state_shape().values();
     variants
         .iter()

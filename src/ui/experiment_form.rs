@@ -105,8 +105,9 @@ pub fn ExperimentForm(
     let uses_net_size = move || experiment.with(Experiment::uses_net_size);
     // The menus offer the architectures the system takes (a URL may still name another: its
     // field then says why it does not fit).
-    let takes =
-        move |a: Architecture| experiment.with(|e| e.system.physics().architectures().contains(&a));
+    let takes = move |a: Architecture| {
+        experiment.with(|e| e.system.description().architectures().contains(&a))
+    };
     let uses_horizon = move || experiment.with(Experiment::uses_horizon);
     let error_of = move |field: &'static str| move || experiment.with(|e| e.error_of(field));
     view! {
@@ -209,7 +210,7 @@ pub fn ExperimentForm(
                 </div>
                 <p id="preset-horizons" class:hidden=uses_horizon>
                     "Unroll horizons m (set by the preset): "
-                    {move || experiment.with(|e| e.system.physics().preset(e.preset, 1).horizons)
+                    {move || experiment.with(|e| e.system.description().preset(e.preset, 1).horizons)
                         .iter().map(usize::to_string).collect::<Vec<_>>().join(", ")}
                 </p>
                 <KnobField experiment=experiment knob=Knob::Warmup />
@@ -225,7 +226,7 @@ pub fn ExperimentForm(
                         let name = event_target_value(&ev);
                         experiment.update(|e| Knob::Solver.write(e, Value::Solver(SolverSetup::named(&name))));
                     }>
-                        {move || experiment.with(|e| e.system.physics().solver_setups()).iter().map(|words| {
+                        {move || experiment.with(|e| e.system.description().solver_setups()).iter().map(|words| {
                             let name = words.name;
                             view! {
                                 <option value=name selected=move || experiment.with(|e| e.solver_name() == name)>{words.label}</option>

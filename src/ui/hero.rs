@@ -31,7 +31,7 @@ pub fn HeroAnimation() -> impl IntoView {
     let (steps, set_steps) = signal(0usize);
     let (error, set_error) = signal(String::new());
     leptos::task::spawn_local(async move {
-        let Some(playground) = System::default().physics().playground() else {
+        let Some(playground) = System::default().description().playground() else {
             set_error.set("The default system has no live picture.".into());
             return;
         };

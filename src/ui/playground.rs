@@ -5,7 +5,6 @@
 //! lives in the URL (`ic=`, `ic-s=`); weights come from the run on the page or from imported
 //! `.bpk` files beside an imported results file.
 
-use burn::tensor::Device;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
@@ -14,11 +13,12 @@ use crate::experiment::initial_state::{
     paint, InitialState, StateSource, SCALE_KEY, SCALE_LIMITS, STATE_KEY,
 };
 use crate::experiment::playground::{
-    model_rollout, models_of, reference_rollouts, Rollout, MAX_STEPS,
+    models_of, reference_rollouts, rollout_request, scored, Rollout, MAX_STEPS,
 };
 use crate::numerics::study::playground::Playground;
-use crate::numerics::system::{PhysicalSystem, System};
+use crate::numerics::system::{System, SystemDescription};
 use crate::platform::canvas as canvas_backend;
+use crate::platform::inference::InferenceWorker;
 use crate::platform::timer::sleep;
 use crate::platform::{files, pointer};
 use crate::report::results::StudyResults;
@@ -37,8 +37,8 @@ const BOX_W: f64 = 960.0;
 const BOX_H: f64 = 240.0;
 
 /// The system whose states the playground draws (the default system: it has a playground).
-fn system() -> &'static dyn PhysicalSystem {
-    System::default().physics()
+fn system() -> &'static dyn SystemDescription {
+    System::default().description()
 }
 
 /// Its playground.
@@ -81,13 +81,14 @@ fn coefficients(state: &InitialState) -> Option<[(&'static str, f64); 2]> {
     }
 }
 
-/// The playground. `results` and `weights` are the run's on the page (or imported).
+/// The playground. `results` and `weights` are the run's on the page (or imported); the
+/// trained variants roll out in an inference worker.
 #[component]
 pub fn Playground(
     results: ReadSignal<Option<StudyResults>>,
     weights: ReadSignal<Vec<(String, Vec<u8>)>>,
-    device: ReadSignal<Option<Device>, LocalStorage>,
 ) -> impl IntoView {
+    let inference = StoredValue::new_local(InferenceWorker::default());
     let (initial, problems) = InitialState::from_query(
         files::query_text(STATE_KEY).as_deref(),
         files::query_text(SCALE_KEY).as_deref(),
@@ -120,14 +121,13 @@ pub fn Playground(
         files::set_query_keys(&pairs);
     });
 
-    // Roll out whenever the state, the length, the models or the device change.
+    // Roll out whenever the state, the length or the models change.
     Effect::new(move |_| {
         let current = state.get();
         let n = steps.get();
         let run_results = results.get();
         let mut all_weights = weights.get();
         all_weights.extend(imported.get());
-        let device = device.get();
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
         leptos::task::spawn_local(async move {
@@ -155,27 +155,25 @@ pub fn Playground(
                 ));
             } else if let Some(results) = &run_results {
                 let (models, missing) = models_of(results, &all_weights);
-                match &device {
-                    Some(device) => {
-                        for model in &models {
-                            sleep(0).await;
-                            if stale() {
-                                return;
-                            }
-                            match model_rollout(system(), model, &current, &truth, n, device).await
-                            {
-                                Ok(rollout) => {
-                                    out.push(rollout);
-                                    done += 1;
-                                }
-                                Err(err) => notes.push(err),
-                            }
+                let worker = inference.get_value();
+                for model in &models {
+                    if stale() {
+                        return;
+                    }
+                    let request = match rollout_request(system(), model, &current, &truth, n) {
+                        Ok(request) => request,
+                        Err(err) => {
+                            notes.push(err);
+                            continue;
                         }
+                    };
+                    match worker.rollout(request.clone()).await {
+                        Ok(frames) => {
+                            out.push(scored(&request, frames, &truth));
+                            done += 1;
+                        }
+                        Err(err) => notes.push(err),
                     }
-                    None if !models.is_empty() => {
-                        notes.push("the compute device is not ready yet".into())
-                    }
-                    None => {}
                 }
                 if !missing.is_empty() {
                     notes.push(format!(

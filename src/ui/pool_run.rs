@@ -96,7 +96,7 @@ impl PoolRun {
     pub fn start(launch: Launch, sinks: Sinks) -> Rc<Self> {
         let (controller, actions) = PoolController::new(
             launch.plan,
-            System::physics,
+            System::description,
             launch.workers,
             launch.webgpu,
             launch.fault.flatten(),

@@ -8,7 +8,6 @@
 use crate::numerics::system::System;
 use std::rc::Rc;
 
-use burn::tensor::Device;
 use leptos::prelude::*;
 
 use super::committed_beside::CommittedBeside;
@@ -44,11 +43,11 @@ fn injected_fault() -> Option<Option<Fault>> {
     }
 }
 
-/// The panel. `device` is `None` until the compute device is ready; `flop_rate` is the chosen
+/// The panel. `ready` turns true once the start-up probe has chosen a device; `flop_rate` is the chosen
 /// training device's measured FLOP/s per training (`None` until measured).
 #[component]
 pub fn StudyPanel(
-    device: ReadSignal<Option<Device>, LocalStorage>,
+    ready: ReadSignal<bool>,
     webgpu: ReadSignal<bool>,
     flop_rate: ReadSignal<Option<f64>>,
     training_note: ReadSignal<String>,
@@ -65,7 +64,7 @@ pub fn StudyPanel(
     let (diagram_mode, set_diagram_mode) = signal(None::<Mode>);
     // The system's sentence when its network corrects the solver's output (the diagram then
     // draws that solver-then-network step).
-    let solver_first = move || experiment.with(|e| e.system.physics().facts().solver_first);
+    let solver_first = move || experiment.with(|e| e.system.description().facts().solver_first);
     let (finished, set_finished) = signal(Vec::<String>::new());
     let (results, set_results) = signal(None::<StudyResults>);
     let (worker_lines, set_worker_lines) = signal(Vec::<String>::new());
@@ -107,7 +106,7 @@ pub fn StudyPanel(
     let launch = move || {
         set_confirm.set(None);
         let config = experiment.get().study_config();
-        let plan = match StudyPlan::new(config, System::physics, flop_rate.get()) {
+        let plan = match StudyPlan::new(config, System::description, flop_rate.get()) {
             Ok(plan) => plan,
             Err(err) => {
                 set_status.set(format!("Cannot run: {err}"));
@@ -137,7 +136,7 @@ pub fn StudyPanel(
         run.set_value(Some(PoolRun::start(launch, sinks)));
     };
     let start = move |_| {
-        if device.get().is_none() {
+        if !ready.get() {
             set_status.set("The compute device is not ready yet.".into());
             return;
         }
@@ -154,7 +153,7 @@ pub fn StudyPanel(
                 None,
             )
         };
-        let estimate = cost(&config, config.system.physics())
+        let estimate = cost(&config, config.system.description())
             .seconds(flop_rate.get())
             .map(|s| s / workers as f64);
         match estimate {
@@ -340,7 +339,7 @@ pub fn StudyPanel(
                 }).collect_view()}
             </ul>
         </section>
-        <Playground results=results weights=weights device=device />
+        <Playground results=results weights=weights />
     }
 }
 

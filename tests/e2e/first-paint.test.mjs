@@ -47,12 +47,20 @@ test("the app replaces the first paint without a layout shift", async () => {
   await page.close();
 });
 
-test("the page module names no burn, cubecl or wgpu", { todo: "issue 27 item 1: the KS playground and the systems' trait objects still link burn into the page (the self-check and the timing run in a worker)" }, async () => {
+test("the page module names no burn, cubecl or wgpu; the worker module does", async () => {
   const html = await (await fetch(base)).text();
   const name = html.match(/unroll-lab-web-[0-9a-f]+_bg\.wasm/)?.[0];
   assert.ok(name, "the page's wasm is linked from index.html");
   const bytes = Buffer.from(await (await fetch(`${base}${name}`)).arrayBuffer());
   for (const word of ["burn_", "cubecl", "wgpu"]) {
     assert.equal(bytes.includes(word), false, `the page module names ${word}`);
+  }
+  // The scan can see those names: the worker's module (same build) has them.
+  const glue = await (await fetch(`${base}unroll-lab-worker.js`)).text();
+  const worker = glue.match(/unroll-lab-worker[-0-9a-f]*_bg\.wasm/)?.[0];
+  assert.ok(worker, "the worker's wasm is named by its glue");
+  const workerBytes = Buffer.from(await (await fetch(`${base}${worker}`)).arrayBuffer());
+  for (const word of ["burn_", "cubecl", "wgpu"]) {
+    assert.ok(workerBytes.includes(word), `the worker module names ${word}`);
   }
 });

@@ -11,7 +11,7 @@ use super::config::{
 use super::stepper::BurgersStepper;
 use super::{data, evaluate, preset};
 use crate::numerics::nets::Architecture;
-use crate::numerics::study::physics::PhysicalSystem;
+use crate::numerics::study::physics::{PhysicalSystem, SystemDescription};
 use crate::numerics::study::{Preset, StudyConfig};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::preset::deviations;
@@ -67,7 +67,7 @@ impl Burgers {
     }
 }
 
-impl PhysicalSystem for Burgers {
+impl SystemDescription for Burgers {
     fn system(&self) -> System {
         System::Burgers
     }
@@ -118,62 +118,6 @@ impl PhysicalSystem for Burgers {
 
     fn training_trajectories(&self, data: &TrainDataConfig) -> usize {
         data.scales.len() * TRAIN_ICS
-    }
-
-    fn training_trajectory(
-        &self,
-        data: &TrainDataConfig,
-        _solver: &SolverSetup,
-        index: usize,
-    ) -> Result<Trajectory, TrainError> {
-        Self::trajectory(data, index)
-    }
-
-    fn test_truth(
-        &self,
-        eval: &EvalConfig,
-        _solver: &SolverSetup,
-        size: usize,
-        test: usize,
-    ) -> Result<Vec<Vec<f64>>, TrainError> {
-        Self::truth(eval, size, test)
-    }
-
-    fn baseline_rollout(
-        &self,
-        _solver: &SolverSetup,
-        truth: &[Vec<Vec<f64>>],
-        parameter: f64,
-        steps: usize,
-    ) -> Result<Vec<Vec<Vec<f64>>>, TrainError> {
-        Ok(data::baseline_rollout(truth, parameter, steps)?)
-    }
-
-    fn test_metrics(
-        &self,
-        truth: &[Vec<f64>],
-        rollout: &[Vec<f64>],
-        parameter: f64,
-        error_horizon: usize,
-    ) -> Result<TestMetrics, TrainError> {
-        Ok(evaluate::test_metrics(
-            truth,
-            rollout,
-            parameter,
-            error_horizon,
-        )?)
-    }
-
-    fn stepper(
-        &self,
-        mode: Mode,
-        _alpha: f64,
-        _black_box: bool,
-        _solver: &SolverSetup,
-        parameters: &[f64],
-        device: &Device,
-    ) -> Result<Stepper, TrainError> {
-        Ok(Stepper::new(BurgersStepper::new(mode, parameters, device)?))
     }
 
     fn validate_training(&self, config: &TrainConfig) -> Result<(), TrainError> {
@@ -241,6 +185,64 @@ impl PhysicalSystem for Burgers {
             ));
         }
         out
+    }
+}
+
+impl PhysicalSystem for Burgers {
+    fn training_trajectory(
+        &self,
+        data: &TrainDataConfig,
+        _solver: &SolverSetup,
+        index: usize,
+    ) -> Result<Trajectory, TrainError> {
+        Self::trajectory(data, index)
+    }
+
+    fn test_truth(
+        &self,
+        eval: &EvalConfig,
+        _solver: &SolverSetup,
+        size: usize,
+        test: usize,
+    ) -> Result<Vec<Vec<f64>>, TrainError> {
+        Self::truth(eval, size, test)
+    }
+
+    fn baseline_rollout(
+        &self,
+        _solver: &SolverSetup,
+        truth: &[Vec<Vec<f64>>],
+        parameter: f64,
+        steps: usize,
+    ) -> Result<Vec<Vec<Vec<f64>>>, TrainError> {
+        Ok(data::baseline_rollout(truth, parameter, steps)?)
+    }
+
+    fn test_metrics(
+        &self,
+        truth: &[Vec<f64>],
+        rollout: &[Vec<f64>],
+        parameter: f64,
+        error_horizon: usize,
+    ) -> Result<TestMetrics, TrainError> {
+        Ok(evaluate::test_metrics(
+            truth,
+            rollout,
+            parameter,
+            error_horizon,
+        )?)
+    }
+
+    fn stepper(
+        &self,
+        mode: Mode,
+        _alpha: f64,
+        _black_box: bool,
+        _solver: &SolverSetup,
+        parameters: &[f64],
+        device: &Device,
+    ) -> Result<Stepper, TrainError> {
+        Ok(Stepper::new(BurgersStepper::new(mode, parameters, device)?))
     }
 }
 

@@ -14,7 +14,7 @@ use super::staggered::vorticity_from_velocity;
 use super::stepper::FlowStep;
 use super::TimeScheme;
 use crate::numerics::backend;
-use crate::numerics::study::physics::PhysicalSystem;
+use crate::numerics::study::physics::{PhysicalSystem, SystemDescription};
 use crate::numerics::study::{Preset, StudyConfig};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
@@ -61,7 +61,7 @@ fn invalid(err: super::KolmogorovError) -> TrainError {
     TrainError::invalid("data", err.to_string())
 }
 
-impl PhysicalSystem for Kolmogorov {
+impl SystemDescription for Kolmogorov {
     fn system(&self) -> System {
         System::Kolmogorov
     }
@@ -130,101 +130,6 @@ impl PhysicalSystem for Kolmogorov {
 
     fn training_trajectories(&self, data: &TrainDataConfig) -> usize {
         data.scales.len()
-    }
-
-    fn training_trajectory(
-        &self,
-        data: &TrainDataConfig,
-        solver: &SolverSetup,
-        index: usize,
-    ) -> Result<Trajectory, TrainError> {
-        let reynolds = *data
-            .scales
-            .get(index)
-            .ok_or_else(|| TrainError::invalid("scales", format!("no trajectory {index}")))?;
-        let sampling = sampling_of(solver)?;
-        data::training_trajectory(reynolds, index, data.warmup_steps, data.frames, sampling)
-            .map_err(invalid)
-    }
-
-    fn test_truth(
-        &self,
-        eval: &EvalConfig,
-        solver: &SolverSetup,
-        size: usize,
-        test: usize,
-    ) -> Result<Vec<Vec<f64>>, TrainError> {
-        let reynolds = *eval
-            .scales
-            .get(size)
-            .ok_or_else(|| TrainError::invalid("tests", format!("no test size {size}")))?;
-        if test >= eval.tests_per_size {
-            return Err(TrainError::invalid(
-                "tests",
-                format!("no test {test} in size {size}"),
-            ));
-        }
-        let seed = TEST_SEED + eval.test_seed + 100 * size as u64;
-        let (start, steps) = (eval.start_frame, eval.rollout_steps);
-        data::test_truth(reynolds, seed, start, test, steps, sampling_of(solver)?).map_err(invalid)
-    }
-
-    fn baseline_rollout(
-        &self,
-        solver: &SolverSetup,
-        truth: &[Vec<Vec<f64>>],
-        parameter: f64,
-        steps: usize,
-    ) -> Result<Vec<Vec<Vec<f64>>>, TrainError> {
-        let solver = Setup::of(solver)
-            .and_then(|setup| setup.coarse_solver(&backend::cpu(), Precision::F64))
-            .map_err(invalid)?;
-        let starts: Vec<Vec<f64>> = truth.iter().map(|t| t[0].clone()).collect();
-        let mut state = solver.velocity_tensor(&starts).map_err(invalid)?;
-        let mut states = Vec::with_capacity(steps);
-        for _ in 0..steps {
-            state = solver.step(state, 1.0 / parameter).0;
-            states.push(state.clone());
-        }
-        let mut frames: Vec<Vec<Vec<f64>>> = starts.iter().map(|s| vec![s.clone()]).collect();
-        if states.is_empty() {
-            return Ok(frames);
-        }
-        // One readback: `[steps, tests, 2, N, N]`, step-major.
-        let all = super::coarse::read_values(Tensor::stack::<5>(states, 0)).map_err(invalid)?;
-        for (index, chunk) in all.chunks(data::frame_values()).enumerate() {
-            frames[index % starts.len()].push(chunk.to_vec());
-        }
-        Ok(frames)
-    }
-
-    fn test_metrics(
-        &self,
-        truth: &[Vec<f64>],
-        rollout: &[Vec<f64>],
-        _parameter: f64,
-        error_horizon: usize,
-    ) -> Result<TestMetrics, TrainError> {
-        Ok(metrics::test_metrics(truth, rollout, error_horizon))
-    }
-
-    fn stepper(
-        &self,
-        mode: Mode,
-        _alpha: f64,
-        _black_box: bool,
-        solver: &SolverSetup,
-        parameters: &[f64],
-        device: &Device,
-    ) -> Result<Stepper, TrainError> {
-        if mode != Mode::Correct {
-            return Err(TrainError::invalid(
-                "mode",
-                "Kolmogorov flow is studied in correction mode only",
-            ));
-        }
-        let setup = Setup::of(solver).map_err(invalid)?;
-        Ok(FlowStep::new(setup, parameters, device)?.stepper())
     }
 
     fn solver_setups(&self) -> &'static [SetupWords] {
@@ -320,6 +225,103 @@ impl PhysicalSystem for Kolmogorov {
 
     fn diverged_error(&self) -> Option<f64> {
         Some(metrics::DIVERGED_MSE)
+    }
+}
+
+impl PhysicalSystem for Kolmogorov {
+    fn training_trajectory(
+        &self,
+        data: &TrainDataConfig,
+        solver: &SolverSetup,
+        index: usize,
+    ) -> Result<Trajectory, TrainError> {
+        let reynolds = *data
+            .scales
+            .get(index)
+            .ok_or_else(|| TrainError::invalid("scales", format!("no trajectory {index}")))?;
+        let sampling = sampling_of(solver)?;
+        data::training_trajectory(reynolds, index, data.warmup_steps, data.frames, sampling)
+            .map_err(invalid)
+    }
+
+    fn test_truth(
+        &self,
+        eval: &EvalConfig,
+        solver: &SolverSetup,
+        size: usize,
+        test: usize,
+    ) -> Result<Vec<Vec<f64>>, TrainError> {
+        let reynolds = *eval
+            .scales
+            .get(size)
+            .ok_or_else(|| TrainError::invalid("tests", format!("no test size {size}")))?;
+        if test >= eval.tests_per_size {
+            return Err(TrainError::invalid(
+                "tests",
+                format!("no test {test} in size {size}"),
+            ));
+        }
+        let seed = TEST_SEED + eval.test_seed + 100 * size as u64;
+        let (start, steps) = (eval.start_frame, eval.rollout_steps);
+        data::test_truth(reynolds, seed, start, test, steps, sampling_of(solver)?).map_err(invalid)
+    }
+
+    fn baseline_rollout(
+        &self,
+        solver: &SolverSetup,
+        truth: &[Vec<Vec<f64>>],
+        parameter: f64,
+        steps: usize,
+    ) -> Result<Vec<Vec<Vec<f64>>>, TrainError> {
+        let solver = Setup::of(solver)
+            .and_then(|setup| setup.coarse_solver(&backend::cpu(), Precision::F64))
+            .map_err(invalid)?;
+        let starts: Vec<Vec<f64>> = truth.iter().map(|t| t[0].clone()).collect();
+        let mut state = solver.velocity_tensor(&starts).map_err(invalid)?;
+        let mut states = Vec::with_capacity(steps);
+        for _ in 0..steps {
+            state = solver.step(state, 1.0 / parameter).0;
+            states.push(state.clone());
+        }
+        let mut frames: Vec<Vec<Vec<f64>>> = starts.iter().map(|s| vec![s.clone()]).collect();
+        if states.is_empty() {
+            return Ok(frames);
+        }
+        // One readback: `[steps, tests, 2, N, N]`, step-major.
+        let all = super::coarse::read_values(Tensor::stack::<5>(states, 0)).map_err(invalid)?;
+        for (index, chunk) in all.chunks(data::frame_values()).enumerate() {
+            frames[index % starts.len()].push(chunk.to_vec());
+        }
+        Ok(frames)
+    }
+
+    fn test_metrics(
+        &self,
+        truth: &[Vec<f64>],
+        rollout: &[Vec<f64>],
+        _parameter: f64,
+        error_horizon: usize,
+    ) -> Result<TestMetrics, TrainError> {
+        Ok(metrics::test_metrics(truth, rollout, error_horizon))
+    }
+
+    fn stepper(
+        &self,
+        mode: Mode,
+        _alpha: f64,
+        _black_box: bool,
+        solver: &SolverSetup,
+        parameters: &[f64],
+        device: &Device,
+    ) -> Result<Stepper, TrainError> {
+        if mode != Mode::Correct {
+            return Err(TrainError::invalid(
+                "mode",
+                "Kolmogorov flow is studied in correction mode only",
+            ));
+        }
+        let setup = Setup::of(solver).map_err(invalid)?;
+        Ok(FlowStep::new(setup, parameters, device)?.stepper())
     }
 }
 

@@ -61,4 +61,15 @@ impl Playground for Ks {
             .map_err(|e| e.to_string())?;
         Ok(Box::new(move |u| solver.step(u)))
     }
+
+    fn coarse_step(&self, parameter: f64, n: usize) -> Result<StepFn, String> {
+        let solver = ReferenceSolver::new(KsConfig {
+            scheme: Scheme::Etd1,
+            resolution: n,
+            domain_size: BASE_DOMAIN_SIZE * parameter,
+            ..KsConfig::default()
+        })
+        .map_err(|e| e.to_string())?;
+        Ok(Box::new(move |u| solver.step(u)))
+    }
 }

@@ -11,7 +11,7 @@ use super::initial::{train_ic, TRAIN_IC_PARAMETERS};
 use super::preset;
 use super::stepper::{mode_solver, KsStep};
 use super::KsConfig;
-use crate::numerics::study::physics::PhysicalSystem;
+use crate::numerics::study::physics::{PhysicalSystem, SystemDescription};
 use crate::numerics::study::playground::Playground;
 use crate::numerics::study::{Preset, StudyConfig};
 use crate::numerics::train::config::TrainDataConfig;
@@ -30,7 +30,7 @@ pub const RESOLUTION: usize = 48;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ks;
 
-impl PhysicalSystem for Ks {
+impl SystemDescription for Ks {
     fn system(&self) -> System {
         System::Ks
     }
@@ -80,6 +80,54 @@ impl PhysicalSystem for Ks {
         data.scales.len() * TRAIN_IC_PARAMETERS.len()
     }
 
+    fn playground(&self) -> Option<&dyn Playground> {
+        Some(self)
+    }
+
+    fn solver_flops_per_state(&self, mode: Mode, alpha: f64) -> f64 {
+        mode_solver(mode, alpha, 1.0, RESOLUTION).map_or(0.0, |ks| ks.flops_per_step(1))
+    }
+
+    fn solver_backward_floats(&self, mode: Mode, alpha: f64) -> f64 {
+        mode_solver(mode, alpha, 1.0, RESOLUTION)
+            .map_or(0.0, |ks| 8.0 * ks.substeps as f64 * RESOLUTION as f64)
+    }
+
+    fn preset(&self, preset: Preset, seeds: usize) -> StudyConfig {
+        preset::study_config(preset, seeds)
+    }
+
+    fn preset_deviations(&self, preset: Preset) -> Vec<String> {
+        preset::preset_deviations(preset)
+    }
+
+    fn preset_description(&self, preset: Preset) -> String {
+        preset::description(preset)
+    }
+
+    fn config_deviations(&self, config: &StudyConfig) -> Vec<String> {
+        let study = preset::paper(Mode::Correct, Modality::Wig);
+        let mut out = vec![format!(
+            "iterations {} per variant (study: {})",
+            config.base.iterations, study.iterations
+        )];
+        let rollout = config.eval.rollout_steps;
+        let study_rollout = preset::eval_config().rollout_steps;
+        if rollout != study_rollout {
+            out.push(format!(
+                "evaluation rollout {rollout} steps (study: {study_rollout})"
+            ));
+        }
+        out.extend(
+            deviations(&config.base, &study)
+                .into_iter()
+                .filter(|d| !d.starts_with("iterations")),
+        );
+        out
+    }
+}
+
+impl PhysicalSystem for Ks {
     fn training_trajectory(
         &self,
         data: &TrainDataConfig,
@@ -146,52 +194,6 @@ impl PhysicalSystem for Ks {
     ) -> Result<Stepper, TrainError> {
         let step = KsStep::new(mode, alpha, parameters, RESOLUTION, device, black_box)?;
         Ok(step.stepper())
-    }
-
-    fn playground(&self) -> Option<&dyn Playground> {
-        Some(self)
-    }
-
-    fn solver_flops_per_state(&self, mode: Mode, alpha: f64) -> f64 {
-        mode_solver(mode, alpha, 1.0, RESOLUTION).map_or(0.0, |ks| ks.flops_per_step(1))
-    }
-
-    fn solver_backward_floats(&self, mode: Mode, alpha: f64) -> f64 {
-        mode_solver(mode, alpha, 1.0, RESOLUTION)
-            .map_or(0.0, |ks| 8.0 * ks.substeps as f64 * RESOLUTION as f64)
-    }
-
-    fn preset(&self, preset: Preset, seeds: usize) -> StudyConfig {
-        preset::study_config(preset, seeds)
-    }
-
-    fn preset_deviations(&self, preset: Preset) -> Vec<String> {
-        preset::preset_deviations(preset)
-    }
-
-    fn preset_description(&self, preset: Preset) -> String {
-        preset::description(preset)
-    }
-
-    fn config_deviations(&self, config: &StudyConfig) -> Vec<String> {
-        let study = preset::paper(Mode::Correct, Modality::Wig);
-        let mut out = vec![format!(
-            "iterations {} per variant (study: {})",
-            config.base.iterations, study.iterations
-        )];
-        let rollout = config.eval.rollout_steps;
-        let study_rollout = preset::eval_config().rollout_steps;
-        if rollout != study_rollout {
-            out.push(format!(
-                "evaluation rollout {rollout} steps (study: {study_rollout})"
-            ));
-        }
-        out.extend(
-            deviations(&config.base, &study)
-                .into_iter()
-                .filter(|d| !d.starts_with("iterations")),
-        );
-        out
     }
 }
 

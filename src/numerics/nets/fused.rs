@@ -75,7 +75,7 @@ pub fn leaky_relu<const D: usize>(x: Tensor<D>, slope: f64) -> Tensor<D> {
 /// The networks' fused operations. burn-flex implements them by hand; the cubecl backends
 /// (wgpu, WebGPU) take the default bodies; autodiff records each as one node whose backward
 /// calls the inner backend's `*_backward` op.
-#[backend_extension(Flex, Cube: cfg(any(feature = "gpu", target_arch = "wasm32")), Autodiff)]
+#[backend_extension(Flex, Cube: cfg(any(feature = "gpu", all(feature = "webgpu", target_arch = "wasm32"))), Autodiff)]
 pub trait FusedOps: Backend {
     /// LeakyReLU forward: `x ≥ 0 ? x : slope·x`, same shape.
     fn fused_leaky_relu(x: FloatTensor<Self>, slope: f64) -> FloatTensor<Self> {
@@ -120,7 +120,7 @@ impl FusedOps for Flex {
     }
 }
 
-#[cfg(any(feature = "gpu", target_arch = "wasm32"))]
+#[cfg(any(feature = "gpu", all(feature = "webgpu", target_arch = "wasm32")))]
 impl FusedOps for burn::backend::Cube {}
 
 impl<B: FusedOps, C: CheckpointStrategy> FusedOps for Autodiff<B, C> {

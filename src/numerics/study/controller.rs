@@ -7,8 +7,8 @@
 //! results. No browser code: the page (`ui::pool_run`) only executes the actions.
 
 use super::batch::DataSource;
+use super::description::Descriptions;
 use super::driver::{Losses, RunEvent};
-use super::physics::Systems;
 use super::plan::StudyPlan;
 use super::pool::{partition, Assembly, Fault, FromWorker, ToWorker};
 use super::prepared::Prepared;
@@ -85,13 +85,13 @@ pub struct PoolController {
 }
 
 impl PoolController {
-    /// A run of `plan` (its system found by `systems`, the registry's `System::physics`) on (at
+    /// A run of `plan` (its system found by `systems`, the registry's `System::description`) on (at
     /// most) `workers` workers at time `now` (seconds), on WebGPU when `webgpu`; `fault` is
     /// injected into worker 1. The page starts
     /// [`Self::workers`] workers and carries out the actions returned.
     pub fn new(
         plan: StudyPlan,
-        systems: Systems,
+        systems: Descriptions,
         workers: usize,
         webgpu: bool,
         fault: Option<Fault>,
@@ -148,7 +148,7 @@ impl PoolController {
                 self.set_line(worker, format!("on {device}"))
             }
             Input::Heard(worker, FromWorker::Event(event)) => self.event(worker, event, now),
-            Input::Heard(_, FromWorker::Probed(_)) => Vec::new(),
+            Input::Heard(_, FromWorker::Probed(_) | FromWorker::Rollout(_)) => Vec::new(),
             Input::Died(worker, message) => self.fail(worker, &message, now),
             Input::Pause | Input::Resume => {
                 self.paused = input == Input::Pause;

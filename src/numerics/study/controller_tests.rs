@@ -14,7 +14,7 @@ fn plan() -> StudyPlan {
     let mut config = tiny_config();
     config.modalities = vec![Modality::One, Modality::Nog];
     config.seeds = vec![0, 1];
-    StudyPlan::new(config, crate::numerics::system::System::physics, None).expect("plan")
+    StudyPlan::new(config, crate::numerics::system::System::description, None).expect("plan")
 }
 
 /// What each of two workers reports running its share: worker 1 makes the data, worker 2
@@ -91,7 +91,7 @@ fn is_training_finished(event: &RunEvent) -> bool {
 fn started(plan: &StudyPlan) -> PoolController {
     let (mut controller, actions) = PoolController::new(
         plan.clone(),
-        crate::numerics::system::System::physics,
+        crate::numerics::system::System::description,
         2,
         false,
         None,
@@ -176,7 +176,7 @@ fn all_done_ships_the_data_once_and_ends_with_the_merged_results() {
     // The same numbers as the one-process assembly of the same events.
     let mut assembly = Assembly::new(
         plan.clone(),
-        crate::numerics::system::System::physics,
+        crate::numerics::system::System::description,
         partition(&plan, 2),
     );
     for event in events.iter().flatten() {
@@ -225,7 +225,7 @@ fn a_worker_error_before_any_training_keeps_nothing() {
     let plan = plan();
     let (mut controller, _) = PoolController::new(
         plan.clone(),
-        crate::numerics::system::System::physics,
+        crate::numerics::system::System::description,
         2,
         false,
         Some(Fault::Panic),
@@ -261,7 +261,7 @@ fn pause_mid_cell_reaches_every_worker_including_one_that_starts_later() {
     let events = recorded(&plan);
     let (mut controller, _) = PoolController::new(
         plan.clone(),
-        crate::numerics::system::System::physics,
+        crate::numerics::system::System::description,
         2,
         false,
         None,
@@ -332,7 +332,7 @@ fn cancel_and_partial_save_keep_what_is_done() {
 
     let (mut early, _) = PoolController::new(
         plan,
-        crate::numerics::system::System::physics,
+        crate::numerics::system::System::description,
         2,
         false,
         None,

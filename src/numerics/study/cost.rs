@@ -5,6 +5,7 @@
 
 use burn::tensor::Device;
 
+use super::description::SystemDescription;
 use super::physics::PhysicalSystem;
 use super::{EvalConfig, Preset, StudyConfig, StudyError};
 use crate::numerics::nets::NetConfig;
@@ -47,7 +48,7 @@ impl Cost {
 /// backward ≈ 2× forward, solver, loss, Adam) plus the evaluation rollouts (per test size,
 /// `rollout` steps of network forward + solver over its tests); data generation (the f64
 /// reference solver) is not counted. `system` is `config.system`'s implementation.
-pub fn cost(config: &StudyConfig, system: &dyn PhysicalSystem) -> Cost {
+pub fn cost(config: &StudyConfig, system: &dyn SystemDescription) -> Cost {
     let seeds = config.seeds.len();
     let n = system.state_shape().values();
     let mut cost = Cost {
@@ -102,7 +103,7 @@ fn evaluation_flops(
 ///                               intermediates (a = activation_floats_per_sample), kept for the backward
 ///                               pass; warm-up steps are detached and freed, so they do not add up
 ///   + 4 · B·m·I                 WIG only: the solver's intermediates kept for the backward (I per state
-///                               and step, `PhysicalSystem::solver_backward_floats`; KS: 8 per sub-step and value)
+///                               and step, `SystemDescription::solver_backward_floats`; KS: 8 per sub-step and value)
 ///   + 4 · B·(w+m+1)·N           the gathered minibatch windows
 /// ```
 ///
@@ -110,7 +111,7 @@ fn evaluation_flops(
 /// T = tests per size, R = rollout steps, P = parameters, B = effective batch (ONE: batch·m),
 /// m = effective horizon (ONE: 1), w = warm-up. Allocator and autodiff bookkeeping are not
 /// counted.
-pub fn memory_bytes(config: &StudyConfig, system: &dyn PhysicalSystem) -> f64 {
+pub fn memory_bytes(config: &StudyConfig, system: &dyn SystemDescription) -> f64 {
     let resolution = system.state_shape().values();
     let n = resolution as f64;
     let trajectories = system.training_trajectories(&config.base.data);

@@ -5,8 +5,8 @@
 
 use super::aggregate::{metrics, study_results, variant_result, SeedOutcome};
 use super::cell::{CellFailure, CellResult, CELL_SCHEMA};
+use super::description::SystemDescription;
 use super::evaluate::TestMetrics;
-use super::physics::PhysicalSystem;
 use super::plan::StudyPlan;
 use super::results::{MissingCell, SampleTest, StudyResults};
 
@@ -140,7 +140,7 @@ pub fn problems(plan: &StudyPlan, states: &[CellState]) -> Vec<MissingCell> {
 /// `system` is the plan's system's implementation (its diverged-model bound).
 pub fn merge(
     plan: &StudyPlan,
-    system: &dyn PhysicalSystem,
+    system: &dyn SystemDescription,
     states: &[CellState],
     allow_partial: bool,
 ) -> Result<StudyResults, MergeError> {
@@ -152,7 +152,7 @@ pub fn merge(
 /// carry copies of them.
 pub fn merge_shared(
     plan: &StudyPlan,
-    system: &dyn PhysicalSystem,
+    system: &dyn SystemDescription,
     states: &[CellState],
     allow_partial: bool,
     shared: Option<(&[TestMetrics], &[SampleTest])>,
@@ -303,8 +303,8 @@ mod tests {
 
     #[test]
     fn cells_merge_into_the_one_process_results_number_for_number() {
-        let plan =
-            StudyPlan::new(config(), crate::numerics::system::System::physics, None).expect("plan");
+        let plan = StudyPlan::new(config(), crate::numerics::system::System::description, None)
+            .expect("plan");
         assert_eq!(plan.cells.len(), 4);
         let states: Vec<CellState> = (0..4).map(|i| cell(&plan, i)).collect();
         let merged = merge(&plan, &Ks, &states, false).expect("merge");
@@ -315,8 +315,8 @@ mod tests {
 
     #[test]
     fn missing_failed_and_foreign_cells_are_named_and_partial_merges_marked() {
-        let plan =
-            StudyPlan::new(config(), crate::numerics::system::System::physics, None).expect("plan");
+        let plan = StudyPlan::new(config(), crate::numerics::system::System::description, None)
+            .expect("plan");
         let done = cell(&plan, 0);
         let CellState::Done(result) = &done else {
             panic!("cell 0 is done");

@@ -9,9 +9,11 @@ pub mod cell;
 pub mod controller;
 pub mod convergence;
 pub mod cost;
+pub mod description;
 pub mod device_choice;
 pub mod driver;
 pub mod evaluate;
+pub mod inference;
 mod jobs;
 mod limits;
 pub mod merge;
@@ -38,7 +40,7 @@ pub use stage::StudyError;
 use crate::numerics::nets::{Architecture, NetConfig};
 use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
 use crate::numerics::types::System;
-use physics::PhysicalSystem;
+use description::SystemDescription;
 
 /// A network of the grid: its size, and its architecture where the grid varies it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -152,7 +154,7 @@ impl StudyConfig {
 
     /// Checks the grid and every variant's training config against `system` (this config's
     /// system's implementation: its parameter range, architectures and modes).
-    pub fn validate(&self, system: &dyn PhysicalSystem) -> Result<(), TrainError> {
+    pub fn validate(&self, system: &dyn SystemDescription) -> Result<(), TrainError> {
         let empty = |field: &'static str, what: &str| {
             TrainError::invalid(field, format!("select at least one {what}"))
         };

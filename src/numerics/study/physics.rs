@@ -1,25 +1,17 @@
-//! What a study needs of a physical system: the [`PhysicalSystem`] trait. A system supplies the
-//! state shape, the parameter varied between cases, the ground-truth data, the test set, the
-//! coarse-solver baseline, the test metrics, its hybrid step for training and evaluation, its
-//! FLOP count, its checks and presets. The runner, the cost model, the results and the UI reach
-//! the physics only through it; each system's folder (`ks/`, `kolmogorov/`, …) implements it and
-//! the registry ([`crate::numerics::system`]) finds the implementation of a [`System`].
+//! What a study's runner needs of a physical system: the [`PhysicalSystem`] trait, on top of its
+//! [`SystemDescription`]. A system supplies the ground-truth data, the test set, the
+//! coarse-solver baseline, the test metrics and its hybrid step for training and evaluation.
+//! The runner, the workers and the CLI reach the physics only through it; each system's folder
+//! (`ks/`, `kolmogorov/`, …) implements it and the registry ([`crate::numerics::system`]) finds
+//! the implementation of a [`System`].
 
 use burn::tensor::Device;
 
-use super::playground::Playground;
-use super::preset::Preset;
-use super::runner::SAMPLE_FRAMES;
-use super::StudyConfig;
-use crate::numerics::nets::Architecture;
+pub use super::description::SystemDescription;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Mode, TrainConfig, TrainError, Trainer};
-use crate::numerics::types::solver_setup::find;
-use crate::numerics::types::{
-    EvalConfig, Parameter, SetupWords, SolverSetup, SpaceTime, StateShape, System, SystemFacts,
-    TestMetrics, Trajectory,
-};
+use crate::numerics::types::{EvalConfig, SolverSetup, System, TestMetrics, Trajectory};
 
 /// Finds the implementation of a [`System`]: the registry's `System::physics`, handed down by
 /// the front ends (CLI, page, workers) to the study's entry points, which never name a system.
@@ -36,33 +28,10 @@ pub fn parameters_of(data: &[Trajectory]) -> Vec<f64> {
     parameters
 }
 
-/// One physical system, as a study needs it. Frames are flattened states of
-/// [`PhysicalSystem::state_shape`]; `parameter` is a value of [`PhysicalSystem::parameter`]
-/// (one entry of `TrainDataConfig::scales` / `EvalConfig::scales`).
-pub trait PhysicalSystem: Sync {
-    /// Which system this is.
-    fn system(&self) -> System;
-
-    /// Menu title.
-    fn title(&self) -> &'static str;
-
-    /// The shape of one state.
-    fn state_shape(&self) -> StateShape;
-
-    /// The network architectures that fit its state, in menu order.
-    fn architectures(&self) -> &'static [Architecture];
-
-    /// The parameter varied between cases.
-    fn parameter(&self) -> Parameter;
-
-    /// Its words: metric, baseline, maps and parameter as tables, charts and the form show
-    /// them.
-    fn facts(&self) -> SystemFacts;
-
-    /// Training trajectories the data recipe `data` makes (per parameter value, the system's
-    /// initial conditions).
-    fn training_trajectories(&self, data: &TrainDataConfig) -> usize;
-
+/// The data and training side of one physical system: everything [`SystemDescription`] says,
+/// plus the solvers, the metrics and the hybrid step, which run on a burn device. Only the
+/// study's runner, the workers and the CLI hold one; the page holds descriptions.
+pub trait PhysicalSystem: SystemDescription {
     /// Training trajectory `index` (parameter-major) of `data`: the ground-truth solver from the
     /// system's initial condition, warm-up dropped, stored f32 (`solver`: the data path of the
     /// set-up).
@@ -128,93 +97,6 @@ pub trait PhysicalSystem: Sync {
         device: &Device,
     ) -> Result<Stepper, TrainError>;
 
-    /// The playground of a 1-D system (a reader's own initial state, the live picture), where
-    /// the system offers one.
-    fn playground(&self) -> Option<&dyn Playground> {
-        None
-    }
-
-    /// The system's own checks of a training config (beyond [`TrainConfig::validate`]'s
-    /// generic ones): the modes and solver options it supports. The architecture and the
-    /// parameter range are checked by [`PhysicalSystem::validate`].
-    fn validate_training(&self, _config: &TrainConfig) -> Result<(), TrainError> {
-        Ok(())
-    }
-
-    /// The coarse-solver set-ups the system offers, the default (the paper's) first; empty
-    /// when it has only one.
-    fn solver_setups(&self) -> &'static [SetupWords] {
-        &[]
-    }
-
-    /// The entry of `solver` in [`PhysicalSystem::solver_setups`], or why it is not offered.
-    fn solver_setup(&self, solver: &SolverSetup) -> Result<Option<SetupWords>, TrainError> {
-        let offered = self.solver_setups();
-        match find(offered, solver) {
-            Some(words) => Ok(Some(*words)),
-            None if solver.is_default() => Ok(None),
-            None if offered.is_empty() => Err(TrainError::invalid(
-                "solver",
-                format!(
-                    "{} has one coarse solver; there is no set-up '{solver}'",
-                    self.title()
-                ),
-            )),
-            None => {
-                let names: Vec<&str> = offered.iter().map(|w| w.name).collect();
-                Err(TrainError::invalid(
-                    "solver",
-                    format!(
-                        "unknown solver set-up '{solver}' (expected {})",
-                        names.join(", ")
-                    ),
-                ))
-            }
-        }
-    }
-
-    /// Every check of `config` for this system: the generic ones, the architecture, the
-    /// parameter range, the system's own.
-    fn validate(&self, config: &TrainConfig) -> Result<(), TrainError> {
-        config.validate()?;
-        if config.system != self.system() {
-            return Err(TrainError::invalid(
-                "system",
-                format!("a {} config given to {}", config.system, self.system()),
-            ));
-        }
-        let architecture = config.net.architecture;
-        if !self.architectures().contains(&architecture) {
-            let names: Vec<&str> = self.architectures().iter().map(|a| a.name()).collect();
-            return Err(TrainError::invalid(
-                "architecture",
-                format!(
-                    "{} does not take the {architecture} network (it takes {})",
-                    self.title(),
-                    names.join(", ")
-                ),
-            ));
-        }
-        let parameter = self.parameter();
-        let (low, high) = parameter.native;
-        if let Some(bad) = config
-            .data
-            .scales
-            .iter()
-            .find(|s| !(s.is_finite() && (low..=high).contains(*s)))
-        {
-            return Err(TrainError::invalid(
-                "scales",
-                format!(
-                    "{} {} {bad} is outside {low}..={high}",
-                    parameter.name, parameter.symbol
-                ),
-            ));
-        }
-        self.solver_setup(&config.solver)?;
-        self.validate_training(config)
-    }
-
     /// A trainer of `config` on `data` (validated; the network sees the state plus the
     /// parameter channel, the mode's coarse solver is the system's).
     fn trainer(
@@ -234,55 +116,5 @@ pub trait PhysicalSystem: Sync {
             &device,
         )?;
         Trainer::new(config, data, stepper, &device)
-    }
-
-    /// Counted FLOPs of one coarse-solver step of `mode` (α for the transition mode) for one
-    /// state (0 where the mode has no solver).
-    fn solver_flops_per_state(&self, mode: Mode, alpha: f64) -> f64;
-
-    /// Floats the coarse solver keeps per state and step for the backward pass (WIG's memory
-    /// estimate).
-    fn solver_backward_floats(&self, mode: Mode, alpha: f64) -> f64;
-
-    /// The study grid of `preset` for this system with `seeds` seeds (0, 1, …).
-    fn preset(&self, preset: Preset, seeds: usize) -> StudyConfig;
-
-    /// What `preset`'s training budget changes from the paper, one line per field.
-    fn preset_deviations(&self, preset: Preset) -> Vec<String>;
-
-    /// One paragraph: what `preset`'s training budget is, and every deviation from the paper.
-    fn preset_description(&self, preset: Preset) -> String;
-
-    /// Everything `config` changes from the paper's set-up of this system, one line each
-    /// (solver substitutes, budgets, data sizes).
-    fn config_deviations(&self, config: &StudyConfig) -> Vec<String>;
-
-    /// Whether `preset` fixes the network sizes (the grid of `sizes`; Kolmogorov's `paper`: the
-    /// paper's four 2-D ResNets).
-    fn preset_fixes_sizes(&self, preset: Preset) -> bool {
-        preset == Preset::Sizes
-    }
-
-    /// Makes `config` light enough for the browser (shorter data, fewer frames), where the
-    /// system needs it.
-    fn lighten_for_browser(&self, _config: &mut StudyConfig) {}
-
-    /// Whether the error metric runs over the whole rollout (Kolmogorov's velocity MSE) rather
-    /// than over the error horizon H (KS's relative error).
-    fn error_over_whole_rollout(&self) -> bool {
-        false
-    }
-
-    /// The frames of a rollout (`[frames][values]`) kept for the maps of the results: KS keeps
-    /// [`SAMPLE_FRAMES`] states (a space–time
-    /// map), Kolmogorov fewer vorticity fields `[N²]` (snapshots for a time slider).
-    fn sample(&self, rollout: &[Vec<f64>]) -> SpaceTime {
-        SpaceTime::from_rollout(rollout, SAMPLE_FRAMES)
-    }
-
-    /// The error above which (or NaN) a trained model counts as diverged: excluded from the
-    /// mean over seeds and flagged (`None`: every model counts).
-    fn diverged_error(&self) -> Option<f64> {
-        None
     }
 }

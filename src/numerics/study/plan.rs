@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::cost::cost;
-use super::physics::{PhysicalSystem, Systems};
+use super::description::Descriptions;
+use super::description::SystemDescription;
 use super::StudyConfig;
 use crate::numerics::train::TrainConfig;
 use crate::numerics::types::System;
@@ -98,11 +99,11 @@ pub fn config_hash(config: &StudyConfig) -> String {
 
 impl StudyPlan {
     /// Plans `config` (validated first against its system, found by `systems`: the registry's
-    /// `System::physics`); `flop_rate` (FLOP/s, e.g. from [`super::cost::calibrate`]) turns
+    /// `System::description`); `flop_rate` (FLOP/s, e.g. from [`super::cost::calibrate`]) turns
     /// counted FLOPs into estimated seconds.
     pub fn new(
         config: StudyConfig,
-        systems: Systems,
+        systems: Descriptions,
         flop_rate: Option<f64>,
     ) -> Result<Self, super::StudyError> {
         let system = systems(config.system);
@@ -122,8 +123,8 @@ impl StudyPlan {
     }
 
     /// Parses and checks a plan file: schema, hash and cells against the config (its system
-    /// found by `systems`, the registry's `System::physics`).
-    pub fn from_json(text: &str, systems: Systems) -> Result<Self, PlanError> {
+    /// found by `systems`, the registry's `System::description`).
+    pub fn from_json(text: &str, systems: Descriptions) -> Result<Self, PlanError> {
         #[derive(Deserialize)]
         struct Tag {
             schema: String,
@@ -186,7 +187,7 @@ fn seconds(flops: f64, flop_rate: Option<f64>) -> Option<f64> {
 /// The cells of `config`: variant-major, then seed (the order of the one-process study).
 fn cells(
     config: &StudyConfig,
-    system: &dyn PhysicalSystem,
+    system: &dyn SystemDescription,
     flop_rate: Option<f64>,
 ) -> Vec<CellSpec> {
     config
@@ -227,7 +228,7 @@ mod tests {
         let config = crate::numerics::ks::preset::study_config(Preset::Quick, 3);
         let plan = StudyPlan::new(
             config.clone(),
-            crate::numerics::system::System::physics,
+            crate::numerics::system::System::description,
             Some(1e9),
         )
         .expect("plan");
@@ -236,7 +237,7 @@ mod tests {
         assert_eq!((plan.cells[4].variant, plan.cells[4].seed), (1, 1));
         assert_eq!(plan.cells[4].config.seed, 1);
         // The cells' costs add up to the study's.
-        let total = cost(&config, crate::numerics::system::System::Ks.physics()).flops();
+        let total = cost(&config, crate::numerics::system::System::Ks.description()).flops();
         assert!(
             (plan.flops - total).abs() <= 1e-9 * total,
             "{} vs {total}",
@@ -245,7 +246,8 @@ mod tests {
         assert_eq!(plan.estimated_secs, Some(plan.flops / 1e9));
         let json = serde_json::to_string(&plan).expect("json");
         assert_eq!(
-            StudyPlan::from_json(&json, crate::numerics::system::System::physics).expect("parse"),
+            StudyPlan::from_json(&json, crate::numerics::system::System::description)
+                .expect("parse"),
             plan
         );
     }
@@ -264,29 +266,29 @@ mod tests {
     fn edited_or_foreign_plans_are_refused_with_a_reason() {
         let plan = StudyPlan::new(
             crate::numerics::ks::preset::study_config(Preset::Quick, 1),
-            crate::numerics::system::System::physics,
+            crate::numerics::system::System::description,
             None,
         )
         .expect("plan");
         let mut edited = plan.clone();
         edited.config.base.iterations = 7;
         let json = serde_json::to_string(&edited).expect("json");
-        let err = StudyPlan::from_json(&json, crate::numerics::system::System::physics)
+        let err = StudyPlan::from_json(&json, crate::numerics::system::System::description)
             .expect_err("edited");
         assert!(err.to_string().contains("was it edited?"), "{err}");
         let mut shuffled = plan.clone();
         shuffled.cells.swap(0, 1);
         let json = serde_json::to_string(&shuffled).expect("json");
-        let err = StudyPlan::from_json(&json, crate::numerics::system::System::physics)
+        let err = StudyPlan::from_json(&json, crate::numerics::system::System::description)
             .expect_err("cells");
         assert!(err.to_string().contains("differs from the config"), "{err}");
         let err = StudyPlan::from_json(
             "{\"schema\":\"unroll-lab/results@1\"}",
-            crate::numerics::system::System::physics,
+            crate::numerics::system::System::description,
         )
         .expect_err("tag");
         assert!(err.to_string().contains("unsupported plan schema"), "{err}");
-        assert!(StudyPlan::from_json("[", crate::numerics::system::System::physics).is_err());
+        assert!(StudyPlan::from_json("[", crate::numerics::system::System::description).is_err());
         let err = plan.cell(6).expect_err("range");
         assert_eq!(err.to_string(), "no cell 6: the plan has cells 0–5");
     }

@@ -36,6 +36,10 @@ pub trait Playground: Sync {
     /// The ground-truth solver's step at `parameter` (one learned step, Δt of the data).
     fn truth_step(&self, parameter: f64) -> Result<StepFn, String>;
 
+    /// The coarse solver's step at `parameter` on states of `n` points (the study's baseline:
+    /// the same step as `PhysicalSystem::baseline_rollout`).
+    fn coarse_step(&self, parameter: f64, n: usize) -> Result<StepFn, String>;
+
     /// The ground truth from `state` over `steps` steps (`[steps + 1][N]`; a blow-up keeps the
     /// length with non-finite frames).
     fn truth_rollout(
@@ -44,17 +48,36 @@ pub trait Playground: Sync {
         parameter: f64,
         steps: usize,
     ) -> Result<Vec<Vec<f64>>, String> {
-        let step = self.truth_step(parameter)?;
-        let mut frames = vec![state.to_vec()];
-        for _ in 0..steps {
-            let last = frames.last().cloned().unwrap_or_default();
-            let next = if last.iter().all(|v| v.is_finite()) {
-                step(&last)
-            } else {
-                vec![f64::NAN; last.len()]
-            };
-            frames.push(next);
-        }
-        Ok(frames)
+        Ok(rollout(&self.truth_step(parameter)?, state, steps))
     }
+
+    /// The coarse solver alone from `state` over `steps` steps (as [`Playground::truth_rollout`]).
+    fn coarse_rollout(
+        &self,
+        state: &[f64],
+        parameter: f64,
+        steps: usize,
+    ) -> Result<Vec<Vec<f64>>, String> {
+        Ok(rollout(
+            &self.coarse_step(parameter, state.len())?,
+            state,
+            steps,
+        ))
+    }
+}
+
+/// `step` applied `steps` times from `state` (`[steps + 1][N]`); after a non-finite frame every
+/// frame is NaN.
+fn rollout(step: &StepFn, state: &[f64], steps: usize) -> Vec<Vec<f64>> {
+    let mut frames = vec![state.to_vec()];
+    for _ in 0..steps {
+        let last = frames.last().cloned().unwrap_or_default();
+        let next = if last.iter().all(|v| v.is_finite()) {
+            step(&last)
+        } else {
+            vec![f64::NAN; last.len()]
+        };
+        frames.push(next);
+    }
+    frames
 }

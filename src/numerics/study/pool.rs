@@ -9,11 +9,12 @@ use serde::{Deserialize, Serialize};
 
 use super::batch::DataSource;
 use super::cell::CellResult;
+use super::description::{Descriptions, SystemDescription};
 use super::device_choice::{DeviceProbe, ProbeRequest};
 use super::driver::{RunEvent, TrainingFinished};
 use super::evaluate::TestMetrics;
+use super::inference::{RolloutReply, RolloutRequest};
 use super::merge::{merge_shared, CellState, MergeError};
-use super::physics::{PhysicalSystem, Systems};
 use super::plan::{CellSpec, StudyPlan};
 use super::prepared::Prepared;
 use super::results::{SampleTest, StudyResults, VariantResult};
@@ -41,6 +42,9 @@ pub enum ToWorker {
     /// Time the start-up probe's training on the CPU backend (and WebGPU) and answer
     /// [`FromWorker::Probed`] (see `device_choice`).
     Probe(Box<ProbeRequest>),
+    /// Roll a trained network out from one state (the playground) on the CPU backend and
+    /// answer [`FromWorker::Rollout`].
+    Rollout(Box<RolloutRequest>),
     /// Stop after the current tick until [`ToWorker::Resume`].
     Pause,
     /// Go on after a pause.
@@ -66,6 +70,8 @@ pub enum FromWorker {
     Event(RunEvent),
     /// The start-up probe's self-checks and timings.
     Probed(DeviceProbe),
+    /// The frames of a [`ToWorker::Rollout`].
+    Rollout(RolloutReply),
 }
 
 /// Workers for `cells` cells on a machine with `cores` logical cores: one core left for the
@@ -103,7 +109,7 @@ pub fn partition(plan: &StudyPlan, workers: usize) -> Vec<Vec<usize>> {
 /// The page's view of a pooled study: what each worker was given and reported.
 pub struct Assembly {
     plan: StudyPlan,
-    system: &'static dyn PhysicalSystem,
+    system: &'static dyn SystemDescription,
     shares: Vec<Vec<usize>>,
     states: Vec<CellState>,
     weights: Vec<(String, Vec<u8>)>,
@@ -114,8 +120,8 @@ pub struct Assembly {
 
 impl Assembly {
     /// `plan` shared out as `shares` (from [`partition`]); `systems` finds its system (the
-    /// registry's `System::physics`).
-    pub fn new(plan: StudyPlan, systems: Systems, shares: Vec<Vec<usize>>) -> Self {
+    /// registry's `System::description`).
+    pub fn new(plan: StudyPlan, systems: Descriptions, shares: Vec<Vec<usize>>) -> Self {
         let work = shares
             .iter()
             .map(|s| s.iter().map(|&i| plan.cells[i].flops.max(1.0)).sum())
@@ -274,7 +280,7 @@ mod tests {
     fn partition_balances_counted_work_and_keeps_plan_order() {
         let plan = StudyPlan::new(
             crate::numerics::ks::preset::study_config(Preset::Quick, 3),
-            crate::numerics::system::System::physics,
+            crate::numerics::system::System::description,
             None,
         )
         .expect("plan");
@@ -303,7 +309,7 @@ mod tests {
         let shares = partition(plan, workers);
         let mut assembly = Assembly::new(
             plan.clone(),
-            crate::numerics::system::System::physics,
+            crate::numerics::system::System::description,
             shares.clone(),
         );
         let mut variants = 0;
@@ -366,8 +372,8 @@ mod tests {
         let mut config = tiny_config();
         config.modalities = vec![Modality::One, Modality::Wig];
         config.seeds = vec![0, 1];
-        let plan =
-            StudyPlan::new(config, crate::numerics::system::System::physics, None).expect("plan");
+        let plan = StudyPlan::new(config, crate::numerics::system::System::description, None)
+            .expect("plan");
         let (one, variants, weights) = pooled(&plan, 1);
         assert_eq!((variants, weights), (2, 2));
         let (three, _, _) = pooled(&plan, 3);
@@ -390,7 +396,7 @@ mod tests {
             .collect();
         let cells = crate::numerics::study::merge::merge(
             &plan,
-            crate::numerics::system::System::Ks.physics(),
+            crate::numerics::system::System::Ks.description(),
             &states,
             false,
         )

@@ -1,8 +1,10 @@
 //! The registry: which implementation of [`PhysicalSystem`] each [`System`] is. It sits above
 //! every system's folder and above `train` and `study`, which never name a system: they receive
-//! a `&dyn PhysicalSystem` from their caller. Adding a system is a folder implementing the trait,
-//! its variant and name in [`System`] (`types/system.rs`) and its arm in [`System::physics`].
+//! a `&dyn PhysicalSystem` from their caller (the page a `&dyn SystemDescription`). Adding a
+//! system is a folder implementing both traits, its variant and name in [`System`]
+//! (`types/system.rs`) and its arms in [`System::physics`] and [`System::description`].
 
+pub use crate::numerics::study::description::SystemDescription;
 pub use crate::numerics::study::physics::PhysicalSystem;
 pub use crate::numerics::types::{
     BaselineWords, MapKind, MapWords, MetricWords, Parameter, ParameterWords, StateShape, System,
@@ -22,9 +24,18 @@ impl System {
         }
     }
 
+    /// Its description (no burn: what the page holds).
+    pub fn description(self) -> &'static dyn SystemDescription {
+        match self {
+            System::Ks => &crate::numerics::ks::system::Ks,
+            System::Kolmogorov => &crate::numerics::kolmogorov::system::Kolmogorov,
+            System::Burgers => &crate::numerics::burgers::system::Burgers,
+        }
+    }
+
     /// Menu title.
     pub fn title(self) -> &'static str {
-        self.physics().title()
+        self.description().title()
     }
 
     /// Whether `name` is a system that is listed but not available yet.

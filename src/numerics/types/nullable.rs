@@ -14,6 +14,15 @@ pub fn f64s<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<f64>, D::E
     Ok(values.into_iter().map(|v| v.unwrap_or(f64::NAN)).collect())
 }
 
+/// Frames of `f64`s (`[frames][values]`) that may be `null` (→ NaN).
+pub fn f64_frames<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Vec<f64>>, D::Error> {
+    let frames = Vec::<Vec<Option<f64>>>::deserialize(deserializer)?;
+    Ok(frames
+        .into_iter()
+        .map(|frame| frame.into_iter().map(|v| v.unwrap_or(f64::NAN)).collect())
+        .collect())
+}
+
 /// `f32`s that may be `null` (→ NaN).
 pub fn f32s<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<f32>, D::Error> {
     let values = Vec::<Option<f32>>::deserialize(deserializer)?;

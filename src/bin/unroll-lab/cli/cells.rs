@@ -127,7 +127,7 @@ pub fn read_plan(path: &Path) -> Result<StudyPlan, CliError> {
         path: path.display().to_string(),
         message: err.to_string(),
     })?;
-    StudyPlan::from_json(&text, System::physics)
+    StudyPlan::from_json(&text, System::description)
         .map_err(|err| CliError::Usage(format!("{}: {err}", path.display())))
 }
 
@@ -161,7 +161,7 @@ pub fn plan(args: &PlanArgs) -> Result<(), CliError> {
         ))
         .ok()
     };
-    let plan = StudyPlan::new(config, System::physics, rate)?;
+    let plan = StudyPlan::new(config, System::description, rate)?;
     std::fs::write(&args.out, to_json(&plan)?)
         .map_err(|err| CliError::Output(format!("{}: {err}", args.out.display())))?;
     let each = plan.cells.iter().map(|c| c.flops).fold(0.0, f64::max);

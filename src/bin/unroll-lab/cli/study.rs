@@ -121,10 +121,10 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
         eprintln!("estimate: {}", cost_summary(&cost(&config, system), rate));
     }
     let clock = Instant::now();
-    let plan = StudyPlan::new(config, System::physics, None)?;
+    let plan = StudyPlan::new(config, System::description, None)?;
     let cells: Vec<usize> = (0..plan.cells.len()).collect();
     let shares = cells.iter().map(|&cell| vec![cell]).collect();
-    let mut assembly = Assembly::new(plan.clone(), System::physics, shares);
+    let mut assembly = Assembly::new(plan.clone(), System::description, shares);
     let jobs = args.jobs.jobs().min(cells.len()).max(1);
     let display = JobsDisplay::new(args.quiet, jobs);
     let mut failure = None;
