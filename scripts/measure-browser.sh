@@ -24,7 +24,7 @@ done
 # names in each module, and wasm-ld's per-export constructor wrappers (`*.command_export`: none
 # once the entry points run the static constructors themselves).
 cargo_out="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$([ -n "$profile" ] && echo release || echo debug)"
-for bin in unroll-lab-web unroll-lab-worker; do
+for bin in unroll-lab-web unroll-lab-worker unroll-lab-gpu-worker; do
   python3 scripts/wasm-weight.py "$cargo_out/$bin.wasm" --top 12 --grep burn_,cubecl,wgpu,.command_export
 done
 (cd tests/e2e && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; })

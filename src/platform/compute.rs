@@ -100,6 +100,13 @@ async fn webgpu_device(adapter: &str) -> Result<Device, String> {
     ))
 }
 
+/// Whether `navigator.gpu` exists (in the page or a worker): the browser offers WebGPU at all.
+pub fn navigator_has_gpu() -> bool {
+    Reflect::get(&js_sys::global(), &"navigator".into())
+        .and_then(|navigator| Reflect::get(&navigator, &"gpu".into()))
+        .is_ok_and(|gpu| !gpu.is_undefined() && !gpu.is_null())
+}
+
 /// `"vendor / architecture (description)"` of the adapter `navigator.gpu.requestAdapter()` gives.
 pub async fn adapter_description() -> Result<String, String> {
     // `navigator` of the page or of a worker (`WorkerNavigator.gpu` exists in dedicated workers).

@@ -11,7 +11,7 @@ use burn::tensor::Device;
 
 use super::compute;
 use super::timer::{now_secs, sleep, with_timeout};
-use super::workers::{Heard, WorkerHandle, WORKER_SCRIPT};
+use super::workers::{worker_script, Heard, WorkerHandle};
 use crate::numerics::study::cost::{Calibration, TIMED_ITERATIONS};
 use crate::numerics::study::device_choice::{DeviceProbe, ProbeRequest, Timing, STILL_MEASURING};
 use crate::numerics::study::driver::RunEvent;
@@ -152,6 +152,9 @@ pub async fn in_worker(
     request: ProbeRequest,
     on_probe: Rc<dyn Fn(DeviceProbe)>,
 ) -> Result<(), String> {
+    // The WebGPU worker only where it can time WebGPU: without `navigator.gpu` the CPU worker
+    // says so itself.
+    let webgpu = request.webgpu && compute::navigator_has_gpu();
     let outcome: Rc<RefCell<Option<Result<(), String>>>> = Rc::default();
     let handle: Rc<RefCell<Option<WorkerHandle>>> = Rc::default();
     let hear = {
@@ -177,7 +180,7 @@ pub async fn in_worker(
             Heard::Died(why) => *outcome.borrow_mut() = Some(Err(why)),
         })
     };
-    let worker = WorkerHandle::spawn(WORKER_SCRIPT, 0, hear)?;
+    let worker = WorkerHandle::spawn(worker_script(webgpu), 0, hear)?;
     *handle.borrow_mut() = Some(worker);
     let started = now_secs();
     let result = loop {

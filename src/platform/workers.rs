@@ -11,8 +11,22 @@ use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use crate::numerics::study::pool::{FromWorker, ToWorker};
 
-/// The worker script trunk writes beside the page (`data-bin="unroll-lab-worker"`).
+/// The worker script trunk writes beside the page (`data-bin="unroll-lab-worker"`): the CPU
+/// backend only.
 pub const WORKER_SCRIPT: &str = "./unroll-lab-worker_loader.js";
+
+/// The same worker with burn's WebGPU backend (`data-bin="unroll-lab-gpu-worker"`): ≈ 3 × the
+/// download, started only to probe or train on WebGPU.
+pub const GPU_WORKER_SCRIPT: &str = "./unroll-lab-gpu-worker_loader.js";
+
+/// The worker script for a worker that uses WebGPU (`webgpu`) or only the CPU backend.
+pub fn worker_script(webgpu: bool) -> &'static str {
+    if webgpu {
+        GPU_WORKER_SCRIPT
+    } else {
+        WORKER_SCRIPT
+    }
+}
 
 /// What the page hears from worker `index`.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,6 +70,7 @@ impl WorkerHandle {
         };
         // An `ErrorEvent` for an exception in the worker; a plain `Event` when its script could
         // not be loaded.
+        let script = script.to_string();
         let on_error = Closure::<dyn FnMut(Event)>::new(move |event: Event| {
             event.prevent_default();
             let message = Reflect::get(&event, &"message".into())
@@ -65,7 +80,7 @@ impl WorkerHandle {
             hear(
                 index,
                 Heard::Died(if message.is_empty() {
-                    format!("it could not be loaded from {WORKER_SCRIPT}, or it crashed")
+                    format!("it could not be loaded from {script}, or it crashed")
                 } else {
                     message
                 }),

@@ -18,7 +18,7 @@ use crate::numerics::system::System;
 use crate::platform::files;
 use crate::platform::lifecycle::OnPageHide;
 use crate::platform::timer::{idle, now_secs, sleep};
-use crate::platform::workers::{Heard, WorkerHandle, WORKER_SCRIPT};
+use crate::platform::workers::{worker_script, Heard, WorkerHandle};
 
 /// The signals a run updates.
 #[derive(Clone, Copy)]
@@ -125,7 +125,7 @@ impl PoolRun {
             let script = if index == 0 && launch.fault == Some(None) {
                 "./no-such-worker_loader.js"
             } else {
-                WORKER_SCRIPT
+                worker_script(launch.webgpu)
             };
             match WorkerHandle::spawn(script, index, hear.clone()) {
                 Ok(worker) => run.workers.borrow_mut().push(worker),

@@ -47,20 +47,23 @@ test("the app replaces the first paint without a layout shift", async () => {
   await page.close();
 });
 
-test("the page module names no burn, cubecl or wgpu; the worker module does", async () => {
+test("the page module names no burn, the CPU worker no WebGPU stack; the WebGPU worker has both", async () => {
   const html = await (await fetch(base)).text();
   const name = html.match(/unroll-lab-web-[0-9a-f]+_bg\.wasm/)?.[0];
   assert.ok(name, "the page's wasm is linked from index.html");
-  const bytes = Buffer.from(await (await fetch(`${base}${name}`)).arrayBuffer());
-  for (const word of ["burn_", "cubecl", "wgpu"]) {
-    assert.equal(bytes.includes(word), false, `the page module names ${word}`);
-  }
-  // The scan can see those names: the worker's module (same build) has them.
-  const glue = await (await fetch(`${base}unroll-lab-worker.js`)).text();
-  const worker = glue.match(/unroll-lab-worker[-0-9a-f]*_bg\.wasm/)?.[0];
-  assert.ok(worker, "the worker's wasm is named by its glue");
-  const workerBytes = Buffer.from(await (await fetch(`${base}${worker}`)).arrayBuffer());
-  for (const word of ["burn_", "cubecl", "wgpu"]) {
-    assert.ok(workerBytes.includes(word), `the worker module names ${word}`);
-  }
+  const module = async (file) => Buffer.from(await (await fetch(`${base}${file}`)).arrayBuffer());
+  // A worker's wasm, named by its wasm-bindgen glue (which its loader shim imports).
+  const workerModule = async (bin) => {
+    const glue = await (await fetch(`${base}${bin}.js`)).text();
+    const file = glue.match(new RegExp(`${bin}[-0-9a-f]*_bg\\.wasm`))?.[0];
+    assert.ok(file, `${bin}'s wasm is named by its glue`);
+    return module(file);
+  };
+  // burn; any cubecl crate (burn's CPU backend uses two small ones); the WebGPU stack: the
+  // kernel compiler's IR (cubecl-ir, pliron), the kernels (cubek) and wgpu.
+  const words = ["burn_", "cubecl", "cubecl_ir", "pliron", "cubek", "wgpu"];
+  const names = (bytes) => words.filter((word) => bytes.includes(word));
+  assert.deepEqual(names(await module(name)), [], "the page module names none of them");
+  assert.deepEqual(names(await workerModule("unroll-lab-worker")), ["burn_", "cubecl"], "the CPU worker: burn, no WebGPU stack");
+  assert.deepEqual(names(await workerModule("unroll-lab-gpu-worker")), words, "the WebGPU worker: all");
 });
