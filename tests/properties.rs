@@ -12,6 +12,7 @@ use proptest::prelude::*;
 
 use strategies::experiment;
 use unroll_lab::charts::{self, ChartKind};
+use unroll_lab::experiment::query::OTHER_KEYS;
 use unroll_lab::experiment::{Experiment, Knob, Target};
 use unroll_lab::numerics::system::System;
 use unroll_lab::numerics::train::{Modality, Mode};
@@ -102,7 +103,8 @@ proptest! {
         for (key, value) in &pairs {
             let accepted = match Knob::from_key(key) {
                 Some(knob) => knob.parse_checked(value, Target::Browser, experiment.system).is_ok(),
-                None if key == "device" => true,
+                // Read by the page, not the experiment (`ic`, `workers`, `device`, …).
+                None if OTHER_KEYS.contains(&key.as_str()) => true,
                 None => key == "preset" && ["quick", "headline", "sizes", "horizons"].contains(&value.as_str()),
             };
             if !accepted {
