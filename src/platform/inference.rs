@@ -88,7 +88,7 @@ impl InferenceWorker {
                         let _ = sender.send(Err(format!("the inference worker failed: {why}")));
                     }
                 }
-                Heard::Message(_) => {}
+                Heard::Message(_) | Heard::Data(_) => {}
             }
         })
     }

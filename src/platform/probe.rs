@@ -176,7 +176,7 @@ pub async fn in_worker(
             Heard::Message(FromWorker::Event(RunEvent::Error(err))) => {
                 *outcome.borrow_mut() = Some(Err(err))
             }
-            Heard::Message(_) => {}
+            Heard::Message(_) | Heard::Data(_) => {}
             Heard::Died(why) => *outcome.borrow_mut() = Some(Err(why)),
         })
     };

@@ -19,7 +19,7 @@ use crate::numerics::study::batch::{CellBatch, DataSource};
 use crate::numerics::study::driver::RunEvent;
 use crate::numerics::study::inference::{model_frames, RolloutReply};
 use crate::numerics::study::plan::StudyPlan;
-use crate::numerics::study::pool::{Fault, FromWorker, ToWorker};
+use crate::numerics::study::pool::{worker_posts, Fault, FromWorker, ToWorker};
 use crate::numerics::system::System;
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -31,7 +31,20 @@ pub fn post(message: &FromWorker) {
     let text = serde_json::to_string(message).unwrap_or_else(|err| {
         format!("{{\"Event\":{{\"Error\":\"unserialisable message: {err}\"}}}}")
     });
-    let _ = scope().post_message(&JsValue::from_str(&text));
+    post_text(&text);
+}
+
+/// Posts a message's text.
+fn post_text(text: &str) {
+    let _ = scope().post_message(&JsValue::from_str(text));
+}
+
+/// A `Run` whose data are shipped: its parts until the data message arrives.
+struct PendingRun {
+    plan: StudyPlan,
+    cells: Vec<usize>,
+    webgpu: bool,
+    fault: Option<Fault>,
 }
 
 /// Starts the worker: static constructors, panic hook, logger, message handler, then `Ready`.
@@ -44,6 +57,7 @@ pub fn start() {
     let _ = console_log::init_with_level(log::Level::Warn);
     let paused = Rc::new(Cell::new(false));
     let started = Rc::new(RefCell::new(false));
+    let pending: Rc<RefCell<Option<PendingRun>>> = Rc::default();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
         match serde_json::from_str::<ToWorker>(&text) {
@@ -58,9 +72,35 @@ pub fn start() {
                     post(&error("the worker was asked to run twice".into()));
                     return;
                 }
+                if data == DataSource::Shipped {
+                    *pending.borrow_mut() = Some(PendingRun {
+                        plan: *plan,
+                        cells,
+                        webgpu,
+                        fault,
+                    });
+                    return;
+                }
                 let paused = paused.clone();
                 wasm_bindgen_futures::spawn_local(run(*plan, cells, webgpu, fault, data, paused));
             }
+            Ok(ToWorker::Data(prepared)) => match pending.borrow_mut().take() {
+                Some(PendingRun {
+                    plan,
+                    cells,
+                    webgpu,
+                    fault,
+                }) => {
+                    let data = DataSource::Given(prepared);
+                    let paused = paused.clone();
+                    wasm_bindgen_futures::spawn_local(run(
+                        plan, cells, webgpu, fault, data, paused,
+                    ));
+                }
+                None => post(&error(
+                    "the study's data came without a run to start".into(),
+                )),
+            },
             Ok(ToWorker::Probe(request)) => {
                 wasm_bindgen_futures::spawn_local(async move {
                     probe::run(*request, &|probe| post(&FromWorker::Probed(probe.clone()))).await;
@@ -137,8 +177,8 @@ async fn run(
         if fault == Some(Fault::Panic) && batch.training() {
             panic!("injected fault (?worker-fault=panic)");
         }
-        for event in batch.tick().await {
-            post(&FromWorker::Event(event));
+        for text in batch.tick().await.into_iter().flat_map(worker_posts) {
+            post_text(&text);
         }
         yield_now().await;
     }

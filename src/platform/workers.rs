@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::numerics::study::pool::{FromWorker, ToWorker};
+use crate::numerics::study::pool::{FromWorker, ToWorker, DATA_MESSAGE_PREFIX};
 
 /// The worker script trunk writes beside the page (`data-bin="unroll-lab-worker"`): the CPU
 /// backend only.
@@ -33,9 +33,17 @@ pub fn worker_script(webgpu: bool) -> &'static str {
 pub enum Heard {
     /// A message.
     Message(FromWorker),
+    /// The study's data as the maker posted them: the page forwards them with
+    /// [`WorkerHandle::send_text`].
+    Data(WorkerText),
     /// The worker failed to start, threw or died (out of memory, a trap), in words.
     Died(String),
 }
+
+/// A message's text kept as the browser's string (a `ToWorker::Data` message, megabytes):
+/// never copied into wasm, forwarded as it came.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkerText(JsValue);
 
 /// A running worker; dropping it does not stop it ([`WorkerHandle::terminate`] does).
 pub struct WorkerHandle {
@@ -58,7 +66,11 @@ impl WorkerHandle {
         let on_message = {
             let hear = hear.clone();
             Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
-                let text = event.data().as_string().unwrap_or_default();
+                let data = event.data();
+                if is_data_message(&data) {
+                    return hear(index, Heard::Data(WorkerText(data)));
+                }
+                let text = data.as_string().unwrap_or_default();
                 hear(
                     index,
                     match serde_json::from_str(&text) {
@@ -102,10 +114,24 @@ impl WorkerHandle {
         }
     }
 
+    /// Sends a message's text as it came (a [`Heard::Data`]).
+    pub fn send_text(&self, text: &WorkerText) {
+        let _ = self.worker.post_message(&text.0);
+    }
+
     /// Stops the worker at once.
     pub fn terminate(&self) {
         self.worker.terminate();
     }
+}
+
+/// Whether `data` is a data message's text, read from its first characters only.
+fn is_data_message(data: &JsValue) -> bool {
+    let Some(text) = data.dyn_ref::<js_sys::JsString>() else {
+        return false;
+    };
+    let prefix = DATA_MESSAGE_PREFIX.len() as u32;
+    text.length() >= prefix && text.slice(0, prefix) == DATA_MESSAGE_PREFIX
 }
 
 /// The browser's logical cores (`navigator.hardwareConcurrency`, 1 when unknown).

@@ -18,7 +18,7 @@ use crate::numerics::system::System;
 use crate::platform::files;
 use crate::platform::lifecycle::OnPageHide;
 use crate::platform::timer::{idle, now_secs, sleep};
-use crate::platform::workers::{worker_script, Heard, WorkerHandle};
+use crate::platform::workers::{worker_script, Heard, WorkerHandle, WorkerText};
 
 /// The signals a run updates.
 #[derive(Clone, Copy)]
@@ -74,6 +74,8 @@ const IDLE_TIMEOUT_MS: u32 = 2000;
 pub struct PoolRun {
     workers: RefCell<Vec<WorkerHandle>>,
     controller: RefCell<PoolController>,
+    /// The maker's data message, as the browser handed it over (never read here).
+    data: RefCell<Option<WorkerText>>,
     sinks: Sinks,
     storage: Rc<RefCell<VecDeque<Storage>>>,
     /// Does the queued storage at once when the page goes away (a reload mid-run keeps the
@@ -107,6 +109,7 @@ impl PoolRun {
         let run = Rc::new(Self {
             workers: RefCell::new(Vec::new()),
             controller: RefCell::new(controller),
+            data: RefCell::new(None),
             sinks,
             _on_pagehide: flush_on_page_hide(storage.clone(), sinks),
             storage,
@@ -115,10 +118,11 @@ impl PoolRun {
         let weak: Weak<Self> = Rc::downgrade(&run);
         let hear: Rc<dyn Fn(usize, Heard)> = Rc::new(move |index, heard| {
             if let Some(run) = weak.upgrade() {
-                run.step(match heard {
-                    Heard::Message(message) => Input::Heard(index, message),
-                    Heard::Died(message) => Input::Died(index, message),
-                });
+                match heard {
+                    Heard::Data(text) => *run.data.borrow_mut() = Some(text),
+                    Heard::Message(message) => run.step(Input::Heard(index, message)),
+                    Heard::Died(message) => run.step(Input::Died(index, message)),
+                }
             }
         });
         for index in 0..count {
@@ -161,6 +165,17 @@ impl PoolRun {
                 Action::Post(index, message) => {
                     if let Some(worker) = self.workers.borrow().get(index) {
                         worker.send(&message);
+                    }
+                }
+                Action::ShipData(index) => {
+                    match (
+                        self.workers.borrow().get(index),
+                        self.data.borrow().as_ref(),
+                    ) {
+                        (Some(worker), Some(text)) => worker.send_text(text),
+                        _ => sinks.status.set(
+                            "A worker was to get the study's data before they were made.".into(),
+                        ),
                     }
                 }
                 Action::Terminate(index) => {

@@ -28,6 +28,10 @@ pub enum DataSource {
     },
     /// Made elsewhere for the same plan.
     Given(Box<Prepared>),
+    /// Made elsewhere; they follow in a [`super::pool::ToWorker::Data`] message, which the
+    /// page forwards from the batch that made them without reading it. A batch is built from
+    /// the `Given` data that message carries, never from this.
+    Shipped,
 }
 
 /// A running batch of cells.
@@ -63,6 +67,11 @@ impl CellBatch {
                 study.with_prepared(*prepared).map_err(CellError::BadData)?,
                 false,
             ),
+            DataSource::Shipped => {
+                return Err(CellError::BadData(
+                    "the shipped data have not arrived (a batch starts from their message)".into(),
+                ))
+            }
             DataSource::Given(prepared) => {
                 return Err(CellError::ForeignData(prepared.config_hash));
             }

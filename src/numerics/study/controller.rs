@@ -11,7 +11,6 @@ use super::description::Descriptions;
 use super::driver::{Losses, RunEvent};
 use super::plan::StudyPlan;
 use super::pool::{partition, Assembly, Fault, FromWorker, ToWorker};
-use super::prepared::Prepared;
 use super::progress::eta_secs;
 use super::results::StudyResults;
 
@@ -37,6 +36,9 @@ pub enum Input {
 pub enum Action {
     /// Send worker N this message.
     Post(usize, ToWorker),
+    /// Send worker N the data message the maker posted (its text, kept unread: after a
+    /// `Run` with [`DataSource::Shipped`]).
+    ShipData(usize),
     /// Stop worker N at once.
     Terminate(usize),
     /// Show this status line.
@@ -81,7 +83,9 @@ pub struct PoolController {
     paused: bool,
     stopped: bool,
     maker: Option<usize>,
-    prepared: Option<Box<Prepared>>,
+    /// The data are made: the maker's data message is at the page (the page keeps only
+    /// their baseline and samples, in the assembly).
+    shipped: bool,
 }
 
 impl PoolController {
@@ -115,7 +119,7 @@ impl PoolController {
             paused: false,
             stopped: false,
             maker: None,
-            prepared: None,
+            shipped: false,
         };
         let actions = vec![
             Action::Running(true),
@@ -186,9 +190,10 @@ impl PoolController {
             self.maker = Some(worker);
             return self.run(worker, DataSource::Make { share: true });
         }
-        match self.prepared.clone() {
-            Some(prepared) => self.run(worker, DataSource::Given(prepared)),
-            None => self.set_line(worker, "waiting for the data".into()),
+        if self.shipped {
+            self.run_shipped(worker)
+        } else {
+            self.set_line(worker, "waiting for the data".into())
         }
     }
 
@@ -211,6 +216,13 @@ impl PoolController {
         actions
     }
 
+    /// Worker `worker`'s share, its data following in the maker's data message.
+    fn run_shipped(&mut self, worker: usize) -> Vec<Action> {
+        let mut actions = self.run(worker, DataSource::Shipped);
+        actions.insert(1, Action::ShipData(worker));
+        actions
+    }
+
     fn event(&mut self, worker: usize, event: RunEvent, now: f64) -> Vec<Action> {
         match event {
             RunEvent::Progress(progress) => {
@@ -229,19 +241,17 @@ impl PoolController {
                 actions
             }
             RunEvent::Losses(losses) => vec![Action::Losses(losses)],
+            // The baseline and samples (the maker posted the bulk before, as a data message).
             RunEvent::DataReady(prepared) => {
                 self.assembly.data_ready(&prepared);
-                self.prepared = Some(prepared);
+                self.shipped = true;
                 let waiting: Vec<usize> = (0..self.workers.len())
                     .filter(|&w| self.workers[w].ready && !self.workers[w].running)
                     .collect();
-                let mut actions = Vec::new();
-                if let Some(prepared) = self.prepared.clone() {
-                    for w in waiting {
-                        actions.extend(self.run(w, DataSource::Given(prepared.clone())));
-                    }
-                }
-                actions
+                waiting
+                    .into_iter()
+                    .flat_map(|w| self.run_shipped(w))
+                    .collect()
             }
             RunEvent::TrainingFinished(finished) => self.training_finished(worker, *finished, now),
             // A batch reports no whole-study event; the assembly makes them.

@@ -17,8 +17,8 @@ fn plan() -> StudyPlan {
     StudyPlan::new(config, crate::numerics::system::System::description, None).expect("plan")
 }
 
-/// What each of two workers reports running its share: worker 1 makes the data, worker 2
-/// receives them.
+/// What each of two workers reports running its share, as the page hears it: worker 1 makes
+/// the data (the event carries the baseline and samples alone), worker 2 receives them.
 fn recorded(plan: &StudyPlan) -> Vec<Vec<RunEvent>> {
     let shares = partition(plan, 2);
     let mut prepared = None;
@@ -41,9 +41,14 @@ fn recorded(plan: &StudyPlan) -> Vec<Vec<RunEvent>> {
         let mut worker = Vec::new();
         while !batch.stopped() {
             for event in pollster::block_on(batch.tick()) {
-                if let RunEvent::DataReady(p) = &event {
-                    prepared = Some(Prepared::clone(p));
-                }
+                let event = match event {
+                    RunEvent::DataReady(p) => {
+                        let light = p.without_bulk();
+                        prepared = Some(*p);
+                        RunEvent::DataReady(Box::new(light))
+                    }
+                    event => event,
+                };
                 worker.push(event);
             }
         }
@@ -141,9 +146,17 @@ fn all_done_ships_the_data_once_and_ends_with_the_merged_results() {
         .expect("worker 1 shares the data");
     let actions = feed(&mut controller, 0, events[0][..=data_ready].iter().cloned());
     let [(1, ToWorker::Run { data, .. })] = posts(&actions)[..] else {
-        panic!("worker 2 gets the data: {actions:?}");
+        panic!("worker 2 runs: {actions:?}");
     };
-    assert!(matches!(data, DataSource::Given(p) if p.config_hash == plan.hash));
+    assert_eq!(data, &DataSource::Shipped);
+    assert_eq!(
+        actions
+            .iter()
+            .filter(|a| matches!(a, Action::ShipData(1)))
+            .count(),
+        1,
+        "worker 2 gets the maker's data message, once: {actions:?}"
+    );
     let rest = feed(
         &mut controller,
         0,
@@ -289,7 +302,7 @@ fn pause_mid_cell_reaches_every_worker_including_one_that_starts_later() {
             (
                 1,
                 ToWorker::Run {
-                    data: DataSource::Given(_),
+                    data: DataSource::Shipped,
                     ..
                 }
             ),

@@ -42,6 +42,9 @@ pub enum ToWorker {
     /// Time the start-up probe's training on the CPU backend (and WebGPU) and answer
     /// [`FromWorker::Probed`] (see `device_choice`).
     Probe(Box<ProbeRequest>),
+    /// The data of a [`DataSource::Shipped`] run: the batch that made them posts this message's
+    /// text ([`data_message`]) and the page forwards it unread.
+    Data(Box<Prepared>),
     /// Roll a trained network out from one state (the playground) on the CPU backend and
     /// answer [`FromWorker::Rollout`].
     Rollout(Box<RolloutRequest>),
@@ -49,6 +52,42 @@ pub enum ToWorker {
     Pause,
     /// Go on after a pause.
     Resume,
+}
+
+/// The text of the [`ToWorker::Data`] message of `prepared` (posted by the worker that made
+/// them, forwarded as is by the page), and the prefix by which the page knows it unread.
+pub fn data_message(prepared: &Prepared) -> Result<String, serde_json::Error> {
+    #[derive(Serialize)]
+    enum Message<'a> {
+        Data(&'a Prepared),
+    }
+    serde_json::to_string(&Message::Data(prepared))
+}
+
+/// How every [`data_message`] text begins.
+pub const DATA_MESSAGE_PREFIX: &str = "{\"Data\":";
+
+/// The texts a worker posts for `event`, in order: a [`FromWorker::Event`]; for the data made
+/// ([`RunEvent::DataReady`]) first their [`data_message`] (the bulk, which the page keeps
+/// unread and forwards), then the event with the baseline and samples alone.
+pub fn worker_posts(event: RunEvent) -> Vec<String> {
+    let text = |message: &FromWorker| {
+        serde_json::to_string(message).unwrap_or_else(|err| {
+            format!("{{\"Event\":{{\"Error\":\"unserialisable message: {err}\"}}}}")
+        })
+    };
+    match event {
+        RunEvent::DataReady(prepared) => {
+            let light = FromWorker::Event(RunEvent::DataReady(Box::new(prepared.without_bulk())));
+            match data_message(&prepared) {
+                Ok(data) => vec![data, text(&light)],
+                Err(err) => vec![text(&FromWorker::Event(RunEvent::Error(format!(
+                    "the study's data could not be serialised: {err}"
+                ))))],
+            }
+        }
+        event => vec![text(&FromWorker::Event(event))],
+    }
 }
 
 /// A failure a test can inject into a worker.
@@ -330,17 +369,30 @@ mod tests {
             )
             .expect("batch");
             while !batch.stopped() {
-                for event in pollster::block_on(batch.tick()) {
-                    // Through the JSON a worker posts.
-                    let json = serde_json::to_string(&FromWorker::Event(event)).expect("json");
+                // Through the texts a worker posts; the data message as the next worker reads it.
+                let posts = pollster::block_on(batch.tick())
+                    .into_iter()
+                    .flat_map(worker_posts);
+                for json in posts {
+                    if json.starts_with(DATA_MESSAGE_PREFIX) {
+                        let ToWorker::Data(p) = serde_json::from_str(&json).expect("data") else {
+                            panic!("not a data message");
+                        };
+                        prepared = Some(*p);
+                        continue;
+                    }
                     let FromWorker::Event(event) = serde_json::from_str(&json).expect("parse")
                     else {
                         panic!("not an event");
                     };
                     match event {
                         RunEvent::DataReady(p) => {
+                            assert!(
+                                p.training.is_empty() && p.tests.is_empty(),
+                                "the bulk stays out"
+                            );
+                            assert!(prepared.is_some(), "the data message comes first");
                             assembly.data_ready(&p);
-                            prepared = Some(*p);
                         }
                         RunEvent::TrainingFinished(t) => {
                             assert!(t.outcome.training.seed == plan.cells[t.cell].seed);

@@ -98,6 +98,19 @@ impl PreparedTests {
 }
 
 impl Prepared {
+    /// The baseline and the samples alone (no training trajectories, no test truths): what the
+    /// page keeps for the merge while the bulk travels from worker to worker as text it never
+    /// reads ([`super::batch::DataSource::Shipped`]).
+    pub fn without_bulk(&self) -> Self {
+        Self {
+            config_hash: self.config_hash.clone(),
+            training: Vec::new(),
+            tests: Vec::new(),
+            baseline_tests: self.baseline_tests.clone(),
+            samples: self.samples.clone(),
+        }
+    }
+
     /// Bytes of the numbers it holds (4 per training value, 8 per truth value), a measure of
     /// what shipping it costs.
     pub fn value_bytes(&self) -> usize {
