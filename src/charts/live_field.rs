@@ -15,6 +15,8 @@ const SCALE: f64 = 3.0;
 pub struct LiveField {
     step: StepFn,
     frames: VecDeque<Vec<f64>>,
+    /// Each frame's colours, made once when the frame is (a redraw copies them).
+    columns: VecDeque<Vec<[u8; 3]>>,
     width: usize,
     steps: usize,
 }
@@ -36,6 +38,7 @@ impl LiveField {
         let start = playground.developed_state(1.0)?;
         let mut field = Self {
             step: playground.truth_step(1.0)?,
+            columns: VecDeque::from([colours(&start)]),
             frames: VecDeque::from([start]),
             width: width.max(2),
             steps: 0,
@@ -51,14 +54,16 @@ impl LiveField {
         for _ in 0..steps {
             let last = self.frames.back().cloned().unwrap_or_default();
             let next = (self.step)(&last);
-            if next.iter().all(|v| v.is_finite()) {
-                self.frames.push_back(next);
+            let next = if next.iter().all(|v| v.is_finite()) {
+                next
             } else {
-                let first = self.frames.front().cloned().unwrap_or_default();
-                self.frames.push_back(first);
-            }
+                self.frames.front().cloned().unwrap_or_default()
+            };
+            self.columns.push_back(colours(&next));
+            self.frames.push_back(next);
             while self.frames.len() > self.width {
                 self.frames.pop_front();
+                self.columns.pop_front();
             }
             self.steps += 1;
         }
@@ -80,18 +85,27 @@ impl LiveField {
     pub fn rgb(&self) -> Vec<u8> {
         let (w, h) = self.size();
         let mut out = Vec::with_capacity(3 * w as usize * h as usize);
-        let offset = self.width - self.frames.len();
+        let offset = self.width - self.columns.len();
+        let blank = colormap::diverging(0.0, SCALE);
         for j in 0..h as usize {
             for t in 0..w as usize {
-                let value = t
+                let colour = t
                     .checked_sub(offset)
-                    .and_then(|k| self.frames.get(k))
-                    .map_or(0.0, |f| f[j]);
-                out.extend_from_slice(&colormap::diverging(value, SCALE));
+                    .and_then(|k| self.columns.get(k))
+                    .map_or(blank, |c| c[j]);
+                out.extend_from_slice(&colour);
             }
         }
         out
     }
+}
+
+/// A frame's colours on the diverging map over ±[`SCALE`].
+fn colours(frame: &[f64]) -> Vec<[u8; 3]> {
+    frame
+        .iter()
+        .map(|&v| colormap::diverging(v, SCALE))
+        .collect()
 }
 
 #[cfg(test)]
@@ -112,6 +126,13 @@ mod tests {
         field.advance(5);
         assert_eq!(field.steps(), 5);
         assert_ne!(field.rgb(), before, "the picture changes as it advances");
+        // Each pixel is its frame's value on the map (the newest frame at the right edge).
+        let rgb = field.rgb();
+        let newest = field.frames.back().expect("frames");
+        for (j, &v) in newest.iter().enumerate() {
+            let at = 3 * (j * 64 + 63);
+            assert_eq!(rgb[at..at + 3], colormap::diverging(v, SCALE));
+        }
         assert!(field
             .frames
             .iter()
