@@ -91,3 +91,46 @@ test("an unknown ?device= value is a notice, and the device is chosen by measure
   assert.ok(b.state === "cpu" || b.state === "webgpu", b.state);
   assert.ok(b.note.includes("?device=gpu is not a device (cpu or webgpu)"), b.note);
 });
+
+test("the workers: CPU training in the CPU worker, WebGPU training in the WebGPU worker", async () => {
+  // Records every worker the page starts (its script) and the device each one reports.
+  const started = async (query) => {
+    const page = await browser.newPage();
+    await page.addInitScript(() => {
+      window.__workers = [];
+      const Native = window.Worker;
+      window.Worker = class extends Native {
+        constructor(url, options) {
+          super(url, options);
+          const entry = { script: String(url).split("/").pop(), device: null };
+          window.__workers.push(entry);
+          this.addEventListener("message", (event) => {
+            const data = event.data;
+            if (typeof data === "string" && data.startsWith('{"Device"')) entry.device = JSON.parse(data).Device;
+          });
+        }
+      };
+    });
+    await page.goto(`${base}${query}`);
+    await page.waitForSelector("#device-badge[data-probe='done']", { timeout: 300_000 });
+    const state = await page.getAttribute("#device-badge", "data-state");
+    await page.click("#run");
+    await page.waitForFunction(() => window.__workers.some((w) => w.device), null, { timeout: 300_000 });
+    const workers = await page.evaluate(() => window.__workers);
+    console.log(`${query}: [${state}] ${JSON.stringify(workers)}`);
+    await page.close();
+    return { state, workers };
+  };
+  const cpu = await started(`${TINY}&device=cpu`);
+  assert.deepEqual(cpu.workers.map((w) => w.script), ["unroll-lab-worker_loader.js", "unroll-lab-worker_loader.js"], "the probe and the training: the CPU worker only");
+  assert.equal(cpu.workers[1].device, "CPU backend");
+  const gpu = await started(`${TINY}&device=webgpu`);
+  const training = gpu.workers.find((w) => w.device);
+  if (gpu.state === "webgpu") {
+    assert.equal(training.script, "unroll-lab-gpu-worker_loader.js");
+    assert.match(training.device, /^WebGPU: /);
+  } else {
+    // No WebGPU here: the CPU worker trains, and nothing loaded the WebGPU stack to train.
+    assert.equal(training.script, "unroll-lab-worker_loader.js");
+  }
+});
