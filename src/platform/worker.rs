@@ -19,7 +19,7 @@ use crate::numerics::study::batch::{CellBatch, DataSource};
 use crate::numerics::study::driver::RunEvent;
 use crate::numerics::study::inference::{model_frames, RolloutReply};
 use crate::numerics::study::plan::StudyPlan;
-use crate::numerics::study::pool::{worker_posts, Fault, FromWorker, ToWorker};
+use crate::numerics::study::pool::{message_text, worker_posts, Fault, FromWorker, ToWorker};
 use crate::numerics::system::System;
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -28,10 +28,7 @@ fn scope() -> DedicatedWorkerGlobalScope {
 
 /// Posts `message` to the page as JSON text.
 pub fn post(message: &FromWorker) {
-    let text = serde_json::to_string(message).unwrap_or_else(|err| {
-        format!("{{\"Event\":{{\"Error\":\"unserialisable message: {err}\"}}}}")
-    });
-    post_text(&text);
+    post_text(&message_text(message));
 }
 
 /// Posts a message's text.

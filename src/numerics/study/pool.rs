@@ -67,26 +67,28 @@ pub fn data_message(prepared: &Prepared) -> Result<String, serde_json::Error> {
 /// How every [`data_message`] text begins.
 pub const DATA_MESSAGE_PREFIX: &str = "{\"Data\":";
 
+/// The JSON text of `message` (an error event naming the failure if it cannot be written).
+pub fn message_text(message: &FromWorker) -> String {
+    serde_json::to_string(message).unwrap_or_else(|err| {
+        format!("{{\"Event\":{{\"Error\":\"unserialisable message: {err}\"}}}}")
+    })
+}
+
 /// The texts a worker posts for `event`, in order: a [`FromWorker::Event`]; for the data made
 /// ([`RunEvent::DataReady`]) first their [`data_message`] (the bulk, which the page keeps
 /// unread and forwards), then the event with the baseline and samples alone.
 pub fn worker_posts(event: RunEvent) -> Vec<String> {
-    let text = |message: &FromWorker| {
-        serde_json::to_string(message).unwrap_or_else(|err| {
-            format!("{{\"Event\":{{\"Error\":\"unserialisable message: {err}\"}}}}")
-        })
-    };
     match event {
         RunEvent::DataReady(prepared) => {
             let light = FromWorker::Event(RunEvent::DataReady(Box::new(prepared.without_bulk())));
             match data_message(&prepared) {
-                Ok(data) => vec![data, text(&light)],
-                Err(err) => vec![text(&FromWorker::Event(RunEvent::Error(format!(
+                Ok(data) => vec![data, message_text(&light)],
+                Err(err) => vec![message_text(&FromWorker::Event(RunEvent::Error(format!(
                     "the study's data could not be serialised: {err}"
                 ))))],
             }
         }
-        event => vec![text(&FromWorker::Event(event))],
+        event => vec![message_text(&FromWorker::Event(event))],
     }
 }
 
