@@ -400,3 +400,95 @@ fn slurm_scripts_run_every_cell_then_the_merge() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A cell's result file without its timing (wall and data seconds, iterations/s).
+fn cell_without_timing(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("cell result");
+    let mut cell: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    cell["wall_secs"] = 0.into();
+    cell["data_secs"] = 0.into();
+    cell["outcome"]["training"]["iterations_per_sec"] = 0.into();
+    cell
+}
+
+#[test]
+fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
+    let dir = scratch("resume");
+    let plan = dir.join("plan.json");
+    let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
+    // 60 iterations: the stop comes after the first tick of training (20).
+    args.extend(STUDY.map(|arg| if arg == "8" { "60" } else { arg }));
+    study(&args);
+    let run = |out: &Path, extra: &[&str]| {
+        let mut args = vec!["run-cell", "--plan", path(&plan), "--cell", "2", "--out"];
+        args.push(path(out));
+        args.extend(extra);
+        study(&args)
+    };
+    let straight = dir.join("straight");
+    run(&straight, &[]);
+    assert!(!straight.join("cell-00002.checkpoint").exists());
+
+    let stopped = dir.join("stopped");
+    let printed = run(&stopped, &["--stop-after", "0"]);
+    assert!(
+        printed.contains("checkpointed at iteration 20 of 60: a rerun resumes there"),
+        "{printed}"
+    );
+    assert!(stopped.join("cell-00002.checkpoint").is_file());
+    assert!(!stopped.join("cell-00002.json").exists());
+    let status = study(&["status", "--plan", path(&plan), path(&stopped)]);
+    assert!(
+        status.contains("checkpointed at iteration 20 of 60"),
+        "{status}"
+    );
+
+    let output = run_cli(
+        "study",
+        &[
+            "run-cell",
+            "--plan",
+            path(&plan),
+            "--cell",
+            "2",
+            "--out",
+            path(&stopped),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("resuming at iteration 20 of 60"),
+        "{stderr}"
+    );
+    assert!(!stopped.join("cell-00002.checkpoint").exists());
+    assert_eq!(
+        cell_without_timing(&stopped.join("cell-00002.json")),
+        cell_without_timing(&straight.join("cell-00002.json"))
+    );
+
+    // A checkpoint that does not decode stops the cell with a message naming the file.
+    let broken = dir.join("broken");
+    std::fs::create_dir_all(&broken).expect("dir");
+    std::fs::write(broken.join("cell-00002.checkpoint"), b"not a checkpoint").expect("write");
+    let output = run_cli(
+        "study",
+        &[
+            "run-cell",
+            "--plan",
+            path(&plan),
+            "--cell",
+            "2",
+            "--out",
+            path(&broken),
+        ],
+    );
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cell-00002.checkpoint does not decode")
+            && stderr.contains("remove the checkpoint to start it afresh"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

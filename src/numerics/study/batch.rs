@@ -11,6 +11,7 @@ use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
 use super::cell::CellError;
+use super::checkpoint::{CellCheckpoint, CHECKPOINT_SCHEMA};
 use super::driver::{Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK};
 use super::physics::Systems;
 use super::plan::StudyPlan;
@@ -96,6 +97,35 @@ impl CellBatch {
     /// The study being run (its data and baseline once [`Self::training`]).
     pub fn study(&self) -> &Study {
         self.driver.study()
+    }
+
+    /// Resumes `checkpoint` (of one of the batch's cells) when its training starts; before the
+    /// first tick.
+    pub fn resume_from(&mut self, checkpoint: CellCheckpoint) -> Result<(), CellError> {
+        self.driver
+            .study_mut()
+            .resume_from(checkpoint.training)
+            .map_err(CellError::from)
+    }
+
+    /// The running training's state between two ticks (`None` outside a training; see
+    /// [`Study::checkpoint`]), as a checkpoint of cell `cell` of `plan`.
+    pub fn checkpoint(
+        &self,
+        plan: &StudyPlan,
+        cell: usize,
+    ) -> Option<Result<CellCheckpoint, CellError>> {
+        let training = self.driver.study().checkpoint()?;
+        Some(
+            training
+                .map(|training| CellCheckpoint {
+                    schema: CHECKPOINT_SCHEMA.to_string(),
+                    plan_hash: plan.hash.clone(),
+                    cell,
+                    training,
+                })
+                .map_err(CellError::from),
+        )
     }
 
     /// One tick of the study; the events it produced.

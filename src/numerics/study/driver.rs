@@ -178,6 +178,11 @@ impl Driver {
         &self.study
     }
 
+    /// The study being run, to change before its first tick (e.g. [`Study::resume_from`]).
+    pub(super) fn study_mut(&mut self) -> &mut Study {
+        &mut self.study
+    }
+
     /// Advances the study by one piece; the events it produced (none once stopped).
     pub async fn tick(&mut self) -> Vec<RunEvent> {
         if self.stopped {

@@ -6,6 +6,7 @@
 pub mod aggregate;
 pub mod batch;
 pub mod cell;
+pub mod checkpoint;
 pub mod controller;
 pub mod convergence;
 pub mod cost;

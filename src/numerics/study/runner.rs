@@ -54,6 +54,8 @@ pub struct Study {
     pub(super) work_done: f64,
     pub(super) work_total: f64,
     pub(super) clock: Box<dyn Fn() -> f64>,
+    /// A training to resume when it starts ([`Study::resume_from`]).
+    pub(super) resume: Option<super::checkpoint::TrainingCheckpoint>,
 }
 
 /// Work units of one data trajectory (and of one test size's data, and of the baseline).
@@ -111,6 +113,7 @@ impl Study {
             work_done: 0.0,
             work_total,
             clock,
+            resume: None,
         })
     }
 
@@ -351,14 +354,16 @@ impl Study {
         let trainer = self
             .system
             .trainer(config, &self.training_data, &self.device)?;
-        Ok(Box::new(Job {
+        let mut job = Box::new(Job {
             index,
             trainer,
             log: LossLog::default(),
             training_secs: 0.0,
             tests: Vec::new(),
             samples: Vec::new(),
-        }))
+        });
+        self.resume_job(&mut job)?;
+        Ok(job)
     }
 
     /// The results so far (every finished variant), with `wall_secs` from the caller's clock.

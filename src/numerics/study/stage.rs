@@ -41,6 +41,14 @@ pub enum StudyError {
         /// Trainings in the study.
         jobs: usize,
     },
+    /// A checkpoint of a training this study does not run.
+    #[error("the checkpoint is of variant {variant} seed {seed}, which this study does not train")]
+    NoSuchTraining {
+        /// The checkpoint's variant index.
+        variant: usize,
+        /// The checkpoint's seed.
+        seed: u64,
+    },
     /// A timing clock did not advance.
     #[error("the clock did not advance ({0} s)")]
     Clock(f64),

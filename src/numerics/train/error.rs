@@ -24,6 +24,9 @@ pub enum TrainError {
     /// Reading a value back from the device failed.
     #[error(transparent)]
     Readback(#[from] ReadbackError),
+    /// A checkpoint could not be written or does not fit this training.
+    #[error("checkpoint: {0}")]
+    Checkpoint(String),
     /// The trainer was stepped again after a step failed (its network was lost with it).
     #[error("the trainer was used after a failed step")]
     Poisoned,

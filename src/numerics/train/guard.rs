@@ -15,7 +15,7 @@ use crate::numerics::readback::read_f32;
 pub const INITIAL_BOUND: f64 = 1e6;
 
 /// The running bounds, one per parameter tensor, and the count of skipped updates.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GradientGuard {
     bounds: Vec<f64>,
     /// Updates skipped so far.

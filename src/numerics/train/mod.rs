@@ -2,6 +2,7 @@
 //! the training modalities (ONE / NOG / WIG with warm-up and detach interval), the seeded
 //! minibatch schedule, the presets and the [`Trainer`] whose `step()` never reads back.
 
+pub mod checkpoint;
 pub mod config;
 pub mod curriculum;
 pub mod data;

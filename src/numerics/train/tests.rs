@@ -36,7 +36,7 @@ pub(super) fn tiny_config(mode: Mode, modality: Modality, data: TrainDataConfig)
 }
 
 /// A 6-channel, depth-2 `architecture` (the U-Net: 2 levels on 48 points).
-fn tiny_config_of(
+pub(super) fn tiny_config_of(
     architecture: Architecture,
     mode: Mode,
     modality: Modality,
@@ -82,7 +82,7 @@ fn read(tensor: Tensor<1>) -> Vec<f32> {
 }
 
 /// Every parameter, flattened in visiting order.
-fn flat_params(net: &Net) -> Vec<f32> {
+pub(super) fn flat_params(net: &Net) -> Vec<f32> {
     struct Collect(Vec<f32>);
     impl ModuleVisitor for Collect {
         fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {

@@ -19,14 +19,14 @@ use crate::numerics::types::Trajectory;
 
 /// A training run in progress. Owns the network, the optimiser state and the data on the device.
 pub struct Trainer {
-    config: TrainConfig,
-    net: Option<Net>,
-    optimizer: ModuleOptimizer,
+    pub(super) config: TrainConfig,
+    pub(super) net: Option<Net>,
+    pub(super) optimizer: ModuleOptimizer,
     data: TrainingData,
     stepper: Stepper,
     schedule: Schedule,
-    iteration: usize,
-    guard: GradientGuard,
+    pub(super) iteration: usize,
+    pub(super) guard: GradientGuard,
 }
 
 impl std::fmt::Debug for Trainer {

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use clap::Args;
 
+use super::checkpoints::{read_checkpoint, remove_checkpoint, Checkpoints};
 use super::jobs::{run_cells, Next};
 use super::knobs::{DeviceArg, JobsArg, KnobArgs};
 use super::study::{experiment, write_results};
@@ -53,6 +54,23 @@ pub struct RunCellArgs {
     jobs: JobsArg,
     #[command(flatten)]
     device: DeviceArg,
+    /// Seconds between two checkpoints of a running cell's training (`cell-NNNNN.checkpoint`,
+    /// resumed when the cell runs again; 0: none).
+    #[arg(long, value_name = "SECS", default_value_t = 600.0, value_parser = parse_seconds)]
+    checkpoint_every: f64,
+    /// Stop after this many seconds: every cell in training saves its checkpoint and the run
+    /// ends (cells making data or evaluating first reach training or finish); no thread starts
+    /// a cell after its first. A rerun resumes. For a session's or a cluster job's time limit.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    stop_after: Option<f64>,
+}
+
+/// A non-negative, finite number of seconds.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs >= 0.0 => Ok(secs),
+        _ => Err(format!("{text:?} is not a number of seconds (0 or more)")),
+    }
 }
 
 /// Cell indices, in the order given, without repeats.
@@ -229,11 +247,21 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
         failed.get_or_insert(err);
     };
     args.device.device.device().map_err(CliError::Usage)?;
+    let checkpoints =
+        (args.checkpoint_every > 0.0 || args.stop_after.is_some()).then_some(Checkpoints {
+            dir: &args.out,
+            every_secs: match args.checkpoint_every {
+                0.0 => f64::INFINITY,
+                secs => secs,
+            },
+            stop_after_secs: args.stop_after,
+        });
     run_cells(
         &plan,
         &todo,
         args.jobs.jobs(),
         args.device.device,
+        checkpoints,
         |heard| {
             let cell = heard.cell;
             match heard.event {
@@ -249,6 +277,7 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
                         Ok(()) => {
                             finished.push(cell);
                             let _ = std::fs::remove_file(failure_path(&args.out, cell));
+                            remove_checkpoint(&args.out, cell);
                             println!(
                             "cell {cell} ({}) done in {:.1} s ({:.1} s of it making the data): wrote {}",
                             result.label,
@@ -268,12 +297,33 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
     );
     let heard_failing = failed.is_some();
     for cell in todo.into_iter().filter(|c| !finished.contains(c)) {
-        if !heard_failing {
+        if let Some(why) = unfinished(&plan, cell, &args.out, args.stop_after) {
+            println!("cell {cell} ({}): {why}", plan.cells[cell].label);
+        } else if !heard_failing {
             let why = CliError::Run("not run: the study's data could not be made".into());
             fail(cell, why, &mut failed);
         }
     }
     failed.map_or(Ok(()), Err)
+}
+
+/// Why cell `cell` is left unfinished without failing, if it is: its training is checkpointed,
+/// or the time limit came before it started.
+fn unfinished(
+    plan: &StudyPlan,
+    cell: usize,
+    dir: &Path,
+    stop_after: Option<f64>,
+) -> Option<String> {
+    match read_checkpoint(plan, cell, dir) {
+        Ok(Some(checkpoint)) => Some(format!(
+            "checkpointed at iteration {} of {}: a rerun resumes there",
+            checkpoint.training.trainer.iteration,
+            plan.cells[cell].config.total_iterations()
+        )),
+        _ if stop_after.is_some() => Some("not started before the time limit".to_string()),
+        _ => None,
+    }
 }
 
 /// The state of every cell of `plan` in `dir`.
@@ -335,8 +385,17 @@ pub fn status(args: &StatusArgs) -> Result<(), CliError> {
         plan.cells.len()
     );
     for problem in &problems {
+        let resumes = match read_checkpoint(&plan, problem.cell, &args.dir) {
+            Ok(Some(checkpoint)) => format!(
+                "; checkpointed at iteration {} of {}",
+                checkpoint.training.trainer.iteration,
+                plan.cells[problem.cell].config.total_iterations()
+            ),
+            Ok(None) => String::new(),
+            Err(why) => format!("; its checkpoint is unusable: {why}"),
+        };
         println!(
-            "cell {} ({}): {}",
+            "cell {} ({}): {}{resumes}",
             problem.cell, problem.label, problem.reason
         );
     }

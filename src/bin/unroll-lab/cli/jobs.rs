@@ -11,6 +11,7 @@ use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
+use super::checkpoints::{read_checkpoint, write_checkpoint, Checkpoints};
 use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::study::batch::{CellBatch, DataSource};
 use unroll_lab::numerics::study::driver::RunEvent;
@@ -42,13 +43,15 @@ pub enum Next {
 type Shared = (Mutex<Option<Result<Arc<Prepared>, ()>>>, Condvar);
 
 /// Runs `cells` of `plan` on `jobs` threads (at most one per cell), each training on its own
-/// `device`; `heard` gets every event on the calling thread, in arrival order, and may stop the
-/// run. Returns the threads used.
+/// `device`, resuming and saving their trainings in `checkpoints` when given; `heard` gets
+/// every event on the calling thread, in arrival order, and may stop the run. Returns the
+/// threads used.
 pub fn run_cells(
     plan: &StudyPlan,
     cells: &[usize],
     jobs: usize,
     device: NativeDevice,
+    checkpoints: Option<Checkpoints<'_>>,
     mut heard: impl FnMut(Heard) -> Next,
 ) -> usize {
     let mut order = cells.to_vec();
@@ -76,7 +79,11 @@ pub fn run_cells(
                     });
                 };
                 worker(
-                    Work { plan, device },
+                    Work {
+                        plan,
+                        device,
+                        checkpoints,
+                    },
                     order,
                     next,
                     stop,
@@ -97,11 +104,13 @@ pub fn run_cells(
     threads
 }
 
-/// What every thread runs: cells of a plan, each on its own device of one kind.
+/// What every thread runs: cells of a plan, each on its own device of one kind, with their
+/// checkpoints where asked.
 #[derive(Clone, Copy)]
 struct Work<'a> {
     plan: &'a StudyPlan,
     device: NativeDevice,
+    checkpoints: Option<Checkpoints<'a>>,
 }
 
 /// One thread: takes cells from the queue until it is empty or the run stops.
@@ -114,7 +123,14 @@ fn worker(
     clock: Instant,
     send: &dyn Fn(usize, RunEvent),
 ) {
-    while !stop.load(Ordering::Relaxed) {
+    let time_is_up = || {
+        work.checkpoints
+            .is_some_and(|c| c.time_is_up(clock.elapsed().as_secs_f64()))
+    };
+    // Each thread's first cell starts even past the time limit, so every run makes progress.
+    let mut first = true;
+    while !stop.load(Ordering::Relaxed) && (first || !time_is_up()) {
+        first = false;
         let position = next.fetch_add(1, Ordering::Relaxed);
         let Some(&cell) = order.get(position) else {
             return;
@@ -167,6 +183,7 @@ fn run_one(
             return false;
         }
     };
+    let clock = now.clone();
     let mut batch = match CellBatch::new(work.plan, &[cell], System::physics, &device, now, data) {
         Ok(batch) => batch,
         Err(err) => {
@@ -174,7 +191,23 @@ fn run_one(
             return false;
         }
     };
+    if let Err(why) = resume(&mut batch, work, cell) {
+        send(cell, RunEvent::Error(why));
+        return false;
+    }
+    let mut saved_secs = clock();
     while !batch.stopped() && !stop.load(Ordering::Relaxed) {
+        if let Some(checkpoints) = work.checkpoints {
+            let now = clock();
+            if checkpoints.time_is_up(now) && save(&batch, work.plan, cell, checkpoints) {
+                return true;
+            }
+            if now - saved_secs >= checkpoints.every_secs
+                && save(&batch, work.plan, cell, checkpoints)
+            {
+                saved_secs = now;
+            }
+        }
         for event in pollster::block_on(batch.tick()) {
             // The data go out first, so they are heard before any other cell's event.
             let made = match &event {
@@ -190,6 +223,47 @@ fn run_one(
         }
     }
     batch.training()
+}
+
+/// Resumes cell `cell`'s training from its checkpoint, if it has one.
+fn resume(batch: &mut CellBatch, work: Work<'_>, cell: usize) -> Result<(), String> {
+    let Some(checkpoints) = work.checkpoints else {
+        return Ok(());
+    };
+    let cannot = |why: String| {
+        format!("cannot resume cell {cell}: {why} (remove the checkpoint to start it afresh)")
+    };
+    let Some(checkpoint) = read_checkpoint(work.plan, cell, checkpoints.dir).map_err(cannot)?
+    else {
+        return Ok(());
+    };
+    eprintln!(
+        "cell {cell} ({}): resuming at iteration {} of {}",
+        work.plan.cells[cell].label,
+        checkpoint.training.trainer.iteration,
+        work.plan.cells[cell].config.total_iterations(),
+    );
+    batch
+        .resume_from(checkpoint)
+        .map_err(|err| cannot(err.to_string()))
+}
+
+/// Saves cell `cell`'s training when it is between two iterations; true when saved. A failed
+/// save is reported and the training goes on.
+fn save(batch: &CellBatch, plan: &StudyPlan, cell: usize, checkpoints: Checkpoints<'_>) -> bool {
+    let Some(checkpoint) = batch.checkpoint(plan, cell) else {
+        return false;
+    };
+    match checkpoint
+        .map_err(|err| err.to_string())
+        .and_then(|checkpoint| write_checkpoint(checkpoints.dir, &checkpoint))
+    {
+        Ok(()) => true,
+        Err(why) => {
+            eprintln!("cell {cell}: could not save a checkpoint: {why}");
+            true
+        }
+    }
 }
 
 /// The shared data once made; `None` when making them failed or the run stopped.

@@ -4,6 +4,7 @@ mod bench_kolmogorov;
 mod bench_solver;
 mod bench_train;
 mod cells;
+mod checkpoints;
 mod jobs;
 mod knobs;
 mod simulate;

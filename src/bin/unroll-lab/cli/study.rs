@@ -129,7 +129,7 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
     let display = JobsDisplay::new(args.quiet, jobs);
     let mut failure = None;
     let mut times = CellTimes::default();
-    run_cells(&plan, &cells, jobs, args.device.device, |heard| {
+    run_cells(&plan, &cells, jobs, args.device.device, None, |heard| {
         match heard.event {
             RunEvent::Progress(progress) => {
                 let fraction = assembly.progress(heard.cell, progress.fraction);

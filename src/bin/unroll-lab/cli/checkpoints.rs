@@ -1,0 +1,71 @@
+//! `study run-cell`'s checkpoints: a running cell's training saved every `--checkpoint-every`
+//! seconds, and once more when `--stop-after` ends the run, as `cell-00003.checkpoint`
+//! (MessagePack, written atomically beside the cell's result) and resumed from there when the
+//! cell runs again, so a cell longer than a session (or a cluster's time limit) still
+//! finishes. The file goes once the cell's result is written.
+
+use std::path::{Path, PathBuf};
+
+use unroll_lab::numerics::study::checkpoint::CellCheckpoint;
+use unroll_lab::numerics::study::plan::StudyPlan;
+
+/// Where and how often the running cells are saved.
+#[derive(Debug, Clone, Copy)]
+pub struct Checkpoints<'a> {
+    /// The cells' output directory.
+    pub dir: &'a Path,
+    /// Seconds between two saves of a running training (infinite: only at the stop).
+    pub every_secs: f64,
+    /// Seconds after the run's start at which every cell in training saves and stops, and no
+    /// thread starts a cell after its first (`None`: run to the end).
+    pub stop_after_secs: Option<f64>,
+}
+
+impl Checkpoints<'_> {
+    /// True once the run is past its `stop_after_secs`.
+    pub fn time_is_up(&self, elapsed_secs: f64) -> bool {
+        self.stop_after_secs
+            .is_some_and(|limit| elapsed_secs >= limit)
+    }
+}
+
+/// The checkpoint file of cell `index` in `dir`.
+pub fn checkpoint_path(dir: &Path, index: usize) -> PathBuf {
+    dir.join(format!("cell-{index:05}.checkpoint"))
+}
+
+/// The checkpoint of cell `cell` of `plan` in `dir`: `Ok(None)` when there is none, `Err` (in
+/// words) when the file is there but unreadable or of another plan or cell.
+pub fn read_checkpoint(
+    plan: &StudyPlan,
+    cell: usize,
+    dir: &Path,
+) -> Result<Option<CellCheckpoint>, String> {
+    let path = checkpoint_path(dir, cell);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(format!("{}: {err}", path.display())),
+    };
+    let checkpoint: CellCheckpoint = rmp_serde::from_slice(&bytes)
+        .map_err(|err| format!("{} does not decode: {err}", path.display()))?;
+    match checkpoint.mismatch(&plan.hash, cell) {
+        Some(why) => Err(format!("{}: {why}", path.display())),
+        None => Ok(Some(checkpoint)),
+    }
+}
+
+/// Writes `checkpoint` into `dir` atomically (a temporary file beside it, then a rename).
+pub fn write_checkpoint(dir: &Path, checkpoint: &CellCheckpoint) -> Result<(), String> {
+    let path = checkpoint_path(dir, checkpoint.cell);
+    let partial = dir.join(format!(".cell-{:05}.checkpoint.partial", checkpoint.cell));
+    let bytes = rmp_serde::to_vec_named(checkpoint).map_err(|err| err.to_string())?;
+    std::fs::write(&partial, bytes)
+        .and_then(|()| std::fs::rename(&partial, &path))
+        .map_err(|err| format!("{}: {err}", path.display()))
+}
+
+/// Removes cell `cell`'s checkpoint (once its result is written); a missing one is fine.
+pub fn remove_checkpoint(dir: &Path, cell: usize) {
+    let _ = std::fs::remove_file(checkpoint_path(dir, cell));
+}
