@@ -185,6 +185,31 @@ fn bench_solver_json_has_the_figures() {
     assert!(value["training_set_seconds"].as_f64().expect("seconds") >= 0.0);
 }
 
+/// `bench train --profile` counts every gemm call of an iteration: P-ONE's ResNet1D 16×10 makes
+/// 65 (ten fused residual blocks of two products forward and four backward, the input conv's
+/// product and its weight gradient, the output conv's product and both gradients); unrolling
+/// makes more; correction adds the solver's products.
+#[test]
+fn bench_train_profile_counts_gemm_calls() {
+    let output = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .args(["bench", "train", "--profile", "--json", "--iterations", "1"])
+        .output()
+        .expect("run unroll-lab");
+    let value = json(&output);
+    let gemms = |mode: &str, modality: &str| {
+        value["variants"]
+            .as_array()
+            .expect("variants")
+            .iter()
+            .find(|v| v["mode"] == mode && v["modality"] == modality)
+            .and_then(|v| v["gemm_calls_per_iteration"].as_f64())
+            .expect("gemm calls")
+    };
+    assert_eq!(gemms("predict", "one"), (10 * 6 + 2 + 3) as f64);
+    assert!(gemms("predict", "wig") > 2.0 * gemms("predict", "one"));
+    assert!(gemms("correct", "one") > gemms("predict", "one"));
+}
+
 fn assert_usage_error(args: &[&str], needle: &str) {
     let output = common::assert_usage_error("simulate", args, needle);
     assert!(output.stdout.is_empty());

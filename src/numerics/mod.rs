@@ -3,6 +3,7 @@
 
 pub mod backend;
 pub mod burgers;
+pub mod counted;
 pub mod etd;
 pub mod kolmogorov;
 pub mod ks;

@@ -9,6 +9,7 @@ use burn::tensor::{Device, Tensor};
 use super::config::{BurgersConfig, Scheme};
 use super::error::BurgersError;
 use super::operators::Etd1Matrices;
+use crate::numerics::counted::matmul;
 use crate::numerics::matrices::{matrix_tensor, read_rows, transpose};
 use crate::numerics::types::Precision;
 
@@ -69,7 +70,7 @@ impl TensorSolver {
     pub fn step(&self, u: Tensor<2>) -> Tensor<2> {
         (0..self.config.substeps).fold(u, |u, _| {
             let squared = u.clone() * u.clone();
-            u.matmul(self.exp_t.clone()) + squared.matmul(self.nonlinear_t.clone())
+            matmul(u, self.exp_t.clone()) + matmul(squared, self.nonlinear_t.clone())
         })
     }
 

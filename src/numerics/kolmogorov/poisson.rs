@@ -12,6 +12,7 @@ use std::f64::consts::TAU;
 use burn::tensor::{Device, Tensor, TensorData};
 
 use super::grid::laplacian_eigenvalue;
+use crate::numerics::counted::matmul;
 use crate::numerics::types::Precision;
 
 /// The wavenumber of basis column `c` of [`basis`] (N even).
@@ -89,11 +90,12 @@ impl PoissonSolver {
 
     /// `Δ_h⁻¹ rhs` with the mean mode set to zero: `[B, C, N, N] → [B, C, N, N]`.
     pub fn solve(&self, rhs: Tensor<4>) -> Tensor<4> {
-        let coefficients = self.q_t.clone().matmul(rhs).matmul(self.q.clone());
-        self.q
-            .clone()
-            .matmul(coefficients * self.inverse_eigenvalues.clone())
-            .matmul(self.q_t.clone())
+        let coefficients = matmul(matmul(self.q_t.clone(), rhs), self.q.clone());
+        let scaled = matmul(
+            self.q.clone(),
+            coefficients * self.inverse_eigenvalues.clone(),
+        );
+        matmul(scaled, self.q_t.clone())
     }
 }
 

@@ -10,6 +10,7 @@ use super::config::{KsConfig, Scheme};
 use super::error::KsError;
 use super::operators::{transpose, EtdMatrices};
 use super::tensor::Precision;
+use crate::numerics::counted::matmul;
 
 /// ETD1 / ETRK2 of `sizes` configurations (same scheme, resolution and sub-steps, one domain
 /// length each) on one device. Cheap to clone.
@@ -77,12 +78,12 @@ impl StackedSolver {
     /// One sub-step of `[sizes, rows, N]` states.
     fn substep(&self, u: Tensor<3>) -> Tensor<3> {
         let squared = u.clone() * u.clone();
-        let a = u.matmul(self.exp_t.clone()) + squared.clone().matmul(self.nonlinear1_t.clone());
+        let a = matmul(u, self.exp_t.clone()) + matmul(squared.clone(), self.nonlinear1_t.clone());
         match &self.nonlinear2_t {
             None => a,
             Some(p2) => {
                 let difference = a.clone() * a.clone() - squared;
-                a + difference.matmul(p2.clone())
+                a + matmul(difference, p2.clone())
             }
         }
     }

@@ -10,6 +10,7 @@ use burn::tensor::{Device, Tensor};
 use super::config::{KsConfig, Scheme};
 use super::error::KsError;
 use super::operators::{transpose, EtdMatrices};
+use crate::numerics::counted::matmul;
 pub use crate::numerics::matrices::matrix_tensor;
 pub use crate::numerics::types::Precision;
 
@@ -73,12 +74,12 @@ impl TensorSolver {
     /// One sub-step `h`: `[batch, N] → [batch, N]`.
     pub fn substep(&self, u: Tensor<2>) -> Tensor<2> {
         let squared = u.clone() * u.clone();
-        let a = u.matmul(self.exp_t.clone()) + squared.clone().matmul(self.nonlinear1_t.clone());
+        let a = matmul(u, self.exp_t.clone()) + matmul(squared.clone(), self.nonlinear1_t.clone());
         match &self.nonlinear2_t {
             None => a,
             Some(p2) => {
                 let difference = a.clone() * a.clone() - squared;
-                a + difference.matmul(p2.clone())
+                a + matmul(difference, p2.clone())
             }
         }
     }

@@ -16,6 +16,7 @@ use super::frame::on_grid;
 use super::init::{uniform_param, weight_and_bias};
 use super::network::{Facts, GridSize, Marker, Network};
 use super::{InitRng, DEPTH_RANGE};
+use crate::numerics::counted::matmul;
 
 /// Fourier modes kept by every spectral convolution (the grid's 48 points have 24 below
 /// Nyquist).
@@ -46,10 +47,7 @@ impl Pointwise {
     /// `[batch, C_in, N] → [batch, C_out, N]`.
     pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
         let [channels_out, channels_in] = self.weight.dims();
-        self.weight
-            .val()
-            .reshape([1, channels_out, channels_in])
-            .matmul(x)
+        matmul(self.weight.val().reshape([1, channels_out, channels_in]), x)
             + self.bias.val().reshape([1, channels_out, 1])
     }
 }
@@ -118,19 +116,18 @@ impl SpectralConv {
         let rows = x.reshape([batch * channels, n]);
         // [batch·C, K] → [K, batch, C].
         let spectrum = |f: Tensor<2>| {
-            rows.clone()
-                .matmul(f)
+            matmul(rows.clone(), f)
                 .reshape([batch, channels, modes])
                 .permute([2, 0, 1])
         };
         let (x_re, x_im) = (spectrum(f_re), spectrum(f_im));
         let w_re = self.real.val().narrow(0, 0, modes);
         let w_im = self.imag.val().narrow(0, 0, modes);
-        let out_re = x_re.clone().matmul(w_re.clone()) - x_im.clone().matmul(w_im.clone());
-        let out_im = x_re.matmul(w_im) + x_im.matmul(w_re);
+        let out_re = matmul(x_re.clone(), w_re.clone()) - matmul(x_im.clone(), w_im.clone());
+        let out_im = matmul(x_re, w_im) + matmul(x_im, w_re);
         // [K, batch, C] → [batch·C, K].
         let back = |t: Tensor<3>| t.permute([1, 2, 0]).reshape([batch * channels, modes]);
-        (back(out_re).matmul(g_re) + back(out_im).matmul(g_im)).reshape([batch, channels, n])
+        (matmul(back(out_re), g_re) + matmul(back(out_im), g_im)).reshape([batch, channels, n])
     }
 }
 

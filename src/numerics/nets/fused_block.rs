@@ -20,6 +20,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use super::fused::{fusion, leaky_relu, Fusion};
 use super::grid::TAPS;
 use super::resnet1d::PeriodicConv1d;
+use crate::numerics::counted::flex_matmul;
 
 /// The block on `x: [C, N, B]` with `conv1`, `conv2` (`C → C`, kernel 3): the fused op where
 /// it applies (burn-flex, f32, [`Fusion::Block`]), else the composite.
@@ -134,11 +135,11 @@ impl FusedBlockTraining for Flex {
         let w1 = Flex::float_reshape(w1, [c, TAPS * c].into());
         let w2 = Flex::float_reshape(w2, [c, TAPS * c].into());
         let taps1 = matrix(taps(&floats(&x), dims), [TAPS * c, columns]);
-        let mut pre1 = floats_owned(Flex::float_matmul(w1.clone(), taps1.clone()));
+        let mut pre1 = floats_owned(flex_matmul(w1.clone(), taps1.clone()));
         add_rows(&mut pre1, &floats(&b1), columns);
         let hidden: Vec<f32> = pre1.iter().map(|&v| leaky(v, slope)).collect();
         let taps2 = matrix(taps(&hidden, dims), [TAPS * c, columns]);
-        let mut pre2 = floats_owned(Flex::float_matmul(w2.clone(), taps2.clone()));
+        let mut pre2 = floats_owned(flex_matmul(w2.clone(), taps2.clone()));
         add_rows(&mut pre2, &floats(&b2), columns);
         for (p, &v) in pre2.iter_mut().zip(floats(&x).iter()) {
             *p += v;
@@ -166,15 +167,15 @@ impl FusedBlockTraining for Flex {
         mask(&mut g2, &floats(&state.pre2), state.slope);
         let g2 = matrix(g2, [c, columns]);
         let db2 = row_sums(&floats(&g2), columns);
-        let dw2 = Flex::float_matmul(g2.clone(), transpose(state.taps2));
-        let dtaps2 = Flex::float_matmul(transpose(state.w2), g2.clone());
+        let dw2 = flex_matmul(g2.clone(), transpose(state.taps2));
+        let dtaps2 = flex_matmul(transpose(state.w2), g2.clone());
         // Through the inner activation: the first conv's gradient.
         let mut g1 = taps_adjoint(&floats(&dtaps2), state.dims);
         mask(&mut g1, &floats(&state.pre1), state.slope);
         let db1 = row_sums(&g1, columns);
         let g1 = matrix(g1, [c, columns]);
-        let dw1 = Flex::float_matmul(g1.clone(), transpose(state.taps1));
-        let dtaps1 = Flex::float_matmul(transpose(state.w1), g1);
+        let dw1 = flex_matmul(g1.clone(), transpose(state.taps1));
+        let dtaps1 = flex_matmul(transpose(state.w1), g1);
         let mut dx = taps_adjoint(&floats(&dtaps1), state.dims);
         for (d, &g) in dx.iter_mut().zip(floats(&g2).iter()) {
             *d += g;

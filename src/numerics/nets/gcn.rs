@@ -26,6 +26,7 @@ use super::grid::{tap_indices, TAPS};
 use super::init::weight_and_bias;
 use super::network::{Facts, GridSize, Marker};
 use super::{InitRng, DEPTH_RANGE, LEAKY_SLOPE};
+use crate::numerics::counted::matmul;
 
 /// Neighbour offsets `j − i` of the ring graph.
 pub const NEIGHBOUR_OFFSETS: [isize; 3] = [-1, 0, 1];
@@ -86,7 +87,7 @@ impl EdgeConv {
         );
         let weight = self.weight.val();
         let channels_out = weight.dims()[1];
-        let out = weight.transpose().matmul(features) + self.bias.val().reshape([channels_out, 1]);
+        let out = matmul(weight.transpose(), features) + self.bias.val().reshape([channels_out, 1]);
         let out = if activate_messages {
             leaky_relu(out, LEAKY_SLOPE)
         } else {

@@ -12,6 +12,7 @@ use super::grid::periodic_taps;
 use super::init::weight_and_bias;
 use super::network::{Facts, GridSize, Marker};
 use super::{InitRng, DEPTH_RANGE, LEAKY_SLOPE};
+use crate::numerics::counted::matmul;
 
 /// Kernel width of every convolution.
 pub const KERNEL: usize = 3;
@@ -58,7 +59,7 @@ impl PeriodicConv1d {
             .val()
             .reshape([channels_out, KERNEL * channels_in]);
         let out =
-            weight.matmul(periodic_taps(x, dilation)) + self.bias.val().reshape([channels_out, 1]);
+            matmul(weight, periodic_taps(x, dilation)) + self.bias.val().reshape([channels_out, 1]);
         out.reshape([channels_out, n, batch])
     }
 }

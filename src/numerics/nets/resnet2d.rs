@@ -22,6 +22,7 @@ use super::init::weight_and_bias;
 use super::network::{Facts, GridSize, Marker, Network, NetworkSize};
 use super::padding::circular_pad_axis;
 use super::{InitRng, NetError, DEPTH_RANGE, LEAKY_SLOPE};
+use crate::numerics::counted::matmul;
 
 /// Input channels: `u`, `v`, `p`, `Re/1000`.
 pub const INPUT_CHANNELS: usize = 4;
@@ -187,7 +188,7 @@ impl PeriodicConv2d {
             channels_out,
             kernel * kernel * channels_in,
         ]);
-        (weight.matmul(stacked) + self.bias.val().reshape([1, channels_out, 1])).reshape([
+        (matmul(weight, stacked) + self.bias.val().reshape([1, channels_out, 1])).reshape([
             batch,
             channels_out,
             rows,

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::CliError;
 use unroll_lab::numerics::backend::NativeDevice;
+use unroll_lab::numerics::counted;
 use unroll_lab::numerics::ks::data::{data_solver, generate};
 use unroll_lab::numerics::nets::fused::{self, Fusion};
 use unroll_lab::numerics::profile::{self, Phase};
@@ -61,6 +62,10 @@ struct Variant {
     /// graph's nodes, see [`profile::tracked_ops`].
     #[serde(skip_serializing_if = "Option::is_none")]
     tracked_ops_per_iteration: Option<f64>,
+    /// gemm calls per iteration on the CPU backend (with `--profile`): every matrix product of
+    /// the forward and the reverse pass, see [`counted::gemm_calls`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gemm_calls_per_iteration: Option<f64>,
     /// With `--compare-fusion`: ms and tensor ops per iteration at each level of fusion, timed
     /// interleaved on the same trainer.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -135,15 +140,18 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 pollster::block_on(log.flush())?;
                 Ok(())
             };
-            let (phase_seconds, tracked_ops) = if args.profile {
+            let (phase_seconds, tracked_ops, gemm_calls) = if args.profile {
                 let ops_before = profile::tracked_ops();
+                let gemms_before = counted::gemm_calls();
                 let (done, seconds) = profile::record(seconds_since_start, || timed(&mut log));
                 done?;
                 let ops = profile::tracked_ops() - ops_before - 1;
-                (Some(seconds), Some(ops as f64 / args.iterations as f64))
+                let gemms = counted::gemm_calls() - gemms_before;
+                let per_iteration = |n: u64| Some(n as f64 / args.iterations as f64);
+                (Some(seconds), per_iteration(ops), per_iteration(gemms))
             } else {
                 timed(&mut log)?;
-                (None, None)
+                (None, None, None)
             };
             let seconds = start.elapsed().as_secs_f64().max(1e-9);
             let fusion = if args.compare_fusion {
@@ -165,6 +173,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 iterations_per_sec: rate,
                 ms_per_iteration,
                 tracked_ops_per_iteration: tracked_ops,
+                gemm_calls_per_iteration: gemm_calls,
                 fusion,
                 phases_ms,
             });
@@ -204,6 +213,13 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
             }
             if let Some(ops) = v.tracked_ops_per_iteration {
                 println!("         tensor ops/it on the autodiff device (forward graph): {ops:.0}");
+            }
+            if let Some(gemms) = v.gemm_calls_per_iteration {
+                let flops = bench.flops_per_iteration[&label];
+                println!(
+                    "         gemm calls/it (forward and backward): {gemms:.0}, {:.0} kFLOP counted per call",
+                    flops / gemms.max(1.0) / 1e3
+                );
             }
             if let Some(base) = v.fusion.first() {
                 let parts: Vec<String> = v
