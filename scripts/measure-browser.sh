@@ -23,9 +23,12 @@ done
 # Each package's share of the code (cargo's output, which still has its names), the burn stack's
 # names in each module, and wasm-ld's per-export constructor wrappers (`*.command_export`: none
 # once the entry points run the static constructors themselves).
-cargo_out="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$([ -n "$profile" ] && echo release || echo debug)"
+# (The page's release build uses Cargo.toml's `web-page` profile: index.html's data-cargo-profile-release.)
+cargo_out="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown"
 for bin in unroll-lab-web unroll-lab-worker unroll-lab-gpu-worker; do
-  python3 scripts/wasm-weight.py "$cargo_out/$bin.wasm" --top 12 --grep burn_,cubecl,wgpu,.command_export
+  dir=debug
+  if [ -n "$profile" ]; then dir=release; [ "$bin" = unroll-lab-web ] && dir=web-page; fi
+  python3 scripts/wasm-weight.py "$cargo_out/$dir/$bin.wasm" --top 12 --grep burn_,cubecl,wgpu,.command_export
 done
 (cd tests/e2e && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; })
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
