@@ -214,21 +214,29 @@ impl StudyResults {
     /// Parses and checks the schema tag; a file without variants is refused (there is nothing
     /// to show).
     pub fn from_json(text: &str) -> Result<Self, ResultsError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|err| ResultsError::Malformed(err.to_string()))?;
-        let schema = value
-            .get("schema")
-            .and_then(|s| s.as_str())
+        // Read straight from the text, never through `serde_json::Value`: a second deserializer
+        // would instantiate every type's visitor again in the page's module.
+        #[derive(Deserialize)]
+        struct Schema {
+            schema: Option<String>,
+        }
+        #[derive(Deserialize)]
+        struct Config {
+            config: Option<StudyConfig>,
+        }
+        let malformed = |err: serde_json::Error| ResultsError::Malformed(err.to_string());
+        let schema = serde_json::from_str::<Schema>(text)
+            .map_err(malformed)?
+            .schema
             .ok_or_else(|| ResultsError::Malformed("missing \"schema\"".into()))?;
         if schema != RESULTS_SCHEMA {
-            return Err(ResultsError::Schema(schema.to_string()));
+            return Err(ResultsError::Schema(schema));
         }
-        let config = value
-            .get("config")
+        serde_json::from_str::<Config>(text)
+            .map_err(|err| ResultsError::Config(err.to_string()))?
+            .config
             .ok_or_else(|| ResultsError::Malformed("missing \"config\"".into()))?;
-        StudyConfig::deserialize(config).map_err(|err| ResultsError::Config(err.to_string()))?;
-        let results: Self = serde_json::from_value(value)
-            .map_err(|err| ResultsError::Malformed(err.to_string()))?;
+        let results: Self = serde_json::from_str(text).map_err(malformed)?;
         if results.variants.is_empty() {
             return Err(ResultsError::Empty);
         }
