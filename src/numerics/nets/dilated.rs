@@ -5,7 +5,7 @@
 //! a skip around the block. The dilations widen the receptive field of one block to 45 points
 //! (the grid has 48). Parameters `21DC² + (7D + 10)C + 1`.
 
-use super::fused::leaky_relu;
+use super::fused_conv::conv_layer;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
 
@@ -49,17 +49,14 @@ impl FrameBlock for DilatedBlock {
         }
     }
 
+    /// Each convolution with its activation is one fused op where it applies ([`conv_layer`]).
     fn forward(&self, x: Tensor<3>) -> Tensor<3> {
         let last = self.convs.len() - 1;
         let h = self.convs.iter().zip(DILATIONS).enumerate().fold(
             x.clone(),
             |h, (i, (conv, dilation))| {
-                let h = conv.forward_dilated(h, dilation);
-                if i < last {
-                    leaky_relu(h, LEAKY_SLOPE)
-                } else {
-                    h
-                }
+                let slope = (i < last).then_some(LEAKY_SLOPE);
+                conv_layer(h, conv, dilation, slope)
             },
         );
         x + h

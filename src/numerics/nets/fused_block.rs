@@ -134,11 +134,11 @@ impl FusedBlockTraining for Flex {
         let columns = n * b;
         let w1 = Flex::float_reshape(w1, [c, TAPS * c].into());
         let w2 = Flex::float_reshape(w2, [c, TAPS * c].into());
-        let taps1 = matrix(taps(&floats(&x), dims), [TAPS * c, columns]);
+        let taps1 = matrix(taps(&floats(&x), dims, 1), [TAPS * c, columns]);
         let mut pre1 = floats_owned(flex_matmul(w1.clone(), taps1.clone()));
         add_rows(&mut pre1, &floats(&b1), columns);
         let hidden: Vec<f32> = pre1.iter().map(|&v| leaky(v, slope)).collect();
-        let taps2 = matrix(taps(&hidden, dims), [TAPS * c, columns]);
+        let taps2 = matrix(taps(&hidden, dims, 1), [TAPS * c, columns]);
         let mut pre2 = floats_owned(flex_matmul(w2.clone(), taps2.clone()));
         add_rows(&mut pre2, &floats(&b2), columns);
         for (p, &v) in pre2.iter_mut().zip(floats(&x).iter()) {
@@ -170,13 +170,13 @@ impl FusedBlockTraining for Flex {
         let dw2 = flex_matmul(g2.clone(), transpose(state.taps2));
         let dtaps2 = flex_matmul(transpose(state.w2), g2.clone());
         // Through the inner activation: the first conv's gradient.
-        let mut g1 = taps_adjoint(&floats(&dtaps2), state.dims);
+        let mut g1 = taps_adjoint(&floats(&dtaps2), state.dims, 1);
         mask(&mut g1, &floats(&state.pre1), state.slope);
         let db1 = row_sums(&g1, columns);
         let g1 = matrix(g1, [c, columns]);
         let dw1 = flex_matmul(g1.clone(), transpose(state.taps1));
         let dtaps1 = flex_matmul(transpose(state.w1), g1);
-        let mut dx = taps_adjoint(&floats(&dtaps1), state.dims);
+        let mut dx = taps_adjoint(&floats(&dtaps1), state.dims, 1);
         for (d, &g) in dx.iter_mut().zip(floats(&g2).iter()) {
             *d += g;
         }
@@ -248,7 +248,7 @@ impl<B: FusedBlockOps + FusedBlockTraining, C: CheckpointStrategy> FusedBlockOps
     }
 }
 
-fn leaky(v: f32, slope: f32) -> f32 {
+pub(super) fn leaky(v: f32, slope: f32) -> f32 {
     if v >= 0.0 {
         v
     } else {
@@ -257,7 +257,7 @@ fn leaky(v: f32, slope: f32) -> f32 {
 }
 
 /// `g ← g · (pre < 0 ? slope : 1)`.
-fn mask(g: &mut [f32], pre: &[f32], slope: f32) {
+pub(super) fn mask(g: &mut [f32], pre: &[f32], slope: f32) {
     for (g, &p) in g.iter_mut().zip(pre) {
         if p < 0.0 {
             *g *= slope;
@@ -266,58 +266,63 @@ fn mask(g: &mut [f32], pre: &[f32], slope: f32) {
 }
 
 /// A tensor's f32 values in row-major order, borrowed when contiguous.
-fn floats(t: &FlexTensor) -> std::borrow::Cow<'_, [f32]> {
+pub(super) fn floats(t: &FlexTensor) -> std::borrow::Cow<'_, [f32]> {
     match t.as_slice::<f32>() {
         Some(s) => std::borrow::Cow::Borrowed(s),
         None => std::borrow::Cow::Owned(floats_owned(t.to_contiguous())),
     }
 }
 
-fn floats_owned(t: FlexTensor) -> Vec<f32> {
+pub(super) fn floats_owned(t: FlexTensor) -> Vec<f32> {
     t.into_data().try_into_vec::<f32>().expect("f32 tensor")
 }
 
-fn matrix<const D: usize>(values: Vec<f32>, shape: [usize; D]) -> FlexTensor {
+pub(super) fn matrix<const D: usize>(values: Vec<f32>, shape: [usize; D]) -> FlexTensor {
     FlexTensor::from_data(TensorData::new(values, shape))
 }
 
 /// `m[r, ·] += bias[r]` for `m: [rows, columns]`.
-fn add_rows(m: &mut [f32], bias: &[f32], columns: usize) {
+pub(super) fn add_rows(m: &mut [f32], bias: &[f32], columns: usize) {
     for (row, &value) in m.chunks_exact_mut(columns).zip(bias) {
         row.iter_mut().for_each(|v| *v += value);
     }
 }
 
-fn row_sums(m: &[f32], columns: usize) -> Vec<f32> {
+pub(super) fn row_sums(m: &[f32], columns: usize) -> Vec<f32> {
     m.chunks_exact(columns)
         .map(|row| row.iter().sum())
         .collect()
 }
 
 /// The taps of `x: [C, N, B]` as `[3C, N·B]`: row `3c + t`, column `i·B + b` holds
-/// `x[c, (i + t − 1) mod N, b]` (as [`super::grid::periodic_taps`]).
-fn taps(x: &[f32], [c, n, b]: [usize; 3]) -> Vec<f32> {
+/// `x[c, (i + (t − 1)·dilation) mod N, b]` (as [`super::grid::periodic_taps`]).
+pub(super) fn taps(x: &[f32], [c, n, b]: [usize; 3], dilation: usize) -> Vec<f32> {
     let mut out = vec![0.0f32; TAPS * c * n * b];
     for (row, dst) in out.chunks_exact_mut(n * b).enumerate() {
         let (channel, tap) = (row / TAPS, row % TAPS);
         let src = &x[channel * n * b..(channel + 1) * n * b];
         for (i, point) in dst.chunks_exact_mut(b).enumerate() {
-            let from = (i + n + tap - 1) % n;
+            let from = tap_source(i, tap, n, dilation);
             point.copy_from_slice(&src[from * b..(from + 1) * b]);
         }
     }
     out
 }
 
+/// The point tap `tap` of point `i` reads: `(i + (tap − 1)·dilation) mod n`.
+fn tap_source(i: usize, tap: usize, n: usize, dilation: usize) -> usize {
+    (i + n + tap * (dilation % n) - dilation % n) % n
+}
+
 /// The adjoint of [`taps`]: `[3C, N·B]` → `[C, N·B]`, each tap's gradient added back at the
 /// point it read.
-fn taps_adjoint(d: &[f32], [c, n, b]: [usize; 3]) -> Vec<f32> {
+pub(super) fn taps_adjoint(d: &[f32], [c, n, b]: [usize; 3], dilation: usize) -> Vec<f32> {
     let mut out = vec![0.0f32; c * n * b];
     for (row, src) in d.chunks_exact(n * b).enumerate() {
         let (channel, tap) = (row / TAPS, row % TAPS);
         let dst = &mut out[channel * n * b..(channel + 1) * n * b];
         for (i, point) in src.chunks_exact(b).enumerate() {
-            let to = (i + n + tap - 1) % n;
+            let to = tap_source(i, tap, n, dilation);
             for (o, &v) in dst[to * b..(to + 1) * b].iter_mut().zip(point) {
                 *o += v;
             }

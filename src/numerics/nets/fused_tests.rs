@@ -169,3 +169,60 @@ fn resnet_blocks_take_the_fused_path_on_the_cpu_with_and_without_autodiff() {
         }
     }
 }
+
+#[test]
+fn dilated_convolutions_take_the_fused_path_on_the_cpu_with_and_without_autodiff() {
+    use crate::numerics::nets::dilated::DILATIONS;
+    use crate::numerics::nets::fused_conv::FUSED_CONVS;
+    let calls = || FUSED_CONVS.with(std::cell::Cell::get);
+    for device in [cpu(), cpu_autodiff()] {
+        let config = NetConfig {
+            architecture: Architecture::Dilated,
+            channels: 4,
+            depth: 2,
+        };
+        let net = config.init(&device, 8).expect("init");
+        let (u, s) = inputs(3, 20, &device);
+        let run = |level| with_fusion(level, || values(net.forward(u.clone(), s.clone())));
+        let before = calls();
+        let reference = run(Fusion::Composite);
+        assert_eq!(calls(), before);
+        let fused = run(Fusion::Block);
+        assert_eq!(
+            calls(),
+            before + 2 * DILATIONS.len(),
+            "one fused op per convolution"
+        );
+        for (g, w) in fused.iter().zip(&reference) {
+            assert!((g - w).abs() <= 1e-5 * (1.0 + w.abs()), "{g} vs {w}");
+        }
+    }
+}
+
+/// The taps at a dilation past the grid's size wrap around like `periodic_taps`' indices.
+#[test]
+fn fused_taps_read_what_the_grid_indices_select() {
+    use crate::numerics::nets::fused_block::taps;
+    use crate::numerics::nets::grid::tap_indices;
+    let (c, n, b) = (2, 5, 3);
+    let x: Vec<f32> = (0..c * n * b).map(|i| i as f32).collect();
+    for dilation in [1, 2, 4, 7, 13] {
+        let indices: Vec<i64> = tap_indices(n, b, dilation, &cpu())
+            .into_data()
+            .convert::<i64>()
+            .try_into_vec::<i64>()
+            .expect("ints");
+        let got = taps(&x, [c, n, b], dilation);
+        for channel in 0..c {
+            for (k, &index) in indices.iter().enumerate() {
+                let (tap, column) = (k / (n * b), k % (n * b));
+                let want = x[channel * n * b + index as usize];
+                assert_eq!(
+                    got[(channel * 3 + tap) * n * b + column],
+                    want,
+                    "dilation {dilation}"
+                );
+            }
+        }
+    }
+}

@@ -18,6 +18,7 @@ pub mod fno;
 pub mod frame;
 pub mod fused;
 pub mod fused_block;
+pub mod fused_conv;
 pub mod gcn;
 pub mod grid;
 pub mod init;

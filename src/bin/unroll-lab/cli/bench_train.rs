@@ -12,6 +12,7 @@ use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::counted;
 use unroll_lab::numerics::ks::data::{data_solver, generate};
 use unroll_lab::numerics::nets::fused::{self, Fusion};
+use unroll_lab::numerics::nets::{Architecture, NetConfig};
 use unroll_lab::numerics::profile::{self, Phase};
 use unroll_lab::numerics::study::Preset;
 use unroll_lab::numerics::system::{PhysicalSystem, System};
@@ -46,6 +47,10 @@ pub struct BenchTrainArgs {
     /// The device to train on: cpu, wgpu (built with `--features gpu`) or cuda (`--features cuda`).
     #[arg(long, default_value = "cpu", value_parser = parse_device)]
     device: NativeDevice,
+    /// The network: the study's ResNet1D 16×10 (`resnet`, the default), or another 1-D
+    /// architecture at its default size (`dilated`, `unet`, `gcn`, `fno`).
+    #[arg(long, default_value = "resnet")]
+    architecture: Architecture,
 }
 
 fn parse_device(name: &str) -> Result<NativeDevice, String> {
@@ -117,6 +122,14 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
     for mode in [Mode::Predict, Mode::Correct] {
         for modality in Modality::ALL {
             let mut config = study_training(ks, mode, modality);
+            if args.architecture != config.net.architecture {
+                let (channels, depth) = args.architecture.default_size();
+                config.net = NetConfig {
+                    architecture: args.architecture,
+                    channels,
+                    depth,
+                };
+            }
             config.data = data.clone();
             config.iterations = args.iterations + 3;
             bench.channels = config.net.channels;
@@ -187,8 +200,13 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
         println!("{json}");
     } else {
         println!(
-            "training on {}: ResNet1D {}×{}, batch {}, m = {} (ONE: batch ×m)",
-            bench.device, bench.channels, bench.depth, bench.batch, bench.horizon
+            "training on {}: {} {}×{}, batch {}, m = {} (ONE: batch ×m)",
+            bench.device,
+            args.architecture,
+            bench.channels,
+            bench.depth,
+            bench.batch,
+            bench.horizon
         );
         for v in &bench.variants {
             let label = format!(
