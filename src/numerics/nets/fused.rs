@@ -30,7 +30,9 @@ pub enum Fusion {
     Composite,
     /// LeakyReLU fused ([`leaky_relu`]).
     Activation,
-    /// LeakyReLU and ResNet1D's residual block fused ([`super::fused_block`]): the default.
+    /// LeakyReLU, ResNet1D's residual block ([`super::fused_block`]), the dilated ResNet's
+    /// convolutions ([`super::fused_conv`]) and the GCN's edge convolutions
+    /// ([`super::fused_edge`]) fused: the default.
     Block,
 }
 

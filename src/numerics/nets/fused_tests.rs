@@ -226,3 +226,28 @@ fn fused_taps_read_what_the_grid_indices_select() {
         }
     }
 }
+
+#[test]
+fn gcn_edge_convolutions_take_the_fused_path_on_the_cpu_with_and_without_autodiff() {
+    use crate::numerics::nets::fused_edge::FUSED_EDGES;
+    let calls = || FUSED_EDGES.with(std::cell::Cell::get);
+    for device in [cpu(), cpu_autodiff()] {
+        let config = NetConfig {
+            architecture: Architecture::Gcn,
+            channels: 4,
+            depth: 2,
+        };
+        let net = config.init(&device, 8).expect("init");
+        let (u, s) = inputs(3, 10, &device);
+        let run = |level| with_fusion(level, || values(net.forward(u.clone(), s.clone())));
+        let before = calls();
+        let reference = run(Fusion::Composite);
+        assert_eq!(calls(), before);
+        let fused = run(Fusion::Block);
+        // The input layer, two per block, the output layer.
+        assert_eq!(calls(), before + 1 + 2 * 2 + 1, "one fused op per edge convolution");
+        for (g, w) in fused.iter().zip(&reference) {
+            assert!((g - w).abs() <= 1e-5 * (1.0 + w.abs()), "{g} vs {w}");
+        }
+    }
+}

@@ -22,6 +22,7 @@ use burn::module::{Module, Param};
 use burn::tensor::{Device, Tensor};
 
 use super::frame::{FrameBlock, FrameLayer, ResidualFrame};
+use super::fused_edge::edge_conv;
 use super::grid::{tap_indices, TAPS};
 use super::init::weight_and_bias;
 use super::network::{Facts, GridSize, Marker};
@@ -66,6 +67,12 @@ impl EdgeConv {
     /// `[2·C_in + 1, 3·N·B]` matrix (column `t·N·B + i·B + b`: neighbour offset `t − 1`), so all
     /// messages are one matmul.
     pub fn forward(&self, x: Tensor<3>, activate_messages: bool) -> Tensor<3> {
+        edge_conv(x, self, activate_messages.then_some(LEAKY_SLOPE))
+    }
+
+    /// [`EdgeConv::forward`] in plain burn ops, its messages LeakyReLU'd with `slope` where
+    /// given (what [`edge_conv`] runs where the fused op does not apply).
+    pub fn forward_composite(&self, x: Tensor<3>, slope: Option<f64>) -> Tensor<3> {
         let [channels_in, n, batch] = x.dims();
         let (device, dtype) = (x.device(), x.dtype());
         let columns = n * batch;
@@ -88,10 +95,9 @@ impl EdgeConv {
         let weight = self.weight.val();
         let channels_out = weight.dims()[1];
         let out = matmul(weight.transpose(), features) + self.bias.val().reshape([channels_out, 1]);
-        let out = if activate_messages {
-            leaky_relu(out, LEAKY_SLOPE)
-        } else {
-            out
+        let out = match slope {
+            Some(slope) => leaky_relu(out, slope),
+            None => out,
         };
         out.reshape([channels_out, TAPS, columns])
             .mean_dim(1)

@@ -19,6 +19,7 @@ pub mod frame;
 pub mod fused;
 pub mod fused_block;
 pub mod fused_conv;
+pub mod fused_edge;
 pub mod gcn;
 pub mod grid;
 pub mod init;

@@ -40,8 +40,8 @@ pub struct BenchTrainArgs {
     #[arg(long)]
     profile: bool,
     /// Also time the three levels of fusion (`nets::fused::Fusion`: burn's composite ops, the
-    /// fused LeakyReLU, the fused residual block) on the same trainer, interleaved in rounds of
-    /// rotating order, and print each.
+    /// fused LeakyReLU, the fused blocks and convolutions) on the same trainer, interleaved in
+    /// rounds of rotating order, and print each.
     #[arg(long)]
     compare_fusion: bool,
     /// The device to train on: cpu, wgpu (built with `--features gpu`) or cuda (`--features cuda`).
