@@ -30,8 +30,8 @@ pub enum Fusion {
     Composite,
     /// LeakyReLU fused ([`leaky_relu`]).
     Activation,
-    /// LeakyReLU, ResNet1D's residual block ([`super::fused_block`]), the dilated ResNet's
-    /// convolutions ([`super::fused_conv`]) and the GCN's edge convolutions
+    /// LeakyReLU, ResNet1D's residual block ([`super::fused_block`]), the dilated ResNet's and
+    /// the U-Net's convolutions ([`super::fused_conv`]) and the GCN's edge convolutions
     /// ([`super::fused_edge`]) fused: the default.
     Block,
 }

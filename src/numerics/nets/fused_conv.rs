@@ -3,9 +3,9 @@
 //! ([`FusedConvOps`]), in the grid layout `[C, N, B]` ([`super::grid`]): on the CPU backend
 //! (burn-flex) a hand-written forward (taps gathered by hand, one gemm, bias and activation in
 //! place) and backward (activation mask, bias sums, two gemms, the taps' adjoint), one autodiff
-//! node per convolution. The dilated ResNet's blocks are made of these. Everywhere else (wgpu,
-//! WebGPU, f64, [`Fusion::Composite`] or [`Fusion::Activation`]) [`conv_layer`] runs the
-//! composite of plain burn ops.
+//! node per convolution. The dilated ResNet's blocks and the U-Net are made of these.
+//! Everywhere else (wgpu, WebGPU, f64, [`Fusion::Composite`] or [`Fusion::Activation`])
+//! [`conv_layer`] runs the composite of plain burn ops.
 
 use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;

@@ -245,9 +245,32 @@ fn gcn_edge_convolutions_take_the_fused_path_on_the_cpu_with_and_without_autodif
         assert_eq!(calls(), before);
         let fused = run(Fusion::Block);
         // The input layer, two per block, the output layer.
-        assert_eq!(calls(), before + 1 + 2 * 2 + 1, "one fused op per edge convolution");
+        assert_eq!(
+            calls(),
+            before + 1 + 2 * 2 + 1,
+            "one fused op per edge convolution"
+        );
         for (g, w) in fused.iter().zip(&reference) {
             assert!((g - w).abs() <= 1e-5 * (1.0 + w.abs()), "{g} vs {w}");
         }
     }
+}
+
+#[test]
+fn unet_convolutions_take_the_fused_path_on_the_cpu() {
+    use crate::numerics::nets::fused_conv::FUSED_CONVS;
+    let calls = || FUSED_CONVS.with(std::cell::Cell::get);
+    let levels = 2;
+    let config = NetConfig {
+        architecture: Architecture::Unet,
+        channels: 3,
+        depth: levels,
+    };
+    let device = cpu_autodiff();
+    let net = config.init(&device, 8).expect("init");
+    let (u, s) = inputs(2, 16, &device);
+    let before = calls();
+    with_fusion(Fusion::Block, || net.forward(u, s));
+    // Encoder: 1 + L double convs; decoder: per level the up-conv and a double conv; output.
+    assert_eq!(calls(), before + 2 * (1 + levels) + 3 * levels + 1);
 }

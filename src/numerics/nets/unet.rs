@@ -7,7 +7,7 @@
 //! on the study's 48 points ([`MAX_LEVELS`] = 4) the bottom level has 3.
 //! Parameters `(11·4^L − 8)C² + (7·2^L + 4)C + 1`.
 
-use super::fused::leaky_relu;
+use super::fused_conv::conv_layer;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
 
@@ -42,10 +42,11 @@ impl DoubleConv {
         }
     }
 
-    /// `[C_in, N, B] → [C_out, N, B]` (the grid layout).
+    /// `[C_in, N, B] → [C_out, N, B]` (the grid layout); each conv with its activation one
+    /// fused op where it applies ([`conv_layer`]).
     pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
-        let h = leaky_relu(self.first.forward(x), LEAKY_SLOPE);
-        leaky_relu(self.second.forward(h), LEAKY_SLOPE)
+        let h = conv_layer(x, &self.first, 1, Some(LEAKY_SLOPE));
+        conv_layer(h, &self.second, 1, Some(LEAKY_SLOPE))
     }
 }
 
@@ -153,10 +154,10 @@ impl Network for UNet {
         }
         for level in &self.up {
             let skip = skips.pop().expect("one skip per level");
-            let up = leaky_relu(level.up.forward(upsample(x)), LEAKY_SLOPE);
+            let up = conv_layer(upsample(x), &level.up, 1, Some(LEAKY_SLOPE));
             x = level.merge.forward(Tensor::cat(vec![up, skip], 0));
         }
-        from_grid(self.output.forward(x))
+        from_grid(conv_layer(x, &self.output, 1, None))
     }
 
     /// `(11·4^L − 8)C² + (7·2^L + 4)C + 1`.
