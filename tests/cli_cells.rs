@@ -443,18 +443,19 @@ fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
         "{status}"
     );
 
-    let output = run_cli(
-        "study",
-        &[
+    let run_output = |out: &Path| {
+        let args = [
             "run-cell",
             "--plan",
             path(&plan),
             "--cell",
             "2",
             "--out",
-            path(&stopped),
-        ],
-    );
+            path(out),
+        ];
+        run_cli("study", &args)
+    };
+    let output = run_output(&stopped);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(
@@ -471,18 +472,7 @@ fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
     let broken = dir.join("broken");
     std::fs::create_dir_all(&broken).expect("dir");
     std::fs::write(broken.join("cell-00002.checkpoint"), b"not a checkpoint").expect("write");
-    let output = run_cli(
-        "study",
-        &[
-            "run-cell",
-            "--plan",
-            path(&plan),
-            "--cell",
-            "2",
-            "--out",
-            path(&broken),
-        ],
-    );
+    let output = run_output(&broken);
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

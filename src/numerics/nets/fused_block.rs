@@ -6,10 +6,7 @@
 //! autodiff node per block. Everywhere else (wgpu, WebGPU, f64) [`residual_block`] runs the
 //! composite of plain burn ops.
 
-use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
-use burn::backend::autodiff::grads::Gradients;
-use burn::backend::autodiff::ops::{Backward, Ops, OpsKind};
 use burn::backend::autodiff::Autodiff;
 use burn::backend::flex::FlexTensor;
 use burn::backend::ops::FloatTensorOps;
@@ -18,6 +15,7 @@ use burn::backend::{backend_extension, Backend, DType, Dispatch, Flex, TensorMet
 use burn::tensor::{Device, Tensor, TensorData};
 
 use super::fused::{fusion, leaky_relu, Fusion};
+use super::fused_node::{record, HandWritten};
 use super::grid::TAPS;
 use super::resnet1d::PeriodicConv1d;
 use crate::numerics::counted::flex_matmul;
@@ -191,11 +189,22 @@ impl FusedBlockTraining for Flex {
     }
 }
 
+/// [`FusedBlockTraining::residual_block_backward`] as the autodiff node's backward.
+#[derive(Debug)]
+struct BlockNode;
+
+impl<B: FusedBlockTraining> HandWritten<B, 5> for BlockNode {
+    type State = B::BlockState;
+
+    fn backward(state: B::BlockState, grad: FloatTensor<B>) -> [FloatTensor<B>; 5] {
+        B::residual_block_backward(state, grad)
+    }
+}
+
 impl<B: FusedBlockOps + FusedBlockTraining, C: CheckpointStrategy> FusedBlockOps
     for Autodiff<B, C>
 {
-    /// One node with five parents; its backward is the inner backend's
-    /// [`FusedBlockTraining::residual_block_backward`].
+    /// One node with five parents ([`record`]).
     fn fused_residual_block(
         x: FloatTensor<Self>,
         w1: FloatTensor<Self>,
@@ -204,47 +213,11 @@ impl<B: FusedBlockOps + FusedBlockTraining, C: CheckpointStrategy> FusedBlockOps
         b2: FloatTensor<Self>,
         slope: f64,
     ) -> FloatTensor<Self> {
-        #[derive(Debug)]
-        struct BlockBackward;
-
-        impl<B: FusedBlockTraining> Backward<B, 5> for BlockBackward {
-            type State = B::BlockState;
-
-            fn backward(
-                self,
-                ops: Ops<Self::State, 5>,
-                grads: &mut Gradients,
-                _checkpointer: &mut Checkpointer,
-            ) {
-                let grad = grads.consume::<B>(&ops.node);
-                let all = B::residual_block_backward(ops.state, grad);
-                for (parent, gradient) in ops.parents.into_iter().zip(all) {
-                    if let Some(node) = parent {
-                        grads.register::<B>(node.id, gradient);
-                    }
-                }
-            }
-        }
-
-        match BlockBackward
-            .prepare::<C>([x.node(), w1.node(), b1.node(), w2.node(), b2.node()])
-            .compute_bound()
-            .stateful()
-        {
-            OpsKind::Tracked(prep) => {
-                let inputs = [&x, &w1, &b1, &w2, &b2].map(|t| t.primitive().clone());
-                let (output, state) = B::residual_block_forward(inputs, slope);
-                prep.finish(state, output)
-            }
-            OpsKind::UnTracked(prep) => prep.finish(B::fused_residual_block(
-                x.into_primitive(),
-                w1.into_primitive(),
-                b1.into_primitive(),
-                w2.into_primitive(),
-                b2.into_primitive(),
-                slope,
-            )),
-        }
+        record::<B, C, BlockNode, 5>(
+            [x, w1, b1, w2, b2],
+            |inputs| B::residual_block_forward(inputs, slope),
+            |[x, w1, b1, w2, b2]| B::fused_residual_block(x, w1, b1, w2, b2, slope),
+        )
     }
 }
 

@@ -7,10 +7,7 @@
 //! Everywhere else (wgpu, WebGPU, f64, [`Fusion::Composite`] or [`Fusion::Activation`])
 //! [`conv_layer`] runs the composite of plain burn ops.
 
-use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
-use burn::backend::autodiff::grads::Gradients;
-use burn::backend::autodiff::ops::{Backward, Ops, OpsKind};
 use burn::backend::autodiff::Autodiff;
 use burn::backend::flex::FlexTensor;
 use burn::backend::ops::FloatTensorOps;
@@ -22,6 +19,7 @@ use super::fused::{fusion, leaky_relu, Fusion};
 use super::fused_block::{
     add_rows, floats, floats_owned, leaky, mask, matrix, row_sums, taps, taps_adjoint,
 };
+use super::fused_node::{record, HandWritten};
 use super::grid::TAPS;
 use super::resnet1d::PeriodicConv1d;
 use crate::numerics::counted::flex_matmul;
@@ -172,53 +170,30 @@ impl FusedConvTraining for Flex {
     }
 }
 
+/// [`FusedConvTraining::conv_backward`] as the autodiff node's backward.
+#[derive(Debug)]
+struct ConvNode;
+
+impl<B: FusedConvTraining> HandWritten<B, 3> for ConvNode {
+    type State = B::ConvState;
+
+    fn backward(state: B::ConvState, grad: FloatTensor<B>) -> [FloatTensor<B>; 3] {
+        B::conv_backward(state, grad)
+    }
+}
+
 impl<B: FusedConvOps + FusedConvTraining, C: CheckpointStrategy> FusedConvOps for Autodiff<B, C> {
-    /// One node with three parents; its backward is the inner backend's
-    /// [`FusedConvTraining::conv_backward`].
+    /// One node with three parents ([`record`]).
     fn fused_conv(
         x: FloatTensor<Self>,
         weight: FloatTensor<Self>,
         bias: FloatTensor<Self>,
         layer: Layer,
     ) -> FloatTensor<Self> {
-        #[derive(Debug)]
-        struct ConvBackward;
-
-        impl<B: FusedConvTraining> Backward<B, 3> for ConvBackward {
-            type State = B::ConvState;
-
-            fn backward(
-                self,
-                ops: Ops<Self::State, 3>,
-                grads: &mut Gradients,
-                _checkpointer: &mut Checkpointer,
-            ) {
-                let grad = grads.consume::<B>(&ops.node);
-                let all = B::conv_backward(ops.state, grad);
-                for (parent, gradient) in ops.parents.into_iter().zip(all) {
-                    if let Some(node) = parent {
-                        grads.register::<B>(node.id, gradient);
-                    }
-                }
-            }
-        }
-
-        match ConvBackward
-            .prepare::<C>([x.node(), weight.node(), bias.node()])
-            .compute_bound()
-            .stateful()
-        {
-            OpsKind::Tracked(prep) => {
-                let inputs = [&x, &weight, &bias].map(|t| t.primitive().clone());
-                let (output, state) = B::conv_forward(inputs, layer);
-                prep.finish(state, output)
-            }
-            OpsKind::UnTracked(prep) => prep.finish(B::fused_conv(
-                x.into_primitive(),
-                weight.into_primitive(),
-                bias.into_primitive(),
-                layer,
-            )),
-        }
+        record::<B, C, ConvNode, 3>(
+            [x, weight, bias],
+            |inputs| B::conv_forward(inputs, layer),
+            |[x, weight, bias]| B::fused_conv(x, weight, bias, layer),
+        )
     }
 }

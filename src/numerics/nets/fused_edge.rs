@@ -6,10 +6,7 @@
 //! activation adjoints, bias sums, two gemms, the features' adjoint back onto the nodes), one
 //! autodiff node per edge convolution. Everywhere else [`edge_conv`] runs the composite.
 
-use burn::backend::autodiff::checkpoint::base::Checkpointer;
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
-use burn::backend::autodiff::grads::Gradients;
-use burn::backend::autodiff::ops::{Backward, Ops, OpsKind};
 use burn::backend::autodiff::Autodiff;
 use burn::backend::flex::FlexTensor;
 use burn::backend::ops::FloatTensorOps;
@@ -19,6 +16,7 @@ use burn::tensor::{Device, Tensor};
 
 use super::fused::{fusion, Fusion};
 use super::fused_block::{floats, floats_owned, leaky, mask, matrix, row_sums, taps, taps_adjoint};
+use super::fused_node::{record, HandWritten};
 use super::gcn::{EdgeConv, NEIGHBOUR_OFFSETS};
 use super::grid::TAPS;
 use crate::numerics::counted::flex_matmul;
@@ -218,53 +216,30 @@ impl FusedEdgeTraining for Flex {
     }
 }
 
+/// [`FusedEdgeTraining::edge_backward`] as the autodiff node's backward.
+#[derive(Debug)]
+struct EdgeNode;
+
+impl<B: FusedEdgeTraining> HandWritten<B, 3> for EdgeNode {
+    type State = B::EdgeState;
+
+    fn backward(state: B::EdgeState, grad: FloatTensor<B>) -> [FloatTensor<B>; 3] {
+        B::edge_backward(state, grad)
+    }
+}
+
 impl<B: FusedEdgeOps + FusedEdgeTraining, C: CheckpointStrategy> FusedEdgeOps for Autodiff<B, C> {
-    /// One node with three parents; its backward is the inner backend's
-    /// [`FusedEdgeTraining::edge_backward`].
+    /// One node with three parents ([`record`]).
     fn fused_edge_conv(
         x: FloatTensor<Self>,
         weight: FloatTensor<Self>,
         bias: FloatTensor<Self>,
         slope: Option<f64>,
     ) -> FloatTensor<Self> {
-        #[derive(Debug)]
-        struct EdgeBackward;
-
-        impl<B: FusedEdgeTraining> Backward<B, 3> for EdgeBackward {
-            type State = B::EdgeState;
-
-            fn backward(
-                self,
-                ops: Ops<Self::State, 3>,
-                grads: &mut Gradients,
-                _checkpointer: &mut Checkpointer,
-            ) {
-                let grad = grads.consume::<B>(&ops.node);
-                let all = B::edge_backward(ops.state, grad);
-                for (parent, gradient) in ops.parents.into_iter().zip(all) {
-                    if let Some(node) = parent {
-                        grads.register::<B>(node.id, gradient);
-                    }
-                }
-            }
-        }
-
-        match EdgeBackward
-            .prepare::<C>([x.node(), weight.node(), bias.node()])
-            .compute_bound()
-            .stateful()
-        {
-            OpsKind::Tracked(prep) => {
-                let inputs = [&x, &weight, &bias].map(|t| t.primitive().clone());
-                let (output, state) = B::edge_forward(inputs, slope);
-                prep.finish(state, output)
-            }
-            OpsKind::UnTracked(prep) => prep.finish(B::fused_edge_conv(
-                x.into_primitive(),
-                weight.into_primitive(),
-                bias.into_primitive(),
-                slope,
-            )),
-        }
+        record::<B, C, EdgeNode, 3>(
+            [x, weight, bias],
+            |inputs| B::edge_forward(inputs, slope),
+            |[x, weight, bias]| B::fused_edge_conv(x, weight, bias, slope),
+        )
     }
 }

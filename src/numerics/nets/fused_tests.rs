@@ -146,57 +146,64 @@ fn every_architecture_fused_equals_composite_in_values_and_gradients_at_each_lev
     }
 }
 
-#[test]
-fn resnet_blocks_take_the_fused_path_on_the_cpu_with_and_without_autodiff() {
-    use crate::numerics::nets::fused_block::FUSED_CALLS;
-    let calls = || FUSED_CALLS.with(std::cell::Cell::get);
+/// `architecture` (`depth` blocks or levels, 3 to 4 channels on `n` points) runs `expected`
+/// fused ops per forward under [`Fusion::Block`] and none under [`Fusion::Composite`], on the
+/// CPU with and without autodiff, and computes what the composite does; `calls` reads the ops'
+/// counter.
+fn assert_fused_path(
+    architecture: Architecture,
+    depth: usize,
+    n: usize,
+    calls: fn() -> usize,
+    expected: usize,
+) {
     for device in [cpu(), cpu_autodiff()] {
         let config = NetConfig {
-            architecture: Architecture::Resnet,
-            channels: 6,
-            depth: 3,
+            architecture,
+            channels: 4,
+            depth,
         };
         let net = config.init(&device, 8).expect("init");
-        let (u, s) = inputs(3, 12, &device);
+        let (u, s) = inputs(3, n, &device);
         let run = |level| with_fusion(level, || values(net.forward(u.clone(), s.clone())));
         let before = calls();
         let reference = run(Fusion::Composite);
-        assert_eq!(calls(), before);
+        assert_eq!(calls(), before, "{architecture}: composite");
         let fused = run(Fusion::Block);
-        assert_eq!(calls(), before + 3, "one fused op per block");
+        assert_eq!(calls(), before + expected, "{architecture}: fused ops");
         for (g, w) in fused.iter().zip(&reference) {
-            assert!((g - w).abs() <= 1e-5 * (1.0 + w.abs()), "{g} vs {w}");
+            assert!(
+                (g - w).abs() <= 1e-5 * (1.0 + w.abs()),
+                "{architecture}: {g} vs {w}"
+            );
         }
     }
 }
 
 #[test]
-fn dilated_convolutions_take_the_fused_path_on_the_cpu_with_and_without_autodiff() {
+fn every_fused_network_takes_the_fused_path_on_the_cpu_with_and_without_autodiff() {
     use crate::numerics::nets::dilated::DILATIONS;
+    use crate::numerics::nets::fused_block::FUSED_CALLS;
     use crate::numerics::nets::fused_conv::FUSED_CONVS;
-    let calls = || FUSED_CONVS.with(std::cell::Cell::get);
-    for device in [cpu(), cpu_autodiff()] {
-        let config = NetConfig {
-            architecture: Architecture::Dilated,
-            channels: 4,
-            depth: 2,
-        };
-        let net = config.init(&device, 8).expect("init");
-        let (u, s) = inputs(3, 20, &device);
-        let run = |level| with_fusion(level, || values(net.forward(u.clone(), s.clone())));
-        let before = calls();
-        let reference = run(Fusion::Composite);
-        assert_eq!(calls(), before);
-        let fused = run(Fusion::Block);
-        assert_eq!(
-            calls(),
-            before + 2 * DILATIONS.len(),
-            "one fused op per convolution"
-        );
-        for (g, w) in fused.iter().zip(&reference) {
-            assert!((g - w).abs() <= 1e-5 * (1.0 + w.abs()), "{g} vs {w}");
-        }
-    }
+    use crate::numerics::nets::fused_edge::FUSED_EDGES;
+    let blocks = || FUSED_CALLS.with(std::cell::Cell::get);
+    let convs = || FUSED_CONVS.with(std::cell::Cell::get);
+    let edges = || FUSED_EDGES.with(std::cell::Cell::get);
+    // One per residual block.
+    assert_fused_path(Architecture::Resnet, 3, 12, blocks, 3);
+    // One per convolution of each block.
+    assert_fused_path(Architecture::Dilated, 2, 20, convs, 2 * DILATIONS.len());
+    // The input layer, two per block, the output layer.
+    assert_fused_path(Architecture::Gcn, 2, 10, edges, 1 + 2 * 2 + 1);
+    // Encoder: 1 + L double convs; decoder: per level the up-conv and a double conv; output.
+    let levels = 2;
+    assert_fused_path(
+        Architecture::Unet,
+        levels,
+        16,
+        convs,
+        2 * (1 + levels) + 3 * levels + 1,
+    );
 }
 
 /// The taps at a dilation past the grid's size wrap around like `periodic_taps`' indices.
@@ -225,52 +232,4 @@ fn fused_taps_read_what_the_grid_indices_select() {
             }
         }
     }
-}
-
-#[test]
-fn gcn_edge_convolutions_take_the_fused_path_on_the_cpu_with_and_without_autodiff() {
-    use crate::numerics::nets::fused_edge::FUSED_EDGES;
-    let calls = || FUSED_EDGES.with(std::cell::Cell::get);
-    for device in [cpu(), cpu_autodiff()] {
-        let config = NetConfig {
-            architecture: Architecture::Gcn,
-            channels: 4,
-            depth: 2,
-        };
-        let net = config.init(&device, 8).expect("init");
-        let (u, s) = inputs(3, 10, &device);
-        let run = |level| with_fusion(level, || values(net.forward(u.clone(), s.clone())));
-        let before = calls();
-        let reference = run(Fusion::Composite);
-        assert_eq!(calls(), before);
-        let fused = run(Fusion::Block);
-        // The input layer, two per block, the output layer.
-        assert_eq!(
-            calls(),
-            before + 1 + 2 * 2 + 1,
-            "one fused op per edge convolution"
-        );
-        for (g, w) in fused.iter().zip(&reference) {
-            assert!((g - w).abs() <= 1e-5 * (1.0 + w.abs()), "{g} vs {w}");
-        }
-    }
-}
-
-#[test]
-fn unet_convolutions_take_the_fused_path_on_the_cpu() {
-    use crate::numerics::nets::fused_conv::FUSED_CONVS;
-    let calls = || FUSED_CONVS.with(std::cell::Cell::get);
-    let levels = 2;
-    let config = NetConfig {
-        architecture: Architecture::Unet,
-        channels: 3,
-        depth: levels,
-    };
-    let device = cpu_autodiff();
-    let net = config.init(&device, 8).expect("init");
-    let (u, s) = inputs(2, 16, &device);
-    let before = calls();
-    with_fusion(Fusion::Block, || net.forward(u, s));
-    // Encoder: 1 + L double convs; decoder: per level the up-conv and a double conv; output.
-    assert_eq!(calls(), before + 2 * (1 + levels) + 3 * levels + 1);
 }

@@ -20,6 +20,7 @@ pub mod fused;
 pub mod fused_block;
 pub mod fused_conv;
 pub mod fused_edge;
+pub mod fused_node;
 pub mod gcn;
 pub mod grid;
 pub mod init;
