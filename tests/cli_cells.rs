@@ -419,11 +419,17 @@ fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
     // 60 iterations: the stop comes after the first tick of training (20).
     args.extend(STUDY.map(|arg| if arg == "8" { "60" } else { arg }));
     study(&args);
-    let run = |out: &Path, extra: &[&str]| {
+    let run_output = |out: &Path, extra: &[&str]| {
         let mut args = vec!["run-cell", "--plan", path(&plan), "--cell", "2", "--out"];
         args.push(path(out));
         args.extend(extra);
-        study(&args)
+        run_cli("study", &args)
+    };
+    let run = |out: &Path, extra: &[&str]| {
+        let output = run_output(out, extra);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
     };
     let straight = dir.join("straight");
     run(&straight, &[]);
@@ -443,19 +449,7 @@ fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
         "{status}"
     );
 
-    let run_output = |out: &Path| {
-        let args = [
-            "run-cell",
-            "--plan",
-            path(&plan),
-            "--cell",
-            "2",
-            "--out",
-            path(out),
-        ];
-        run_cli("study", &args)
-    };
-    let output = run_output(&stopped);
+    let output = run_output(&stopped, &[]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(
@@ -472,7 +466,7 @@ fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
     let broken = dir.join("broken");
     std::fs::create_dir_all(&broken).expect("dir");
     std::fs::write(broken.join("cell-00002.checkpoint"), b"not a checkpoint").expect("write");
-    let output = run_output(&broken);
+    let output = run_output(&broken, &[]);
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(

@@ -110,14 +110,10 @@ impl Study {
     /// Applies the pending checkpoint to `job` when it is that checkpoint's training.
     pub(super) fn resume_job(&mut self, job: &mut Job) -> Result<(), StudyError> {
         let spec = &self.jobs[job.index];
-        let matches = self
+        let Some(checkpoint) = self
             .resume
-            .as_ref()
-            .is_some_and(|c| c.variant == spec.variant && c.seed == spec.seed);
-        if !matches {
-            return Ok(());
-        }
-        let Some(checkpoint) = self.resume.take() else {
+            .take_if(|c| c.variant == spec.variant && c.seed == spec.seed)
+        else {
             return Ok(());
         };
         if checkpoint.losses.len() != checkpoint.trainer.iteration {

@@ -308,7 +308,7 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
 }
 
 /// Why cell `cell` is left unfinished without failing, if it is: its training is checkpointed,
-/// or the time limit came before it started.
+/// or the time limit came before it started (or before its training could be saved).
 fn unfinished(
     plan: &StudyPlan,
     cell: usize,
@@ -321,7 +321,10 @@ fn unfinished(
             checkpoint.training.trainer.iteration,
             plan.cells[cell].config.total_iterations()
         )),
-        _ if stop_after.is_some() => Some("not started before the time limit".to_string()),
+        _ if stop_after.is_some() => Some(
+            "not finished before the time limit, and no checkpoint: a rerun starts it afresh"
+                .to_string(),
+        ),
         _ => None,
     }
 }

@@ -248,8 +248,8 @@ fn resume(batch: &mut CellBatch, work: Work<'_>, cell: usize) -> Result<(), Stri
         .map_err(|err| cannot(err.to_string()))
 }
 
-/// Saves cell `cell`'s training when it is between two iterations; true when saved. A failed
-/// save is reported and the training goes on.
+/// Saves cell `cell`'s training when it is between two iterations; true when there was one to
+/// save (a failed save is reported, and counts as an attempt: the next comes a period later).
 fn save(batch: &CellBatch, plan: &StudyPlan, cell: usize, checkpoints: Checkpoints<'_>) -> bool {
     let Some(checkpoint) = batch.checkpoint(plan, cell) else {
         return false;

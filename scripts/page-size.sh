@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The page module's size under the release profile and under its own `web-page` profile (what
+# trunk's release build uses, index.html's data-cargo-profile-release), on the same sources:
+# cargo build, wasm-bindgen, wasm-opt -Os as trunk runs them, gzip -9. A benchmark, not a test.
+# Usage: scripts/page-size.sh   (after scripts/setup.sh: wasm-bindgen-cli and binaryen installed)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/tools/binaryen/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+target="${CARGO_TARGET_DIR:-target}"
+features="--enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+git log --oneline -1
+for profile in release web-page; do
+  cargo build --locked --profile "$profile" --target wasm32-unknown-unknown --bin unroll-lab-web >/dev/null 2>&1
+  wasm-bindgen --target web --out-dir "$work/$profile" --no-typescript \
+    "$target/wasm32-unknown-unknown/$profile/unroll-lab-web.wasm"
+  # shellcheck disable=SC2086
+  wasm-opt -Os $features "$work/$profile/unroll-lab-web_bg.wasm" -o "$work/$profile/opt.wasm"
+  raw=$(stat -c %s "$work/$profile/opt.wasm"); gz=$(gzip -9 -c "$work/$profile/opt.wasm" | wc -c)
+  awk -v p="$profile" -v r="$raw" -v g="$gz" 'BEGIN { printf "page, %s profile: %.2f MB raw, %.2f MB gzip -9\n", p, r / 1e6, g / 1e6 }'
+done
