@@ -438,16 +438,24 @@ fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
     let stopped = dir.join("stopped");
     let printed = run(&stopped, &["--stop-after", "0"]);
     assert!(
-        printed.contains("checkpointed at iteration 20 of 60: a rerun resumes there"),
+        printed.contains("checkpointed at iteration 20 of 60 after "),
         "{printed}"
     );
     assert!(stopped.join("cell-00002.checkpoint").is_file());
     assert!(!stopped.join("cell-00002.json").exists());
     let status = study(&["status", "--plan", path(&plan), path(&stopped)]);
     assert!(
-        status.contains("checkpointed at iteration 20 of 60"),
+        status.contains("checkpointed at iteration 20 of 60 after "),
         "{status}"
     );
+    // The seconds the stopped run spent on the cell, which its finished result must include.
+    let before: f64 = status
+        .split("checkpointed at iteration 20 of 60 after ")
+        .nth(1)
+        .and_then(|rest| rest.split(" s").next())
+        .and_then(|secs| secs.parse().ok())
+        .unwrap_or_else(|| panic!("no seconds in {status}"));
+    assert!(before > 0.0, "{status}");
 
     let output = run_output(&stopped, &[]);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -457,6 +465,15 @@ fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
         "{stderr}"
     );
     assert!(!stopped.join("cell-00002.checkpoint").exists());
+    let resumed: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(stopped.join("cell-00002.json")).expect("cell result"),
+    )
+    .expect("JSON");
+    let wall = resumed["wall_secs"].as_f64().expect("wall_secs");
+    assert!(
+        wall > before,
+        "the resumed cell's {wall} s leave out the {before} s before the stop"
+    );
     assert_eq!(
         cell_without_timing(&stopped.join("cell-00002.json")),
         cell_without_timing(&straight.join("cell-00002.json"))

@@ -38,6 +38,8 @@ pub enum DataSource {
 /// A running batch of cells.
 pub struct CellBatch {
     driver: Driver,
+    /// The resumed cell and the wall seconds it ran before (added to its finished training's).
+    carried: Option<(usize, f64)>,
 }
 
 impl CellBatch {
@@ -81,6 +83,7 @@ impl CellBatch {
             Driver::from_study(study, clock, TickPolicy::Fixed(NATIVE_ITERATIONS_PER_TICK));
         Ok(Self {
             driver: if share { driver.sharing_data() } else { driver },
+            carried: None,
         })
     }
 
@@ -102,6 +105,7 @@ impl CellBatch {
     /// Resumes `checkpoint` (of one of the batch's cells) when its training starts; before the
     /// first tick.
     pub fn resume_from(&mut self, checkpoint: CellCheckpoint) -> Result<(), CellError> {
+        self.carried = Some((checkpoint.cell, checkpoint.wall_secs));
         self.driver
             .study_mut()
             .resume_from(checkpoint.training)
@@ -123,15 +127,30 @@ impl CellBatch {
                     plan_hash: plan.hash.clone(),
                     cell,
                     training,
+                    wall_secs: self.carried_secs(cell) + self.driver.running_secs(),
                 })
                 .map_err(CellError::from),
         )
     }
 
-    /// One tick of the study; the events it produced.
+    /// One tick of the study; the events it produced (a resumed cell's finished training counts
+    /// the wall time of its earlier runs too).
     pub async fn tick(&mut self) -> Vec<RunEvent> {
         let mut events = self.driver.tick().await;
         events.retain(|e| !matches!(e, RunEvent::VariantFinished(_) | RunEvent::Finished { .. }));
+        for event in &mut events {
+            if let RunEvent::TrainingFinished(finished) = event {
+                finished.wall_secs += self.carried_secs(finished.cell);
+            }
+        }
         events
+    }
+
+    /// The wall seconds cell `cell` ran before this batch resumed it (0 if it did not).
+    fn carried_secs(&self, cell: usize) -> f64 {
+        match self.carried {
+            Some((resumed, secs)) if resumed == cell => secs,
+            _ => 0.0,
+        }
     }
 }

@@ -41,6 +41,10 @@ pub struct CellCheckpoint {
     pub cell: usize,
     /// Its training's state.
     pub training: TrainingCheckpoint,
+    /// Wall-clock seconds the cell has run up to this checkpoint, over every run of it (data,
+    /// training and evaluation): a resumed cell's result reports its whole time.
+    #[serde(default)]
+    pub wall_secs: f64,
 }
 
 impl CellCheckpoint {

@@ -168,6 +168,12 @@ impl Driver {
         self
     }
 
+    /// Seconds since the last training finished (or the driver started), on its clock: the
+    /// running training's wall time so far, as [`TrainingFinished::wall_secs`] will count it.
+    pub fn running_secs(&self) -> f64 {
+        (self.clock)() - self.last_finished_secs
+    }
+
     /// True after the results or an error were reported.
     pub fn stopped(&self) -> bool {
         self.stopped

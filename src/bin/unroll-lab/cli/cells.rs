@@ -317,9 +317,10 @@ fn unfinished(
 ) -> Option<String> {
     match read_checkpoint(plan, cell, dir) {
         Ok(Some(checkpoint)) => Some(format!(
-            "checkpointed at iteration {} of {}: a rerun resumes there",
+            "checkpointed at iteration {} of {} after {:.1} s: a rerun resumes there",
             checkpoint.training.trainer.iteration,
-            plan.cells[cell].config.total_iterations()
+            plan.cells[cell].config.total_iterations(),
+            checkpoint.wall_secs
         )),
         _ if stop_after.is_some() => Some(
             "not finished before the time limit, and no checkpoint: a rerun starts it afresh"
@@ -390,9 +391,10 @@ pub fn status(args: &StatusArgs) -> Result<(), CliError> {
     for problem in &problems {
         let resumes = match read_checkpoint(&plan, problem.cell, &args.dir) {
             Ok(Some(checkpoint)) => format!(
-                "; checkpointed at iteration {} of {}",
+                "; checkpointed at iteration {} of {} after {:.1} s",
                 checkpoint.training.trainer.iteration,
-                plan.cells[problem.cell].config.total_iterations()
+                plan.cells[problem.cell].config.total_iterations(),
+                checkpoint.wall_secs
             ),
             Ok(None) => String::new(),
             Err(why) => format!("; its checkpoint is unusable: {why}"),
