@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The page module's size under the release profile and under its own `web-page` profile (what
-# trunk's release build uses, index.html's data-cargo-profile-release), on the same sources:
+# trunk's release build uses, index.html's data-cargo-profile-release), on the same sources and
+# with the page's features (index.html's data-cargo-features, read from it):
 # cargo build, wasm-bindgen, wasm-opt -Os as trunk runs them, gzip -9. A benchmark, not a test.
 # Usage: scripts/page-size.sh   (after scripts/setup.sh: wasm-bindgen-cli and binaryen installed)
 set -euo pipefail
@@ -11,8 +12,11 @@ features="--enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int -
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 git log --oneline -1
+page_features=$(grep -o 'data-bin="unroll-lab-web"[^>]*' index.html | grep -o 'data-cargo-features="[^"]*"' | cut -d'"' -f2)
+echo "page features: ${page_features:-none}"
 for profile in release web-page; do
-  cargo build --locked --profile "$profile" --target wasm32-unknown-unknown --bin unroll-lab-web >/dev/null 2>&1
+  cargo build --locked --profile "$profile" --target wasm32-unknown-unknown --bin unroll-lab-web \
+    --features "$page_features" >/dev/null 2>&1
   wasm-bindgen --target web --out-dir "$work/$profile" --no-typescript \
     "$target/wasm32-unknown-unknown/$profile/unroll-lab-web.wasm"
   # shellcheck disable=SC2086

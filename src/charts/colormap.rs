@@ -54,16 +54,31 @@ pub fn color_of(value: Option<f32>, a: f64) -> [u8; 3] {
 pub fn field_rgb(field: &[Vec<Option<f32>>], a: f64, width: u32, height: u32) -> Vec<u8> {
     let frames = field.len();
     let n = field.iter().map(Vec::len).max().unwrap_or(0);
+    // Each pixel column's grid point, and each frame's pixel row coloured once (rows that show
+    // the same frame repeat it): the colour map runs per grid value, not per pixel.
+    let columns: Vec<usize> = (0..width as usize)
+        .map(|col| col * n / width.max(1) as usize)
+        .collect();
+    let pixel_row = |frame: Option<&Vec<Option<f32>>>| -> Vec<u8> {
+        let colours: Vec<[u8; 3]> = (0..n)
+            .map(|j| color_of(frame.and_then(|f| f.get(j).copied()).flatten(), a))
+            .collect();
+        columns
+            .iter()
+            .flat_map(|&j| colours.get(j).copied().unwrap_or(MISSING))
+            .collect()
+    };
     let mut out = Vec::with_capacity(3 * width as usize * height as usize);
+    let mut last: Option<(Option<usize>, Vec<u8>)> = None;
     for row in 0..height as usize {
-        let frame = (frames > 0).then(|| {
-            let k = (height as usize - 1 - row) * frames / height.max(1) as usize;
-            &field[k.min(frames - 1)]
+        let k = (frames > 0).then(|| {
+            ((height as usize - 1 - row) * frames / height.max(1) as usize).min(frames - 1)
         });
-        for col in 0..width as usize {
-            let j = col * n / width.max(1) as usize;
-            let value = frame.and_then(|f| f.get(j).copied()).flatten();
-            out.extend_from_slice(&color_of(value, a));
+        if last.as_ref().is_none_or(|(shown, _)| *shown != k) {
+            last = Some((k, pixel_row(k.map(|k| &field[k]))));
+        }
+        if let Some((_, pixels)) = &last {
+            out.extend_from_slice(pixels);
         }
     }
     out
@@ -141,6 +156,50 @@ mod tests {
             assert!(w[1] <= w[0] + 1e-9, "positive half not monotone: {w:?}");
         }
         assert!(ls[mid] > 95.0 && ls[0] < 25.0 && ls[steps] < 25.0);
+    }
+
+    /// The per-pixel definition of [`field_rgb`] (nearest frame and grid point per pixel).
+    fn field_rgb_per_pixel(field: &[Vec<Option<f32>>], a: f64, width: u32, height: u32) -> Vec<u8> {
+        let frames = field.len();
+        let n = field.iter().map(Vec::len).max().unwrap_or(0);
+        let mut out = Vec::new();
+        for row in 0..height as usize {
+            let frame = (frames > 0).then(|| {
+                let k = (height as usize - 1 - row) * frames / height.max(1) as usize;
+                &field[k.min(frames - 1)]
+            });
+            for col in 0..width as usize {
+                let j = col * n / width.max(1) as usize;
+                out.extend_from_slice(&color_of(
+                    frame.and_then(|f| f.get(j).copied()).flatten(),
+                    a,
+                ));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_image_is_the_per_pixel_colour_map() {
+        // Ragged frames (padded with MISSING), gaps, more and fewer pixels than values.
+        let field: Vec<Vec<Option<f32>>> = (0..7)
+            .map(|k| {
+                (0..5 + k % 3)
+                    .map(|j| (j != 2 || k != 4).then_some(((k * 5 + j) as f32 * 0.37).sin()))
+                    .collect()
+            })
+            .collect();
+        for (w, h) in [(1, 1), (3, 2), (5, 7), (30, 20), (11, 40), (4, 3)] {
+            assert_eq!(
+                field_rgb(&field, 0.8, w, h),
+                field_rgb_per_pixel(&field, 0.8, w, h),
+                "{w}×{h}"
+            );
+        }
+        assert_eq!(
+            field_rgb(&[], 1.0, 4, 4),
+            field_rgb_per_pixel(&[], 1.0, 4, 4)
+        );
     }
 
     #[test]

@@ -35,17 +35,31 @@ impl LiveField {
     /// training trajectory after its warm-up), with a full window of `width` frames already
     /// computed.
     pub fn new(playground: &dyn Playground, width: usize) -> Result<Self, String> {
+        let mut field = Self::start(playground, width)?;
+        field.fill(usize::MAX);
+        Ok(field)
+    }
+
+    /// [`Self::new`]'s field with one frame of its window computed: [`Self::fill`] computes the
+    /// rest (a caller that must not block for long fills it in slices).
+    pub fn start(playground: &dyn Playground, width: usize) -> Result<Self, String> {
         let start = playground.developed_state(1.0)?;
-        let mut field = Self {
+        Ok(Self {
             step: playground.truth_step(1.0)?,
             columns: VecDeque::from([colours(&start)]),
             frames: VecDeque::from([start]),
             width: width.max(2),
             steps: 0,
-        };
-        field.advance(field.width - 1);
-        field.steps = 0;
-        Ok(field)
+        })
+    }
+
+    /// Computes up to `steps` more frames of the first window (not counted in
+    /// [`Self::steps`]); true once the window is full.
+    pub fn fill(&mut self, steps: usize) -> bool {
+        let missing = self.width - self.frames.len();
+        self.advance(steps.min(missing));
+        self.steps = 0;
+        self.frames.len() == self.width
     }
 
     /// Advances `steps` learned steps (Δt = 1 each), dropping the oldest frames. A state that
@@ -121,6 +135,13 @@ mod tests {
             .expect("KS has a playground");
         let mut field = LiveField::new(ks, 64).expect("field");
         assert_eq!(field.size(), (64, 48));
+        // Filled in slices, the window is the one filled at once.
+        let mut sliced = LiveField::start(ks, 64).expect("field");
+        assert!(!sliced.fill(20), "20 of 63 frames");
+        assert_eq!(sliced.frames.len(), 21);
+        while !sliced.fill(20) {}
+        assert_eq!(sliced.steps(), 0);
+        assert_eq!(sliced.frames, field.frames);
         let before = field.rgb();
         assert_eq!(before.len(), 3 * 64 * 48);
         field.advance(5);

@@ -47,7 +47,7 @@ pub use live_field::LiveField;
 pub(crate) use log_axis::{log_axis, log_bounds, log_label};
 pub use loss::{draw_loss, extend_curve, loss_curves, LossCurve};
 pub use palette::{identity_color, lighten, shaded, variant_colors, Hue, BASELINE_COLOR};
-pub use rollouts::draw_rollouts;
+pub use rollouts::{draw_rollout_part, draw_rollouts, RolloutPart};
 pub use select::{draw, draw_at};
 pub(crate) use series::entries;
 pub use series::series_names;

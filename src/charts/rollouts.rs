@@ -26,21 +26,55 @@ fn color(rollout: &Rollout) -> RGBColor {
         .map_or(BASELINE_COLOR, |id| identity_color((id.mode, id.modality)))
 }
 
+/// The two parts of the figure, which a caller may draw in separate tasks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RolloutPart {
+    /// The space–time maps and their colour bar (upper 60 %); clears the whole figure first.
+    Maps,
+    /// The error against the truth (lower 40 %).
+    Errors,
+}
+
 /// Draws `rollouts` (the first is the truth): the maps on the upper 60 %, the error below.
 pub fn draw_rollouts<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     rollouts: &[Rollout],
 ) -> Result<(), ChartError> {
-    area.fill(&WHITE)?;
-    let Some(truth) = rollouts.first() else {
-        return draw_message(
-            area,
-            "Your initial state",
-            "Roll out to see the models here.",
-        );
-    };
+    draw_rollout_part(area, rollouts, RolloutPart::Maps)?;
+    draw_rollout_part(area, rollouts, RolloutPart::Errors)
+}
+
+/// Draws one part of [`draw_rollouts`]'s figure (both parts in turn: the whole figure).
+pub fn draw_rollout_part<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    rollouts: &[Rollout],
+    part: RolloutPart,
+) -> Result<(), ChartError> {
     let (_, h) = area.dim_in_pixel();
     let (maps, errors) = area.split_vertically(h * 3 / 5);
+    match (part, rollouts.first()) {
+        (RolloutPart::Maps, None) => {
+            area.fill(&WHITE)?;
+            draw_message(
+                area,
+                "Your initial state",
+                "Roll out to see the models here.",
+            )
+        }
+        (RolloutPart::Maps, Some(_)) => {
+            area.fill(&WHITE)?;
+            draw_maps(&maps, rollouts)
+        }
+        (RolloutPart::Errors, None) => Ok(()),
+        (RolloutPart::Errors, Some(truth)) => draw_errors(&errors, truth, rollouts),
+    }
+}
+
+/// Every rollout's space–time map side by side on the truth's colour scale, and the colour bar.
+fn draw_maps<DB: DrawingBackend>(
+    maps: &DrawingArea<DB, Shift>,
+    rollouts: &[Rollout],
+) -> Result<(), ChartError> {
     let fields: Vec<SpaceTime> = rollouts
         .iter()
         .map(|r| SpaceTime::from_rollout(&r.frames, 200))
@@ -54,7 +88,15 @@ pub fn draw_rollouts<DB: DrawingBackend>(
     for ((rollout, field), cell) in rollouts.iter().zip(&fields).zip(&cells) {
         draw_panel(cell, &rollout.name, Some(field), a)?;
     }
-    draw_colorbar(&bar, a)?;
+    draw_colorbar(&bar, a)
+}
+
+/// The relative error of each rollout after the truth against it, over the rollout (log y).
+fn draw_errors<DB: DrawingBackend>(
+    errors: &DrawingArea<DB, Shift>,
+    truth: &Rollout,
+    rollouts: &[Rollout],
+) -> Result<(), ChartError> {
     let curves: Vec<Curve> = rollouts[1..]
         .iter()
         .map(|r| {
@@ -69,10 +111,10 @@ pub fn draw_rollouts<DB: DrawingBackend>(
         })
         .collect();
     let Some((lo, hi)) = log_bounds(curves.iter().flat_map(|c| c.2.iter().map(|p| p.1))) else {
-        return draw_message(&errors, "Error against the truth", "No error to show yet.");
+        return draw_message(errors, "Error against the truth", "No error to show yet.");
     };
     let steps = truth.frames.len().saturating_sub(1).max(1) as f64;
-    let (plot, legend) = with_legend_strip(&errors, LEGEND_WIDTH);
+    let (plot, legend) = with_legend_strip(errors, LEGEND_WIDTH);
     let mut chart = linear_log_chart(
         &plot,
         "Error against the truth",
@@ -109,5 +151,15 @@ mod tests {
         }
         let empty = render((720, 400), |area| draw_rollouts(area, &[]));
         assert!(empty.contains("Roll out"));
+        // The two parts, drawn one after the other, are the whole figure.
+        let parts = render((720, 400), |area| {
+            draw_rollout_part(area, &rollouts, RolloutPart::Maps)?;
+            draw_rollout_part(area, &rollouts, RolloutPart::Errors)
+        });
+        assert_eq!(parts, svg);
+        let maps = render((720, 400), |area| {
+            draw_rollout_part(area, &rollouts, RolloutPart::Maps)
+        });
+        assert!(maps.contains("ETD1 only") && !maps.contains("Error against the truth"));
     }
 }

@@ -18,6 +18,7 @@ use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::TrainConfig;
 use crate::platform::compute::{preference_from_location, slowdown_from_location};
 use crate::platform::probe::{self, WEBGPU_TIMING_TIMEOUT_MS};
+use crate::platform::timer::sleep;
 use crate::platform::{files, workers::hardware_concurrency};
 use crate::report::compute::ComputeDevice;
 
@@ -35,6 +36,8 @@ pub fn App() -> impl IntoView {
     let (slowdown, slowdown_notice) = slowdown_from_location();
     let (experiment, _) = Experiment::from_query(&files::query());
     leptos::task::spawn_local(async move {
+        // In a task of its own, after the one that mounts the page.
+        sleep(0).await;
         let config = experiment.study_config();
         let trainings = config.variants().len() * config.seeds.len();
         let requested = files::query_value("workers").and_then(|n| n.parse().ok());

@@ -20,6 +20,8 @@ use crate::platform::timer::{next_frame, now_secs, sleep};
 const WINDOW: usize = 240;
 /// Solver steps per second of wall time.
 const STEPS_PER_SEC: f64 = 25.0;
+/// Solver steps per task while the first window fills (the page's load stays in short tasks).
+const FILL_PER_TASK: usize = 60;
 /// Milliseconds between checks while paused.
 const PAUSED_MS: i32 = 250;
 
@@ -31,17 +33,26 @@ pub fn HeroAnimation() -> impl IntoView {
     let (steps, set_steps) = signal(0usize);
     let (error, set_error) = signal(String::new());
     leptos::task::spawn_local(async move {
+        // The solver's spin-up in a task of its own, not in the one that mounts the page.
+        sleep(0).await;
         let Some(playground) = System::default().description().playground() else {
             set_error.set("The default system has no live picture.".into());
             return;
         };
-        let mut field = match LiveField::new(playground, WINDOW) {
+        let mut field = match LiveField::start(playground, WINDOW) {
             Ok(field) => field,
             Err(err) => {
                 set_error.set(format!("The live solution could not start: {err}"));
                 return;
             }
         };
+        // The first window in slices, each in a task of its own.
+        loop {
+            sleep(0).await;
+            if field.fill(FILL_PER_TASK) {
+                break;
+            }
+        }
         let mut target: Option<RgbCanvas> = None;
         let mut drawn = false;
         // Wall time (s) up to which the steps shown are owed.

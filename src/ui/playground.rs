@@ -8,7 +8,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::charts::draw_rollouts;
+use crate::charts::{draw_rollout_part, RolloutPart};
 use crate::experiment::initial_state::{
     paint, InitialState, StateSource, SCALE_KEY, SCALE_LIMITS, STATE_KEY,
 };
@@ -187,6 +187,8 @@ pub fn Playground(
                         .into(),
                 );
             }
+            // The figure draws in a task of its own, after the one that computed the rollouts.
+            sleep(0).await;
             if stale() {
                 return;
             }
@@ -204,15 +206,25 @@ pub fn Playground(
         });
     });
 
+    // The figure's maps now, its error chart in the next task (each part a short task).
     Effect::new(move |_| {
         let Some(element) = canvas.get() else {
             return;
         };
-        let outcome =
-            rollouts.with(|r| canvas_backend::draw_with(&element, |area| draw_rollouts(area, r)));
-        if let Err(err) = outcome {
-            set_status.set(format!("The figure could not be drawn: {err}"));
-        }
+        let draw = move |element: &_, part| {
+            let outcome = rollouts.try_with_untracked(|r| {
+                canvas_backend::draw_with(element, |area| draw_rollout_part(area, r, part))
+            });
+            if let Some(Err(err)) = outcome {
+                let _ = set_status.try_set(format!("The figure could not be drawn: {err}"));
+            }
+        };
+        rollouts.track();
+        draw(&element, RolloutPart::Maps);
+        leptos::task::spawn_local(async move {
+            sleep(0).await;
+            draw(&element, RolloutPart::Errors);
+        });
     });
 
     let down = move |ev: leptos::ev::PointerEvent| {

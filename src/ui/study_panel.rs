@@ -16,7 +16,7 @@ use super::hero::HeroAnimation;
 use super::playground::Playground;
 use super::pool_run::{Launch, PoolRun, Sinks};
 use super::show_results::ResultsSinks;
-use super::{ExperimentForm, GradientFlow, Intro, LiveLoss, ResultsCharts, ResultsTable};
+use super::{ExperimentForm, GradientFlow, Intro, Later, LiveLoss, ResultsCharts, ResultsTable};
 use crate::charts::LossCurve;
 use crate::experiment::Experiment;
 use crate::numerics::study::cost::cost;
@@ -26,6 +26,7 @@ use crate::numerics::study::pool::{pool_size, Fault};
 use crate::numerics::study::Preset;
 use crate::numerics::train::Mode;
 use crate::platform::files;
+use crate::platform::timer::sleep;
 use crate::platform::workers::hardware_concurrency;
 use crate::report::results::{ResultsText, StudyResults};
 use crate::report::units::{cost_summary, format_seconds};
@@ -78,7 +79,12 @@ pub fn StudyPanel(
             "The previous run was interrupted (the page was closed or reloaded): {kept}."
         ));
     }
-    let (stored, set_stored) = signal(files::stored_runs());
+    // Read in a task of its own, not the one that mounts the page (the list may be long).
+    let (stored, set_stored) = signal(Vec::new());
+    leptos::task::spawn_local(async move {
+        sleep(0).await;
+        let _ = set_stored.try_set(files::stored_runs());
+    });
     let run: StoredValue<Option<Rc<PoolRun>>, LocalStorage> = StoredValue::new_local(None);
     // The committed run last loaded (results/): shown alone, or beside the page's own run.
     let reference = RwSignal::new(None::<Committed>);
@@ -251,6 +257,7 @@ pub fn StudyPanel(
             </div>
             <Intro />
         </section>
+        <Later>
         <div class="workbench">
             <section id="experiment" class="panel">
                 <h2>"Experiment"</h2>
@@ -281,6 +288,7 @@ pub fn StudyPanel(
                     />
                 </details>
             </section>
+            <Later>
             <section id="live" class="panel">
                 <h2>"Live"</h2>
                 <ul id="workers">
@@ -297,7 +305,10 @@ pub fn StudyPanel(
                     {move || finished.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
                 </ul>
             </section>
+            </Later>
         </div>
+        </Later>
+        <Later>
         <section id="results" class="panel">
             <h2>"Results"</h2>
             <div class="controls">
@@ -339,7 +350,10 @@ pub fn StudyPanel(
                 }).collect_view()}
             </ul>
         </section>
+        </Later>
+        <Later>
         <Playground results=results weights=weights />
+        </Later>
     }
 }
 
