@@ -7,6 +7,8 @@
 
 use leptos::prelude::*;
 
+use super::Later;
+
 use crate::experiment::{Experiment, Kind, Knob, Value};
 use crate::numerics::nets::Architecture;
 use crate::numerics::study::Preset;
@@ -161,6 +163,8 @@ pub fn ExperimentForm(
                 }).collect_view()}
                 <span class="field-error" id="modalities-error">{error_of(Knob::Modalities.key())}</span>
             </fieldset>
+            // The form in three tasks after its first (each part's DOM is a short task).
+            <Later>
             <fieldset id="network">
                 <legend>"Network"</legend>
                 <div class:hidden=move || !uses_net_size()><label>"Architecture "
@@ -219,6 +223,8 @@ pub fn ExperimentForm(
                     hint="(only with the transition mode)"
                     disabled=Signal::derive(move || !experiment.with(Experiment::uses_alpha)) />
             </fieldset>
+            </Later>
+            <Later>
             <fieldset id="training">
                 <legend>"Training and evaluation"</legend>
                 <div class:hidden=move || !experiment.with(|e| Knob::Solver.applies(e))><label>"Coarse solver "
@@ -255,6 +261,8 @@ pub fn ExperimentForm(
             <p class="field-error" id="workload-error">{error_of(crate::experiment::validate::WORKLOAD)}</p>
             <p class="deviations">"Deviations from the study: " {move || experiment.with(|e| e.deviations().join("; "))}</p>
             <p class="cli">"Same study from the CLI: " <code id="cli-command">{move || experiment.with(Experiment::cli_command)}</code></p>
+            </Later>
+            <Later>
             <div class="peers">
                 <p class="cli">"The paper's own code ("<code>"kuramoto-sivashinsky/ks_train.py"</code>", PyTorch + PhiFlow), closest equivalent:"</p>
                 <pre><code id="ks-train-command">{move || experiment.with(|e| e.ks_train_command().lines.join("\n"))}</code></pre>
@@ -270,6 +278,7 @@ pub fn ExperimentForm(
                     }.into_any(),
                 }}
             </div>
+            </Later>
         </div>
     }
 }

@@ -278,6 +278,7 @@ pub fn StudyPanel(
                     <p id="gradient-flow-2d" class:hidden=move || solver_first().is_none()>
                         {move || solver_first().unwrap_or_default()}
                     </p>
+                    <Later>
                     <GradientFlow
                         mode=Signal::derive(move || if solver_first().is_some() {
                             Mode::Transition
@@ -286,6 +287,7 @@ pub fn StudyPanel(
                         })
                         unroll=Signal::derive(move || experiment.get().study_config().base.unroll)
                     />
+                    </Later>
                 </details>
             </section>
             <Later>
