@@ -28,7 +28,8 @@ pub fn run_static_constructors() {
 }
 
 /// Starts the app: static constructors, panic hook (shows the panic in the page, never a silent
-/// blank), logger, mount.
+/// blank), logger, mount (`index.html`'s static first screen stays until the app's is complete:
+/// [`hide_boot_message`]).
 pub fn start() {
     run_static_constructors();
     std::panic::set_hook(Box::new(|info| {
@@ -38,7 +39,6 @@ pub fn start() {
         ));
     }));
     let _ = console_log::init_with_level(log::Level::Warn);
-    hide_boot_message();
     leptos::mount::mount_to_body(crate::ui::App);
 }
 
@@ -46,7 +46,8 @@ fn document() -> Option<web_sys::Document> {
     web_sys::window().and_then(|window| window.document())
 }
 
-fn hide_boot_message() {
+/// Removes `index.html`'s static first screen (the app shows its own in the same task).
+pub fn hide_boot_message() {
     if let Some(boot) = document().and_then(|doc| doc.get_element_by_id("boot")) {
         boot.remove();
     }

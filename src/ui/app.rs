@@ -78,7 +78,16 @@ pub fn App() -> impl IntoView {
             set_probe_complete.set(true);
         }
     });
+    // The first screen mounts in several tasks (`Later`), hidden: shown, and `index.html`'s static
+    // copy removed, in the task that completes it, so nothing moves.
+    let (first_screen, set_first_screen) = signal(false);
+    Effect::new(move |_| {
+        if first_screen.get() {
+            crate::platform::hide_boot_message();
+        }
+    });
     view! {
+        <div id="app" class:hidden=move || !first_screen.get()>
         <header class="masthead">
             <div class="titles">
                 <h1>"unroll-lab"</h1>
@@ -95,8 +104,10 @@ pub fn App() -> impl IntoView {
                 webgpu=train_on_webgpu
                 flop_rate=flop_rate
                 training_note=training_note
+                first_screen=set_first_screen
             />
         </main>
+        </div>
     }
 }
 

@@ -1,9 +1,17 @@
-//! Content mounted a task after the page's first: the first screen mounts at once, and each
-//! `Later` below the fold in a task of its own, so no main-thread task of the load is long.
+//! Content mounted a task after the page's first, so no main-thread task of the load is long:
+//! the first screen mounts in a few tasks, hidden until [`WhenMounted`] says it is complete, and
+//! each section below the fold in a task of its own.
 
 use leptos::prelude::*;
 
 use crate::platform::timer::sleep;
+
+/// Sets `done` when it mounts: placed after `Later`s, once they have all mounted (they mount in
+/// document order).
+#[component]
+pub fn WhenMounted(done: WriteSignal<bool>) -> impl IntoView {
+    done.set(true);
+}
 
 /// Mounts `children` in a later task (a `setTimeout(0)` after the one that mounts the page; each
 /// `Later` in its own, in document order). Nothing of `children` runs before: not even their

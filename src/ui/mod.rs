@@ -24,6 +24,6 @@ pub use device_badge::DeviceBadge;
 pub use experiment_form::ExperimentForm;
 pub use gradient_flow::GradientFlow;
 pub use intro::Intro;
-pub use later::Later;
+pub use later::{Later, WhenMounted};
 pub use results_table::ResultsTable;
 pub use study_panel::StudyPanel;

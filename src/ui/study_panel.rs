@@ -16,7 +16,9 @@ use super::hero::HeroAnimation;
 use super::playground::Playground;
 use super::pool_run::{Launch, PoolRun, Sinks};
 use super::show_results::ResultsSinks;
-use super::{ExperimentForm, GradientFlow, Intro, Later, LiveLoss, ResultsCharts, ResultsTable};
+use super::{
+    ExperimentForm, GradientFlow, Intro, Later, LiveLoss, ResultsCharts, ResultsTable, WhenMounted,
+};
 use crate::charts::LossCurve;
 use crate::experiment::Experiment;
 use crate::numerics::study::cost::cost;
@@ -45,13 +47,15 @@ fn injected_fault() -> Option<Option<Fault>> {
 }
 
 /// The panel. `ready` turns true once the start-up probe has chosen a device; `flop_rate` is the chosen
-/// training device's measured FLOP/s per training (`None` until measured).
+/// training device's measured FLOP/s per training (`None` until measured); `first_screen` is set
+/// once the first screen has mounted (it mounts in parts).
 #[component]
 pub fn StudyPanel(
     ready: ReadSignal<bool>,
     webgpu: ReadSignal<bool>,
     flop_rate: ReadSignal<Option<f64>>,
     training_note: ReadSignal<String>,
+    first_screen: WriteSignal<bool>,
 ) -> impl IntoView {
     let (initial, ignored) = Experiment::from_query(&files::query());
     let experiment = RwSignal::new(initial);
@@ -218,7 +222,7 @@ pub fn StudyPanel(
 
     view! {
         <section id="hero" class="hero" aria-labelledby="question-heading">
-            <HeroAnimation />
+            <Later><HeroAnimation /></Later>
             <div class="hero-question">
                 <h2 id="question-heading">"Does unrolling help a learned simulator — and why?"</h2>
                 <p id="question">
@@ -227,6 +231,7 @@ pub fn StudyPanel(
                     "either alone (prediction) or correcting a cheap solver (correction). "
                     "Press Run to retrain those variants here, in your browser, and see them beside the paper's numbers."
                 </p>
+                <Later>
                 <fieldset id="hero-presets" class="presets">
                     <legend>"Study"</legend>
                     {Preset::BROWSER.into_iter().map(|p| view! {
@@ -254,8 +259,10 @@ pub fn StudyPanel(
                 <p id="status" role="status">{status}</p>
                 <p id="url-notice" class="notice" class:hidden=move || notice.get().is_empty()>{notice}</p>
                 <p id="training-note" class="notice" class:hidden=move || training_note.get().is_empty()>{training_note}</p>
+                </Later>
             </div>
-            <Intro />
+            <Later><Intro /></Later>
+            <Later><WhenMounted done=first_screen /></Later>
         </section>
         <Later>
         <div class="workbench">

@@ -21,7 +21,8 @@ export async function launch() {
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
     headless: true,
-    args: CHROMIUM_ARGS,
+    // CHROMIUM_EXTRA_ARGS (space-separated): more flags for a benchmark, e.g. V8's.
+    args: [...CHROMIUM_ARGS, ...(process.env.CHROMIUM_EXTRA_ARGS ?? "").split(" ").filter(Boolean)],
   });
   return context;
 }

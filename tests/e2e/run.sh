@@ -9,7 +9,7 @@ export PATH="$HOME/.cargo/bin:$PATH"
 { [ -d node_modules/playwright-core ] && [ -f node_modules/axe-core/axe.min.js ]; } || npm ci --no-audit --no-fund \
   || { echo "[e2e] error: npm ci failed: is the npm registry reachable?" >&2; exit 1; }
 # The dev profile and environment of scripts/test.sh: trunk reuses the wasm32 build of the test step for
-# the worker (`--features webgpu`); the page (default features, no burn WebGPU) is its own build.
+# the worker (`--features webgpu`); the page (its `compact-fft` feature, no burn WebGPU) is its own build.
 (cd "$root" && trunk build --dist target/e2e-dist)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$root/target/e2e-dist" >/tmp/unroll-lab-e2e-server.log 2>&1 &
