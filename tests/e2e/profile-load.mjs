@@ -3,6 +3,8 @@
 // button is mounted and the page has been idle for a second, then prints the long tasks and the
 // functions with the most self time (wasm functions are named when the served module keeps its
 // name section, e.g. after `wasm-opt -g`).
+// With IDLE_MS=N it profiles N ms of the idle page instead (the hero animating), from 2 s after
+// the Run button mounts. PROFILE=0: the load's long tasks only, without the profiler's overhead.
 // Usage: E2E_BASE_URL=http://127.0.0.1:PORT/ node profile-load.mjs ['?device=cpu'] [TOP]
 import { launch } from "./browser.mjs";
 
@@ -28,14 +30,22 @@ await page.addInitScript(() => {
 const cdp = await page.context().newCDPSession(page);
 // PROFILE=0: the long tasks alone, without the profiler's overhead.
 const profiling = process.env.PROFILE !== "0";
-if (profiling) {
+// IDLE_MS=N: profile the idle page instead (N ms, starting 2 s after the Run button mounts).
+const idleMs = Number(process.env.IDLE_MS ?? 0);
+const startProfiler = async () => {
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
   await cdp.send("Profiler.start");
-}
+};
+if (profiling && !idleMs) await startProfiler();
 await page.goto(`${base}${query}`);
 await page.waitForSelector("#run", { timeout: 300_000 });
 await page.waitForTimeout(1000);
+if (profiling && idleMs) {
+  await page.waitForTimeout(1000);
+  await startProfiler();
+  await page.waitForTimeout(idleMs);
+}
 const tasks = await page.evaluate(() => window.__longTasks);
 console.log(`long tasks: ${tasks.map((t) => `${t.ms.toFixed(0)} ms at ${t.start.toFixed(0)} ms`).join(", ") || "none"}`);
 if (!profiling) {
