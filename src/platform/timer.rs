@@ -3,8 +3,15 @@
 //! bounds a future by wall time, `idle` waits for an idle period, `next_frame` for an animation
 //! frame, `now_secs` reads `performance.now()`.
 
+use std::cell::RefCell;
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll, Waker};
+
 use futures::future::{select, Either};
 use js_sys::Reflect;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -55,16 +62,24 @@ pub async fn with_timeout<T>(
     }
 }
 
+thread_local! {
+    /// `performance` and its `now` method, looked up once per thread (the page, each worker):
+    /// the hero reads the clock on every animation frame.
+    static CLOCK: Option<(JsValue, js_sys::Function)> = {
+        let performance = Reflect::get(&js_sys::global(), &"performance".into()).ok();
+        performance.and_then(|performance| {
+            let now = Reflect::get(&performance, &"now".into()).ok()?.dyn_into().ok()?;
+            Some((performance, now))
+        })
+    };
+}
+
 /// The browser clock in seconds (`performance.now()`, page or worker).
 pub fn now_secs() -> f64 {
-    Reflect::get(&js_sys::global(), &"performance".into())
-        .ok()
-        .and_then(|performance| {
-            let now: js_sys::Function = Reflect::get(&performance, &"now".into())
-                .ok()?
-                .dyn_into()
-                .ok()?;
-            now.call0(&performance).ok()?.as_f64()
+    CLOCK
+        .with(|clock| {
+            let (performance, now) = clock.as_ref()?;
+            now.call0(performance).ok()?.as_f64()
         })
         .map_or(0.0, |millis| millis / 1000.0)
 }
@@ -92,13 +107,75 @@ pub async fn idle(timeout_ms: u32) {
 }
 
 /// Resolves at the page's next animation frame (`requestAnimationFrame`; a 16 ms timer where
-/// there is none).
+/// there is none). Every waiter shares one callback, registered once per frame, so a loop woken
+/// on every frame (the hero) builds no promise or closure per frame.
 pub async fn next_frame() {
-    let Ok(window) = js_sys::global().dyn_into::<web_sys::Window>() else {
+    if js_sys::global().dyn_into::<web_sys::Window>().is_err() {
         return sleep(16).await;
+    }
+    let target = FRAMES.with(|frames| frames.state.borrow().frame + 1);
+    NextFrame { target }.await;
+}
+
+/// The animation frames seen so far and who waits for the next.
+#[derive(Default)]
+struct FrameState {
+    frame: u64,
+    requested: bool,
+    waiting: Vec<Waker>,
+}
+
+/// The shared `requestAnimationFrame` callback and its state.
+struct Frames {
+    state: Rc<RefCell<FrameState>>,
+    callback: Closure<dyn FnMut(f64)>,
+}
+
+thread_local! {
+    static FRAMES: Frames = {
+        let state = Rc::new(RefCell::new(FrameState::default()));
+        let shared = state.clone();
+        let callback = Closure::<dyn FnMut(f64)>::new(move |_timestamp: f64| {
+            let waiting = {
+                let mut state = shared.borrow_mut();
+                state.frame += 1;
+                state.requested = false;
+                std::mem::take(&mut state.waiting)
+            };
+            waiting.into_iter().for_each(Waker::wake);
+        });
+        Frames { state, callback }
     };
-    let promise = js_sys::Promise::new(&mut |resolve, _reject| {
-        let _ = window.request_animation_frame(resolve.unchecked_ref());
-    });
-    let _ = JsFuture::from(promise).await;
+}
+
+/// Ready once frame `target` has been seen.
+struct NextFrame {
+    target: u64,
+}
+
+impl Future for NextFrame {
+    type Output = ();
+
+    fn poll(self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<()> {
+        FRAMES.with(|frames| {
+            let mut state = frames.state.borrow_mut();
+            if state.frame >= self.target {
+                return Poll::Ready(());
+            }
+            state.waiting.push(context.waker().clone());
+            if !state.requested {
+                let requested = web_sys::window().is_some_and(|window| {
+                    window
+                        .request_animation_frame(frames.callback.as_ref().unchecked_ref())
+                        .is_ok()
+                });
+                // Without a frame to wait for, resolve now rather than never.
+                if !requested {
+                    return Poll::Ready(());
+                }
+                state.requested = true;
+            }
+            Poll::Pending
+        })
+    }
 }
