@@ -39,6 +39,9 @@ async fn the_start_up_probe_times_the_cpu_and_webgpu_where_it_exists() {
         config: system.physics().preset(Preset::Quick, 1).base,
         webgpu: true,
         timeout_ms: probe::WEBGPU_TIMING_TIMEOUT_MS,
+        // One training: three as an ensemble run past the timeout on a software adapter, and
+        // the abandoned timing would leave work on this thread's WebGPU device.
+        seeds: 1,
     };
     let reports = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = reports.clone();
@@ -55,6 +58,7 @@ async fn the_start_up_probe_times_the_cpu_and_webgpu_where_it_exists() {
     assert_eq!(probe.cpu_self_check, "6/6 checks passed");
     assert!(probe.cpu.ms().is_some_and(|ms| ms > 0.0), "{:?}", probe.cpu);
     assert!(probe.flops_per_iteration > 0.0);
+    assert_eq!(probe.webgpu_members, 1);
     let choice = choose(&probe.cpu, &probe.webgpu, 3, 6, Preference::Auto);
     console_log!("chosen: {:?} ({})", choice.device, choice.reason);
     assert!(choice.device.is_some());
@@ -167,24 +171,32 @@ fn default_training_set_generates_in_wasm() {
 /// Every architecture trains in wasm on the CPU backend, in every mode and modality: three
 /// iterations of a 4-channel, depth-1 net on a short two-size training set give finite losses,
 /// and the same seed gives the same losses again.
-#[wasm_bindgen_test]
-async fn every_architecture_trains_in_every_mode_and_modality_in_wasm() {
-    unroll_lab::platform::run_static_constructors();
-    use unroll_lab::numerics::backend;
+/// A small KS training set: 2 domain sizes, 20 frames each.
+fn tiny_ks_set() -> (
+    unroll_lab::numerics::train::config::TrainDataConfig,
+    Vec<unroll_lab::numerics::types::Trajectory>,
+) {
     use unroll_lab::numerics::ks::data::{data_solver, generate};
-    use unroll_lab::numerics::ks::preset::quick;
-    use unroll_lab::numerics::nets::Architecture;
-    use unroll_lab::numerics::system::System;
-    use unroll_lab::numerics::train::config::TrainDataConfig;
-    use unroll_lab::numerics::train::run::LossLog;
-    use unroll_lab::numerics::train::{Modality, Mode};
-
-    let data = TrainDataConfig {
+    let data = unroll_lab::numerics::train::config::TrainDataConfig {
         scales: vec![1.0, 1.2],
         warmup_steps: 20,
         frames: 20,
     };
     let set = generate(&data, data_solver(48)).expect("training set");
+    (data, set)
+}
+
+#[wasm_bindgen_test]
+async fn every_architecture_trains_in_every_mode_and_modality_in_wasm() {
+    unroll_lab::platform::run_static_constructors();
+    use unroll_lab::numerics::backend;
+    use unroll_lab::numerics::ks::preset::quick;
+    use unroll_lab::numerics::nets::Architecture;
+    use unroll_lab::numerics::system::System;
+    use unroll_lab::numerics::train::run::LossLog;
+    use unroll_lab::numerics::train::{Modality, Mode};
+
+    let (data, set) = tiny_ks_set();
     let device = backend::cpu();
     for architecture in Architecture::ONE_D {
         for mode in [Mode::Predict, Mode::Correct, Mode::Transition] {
@@ -267,4 +279,83 @@ async fn kolmogorov_wig_trains_with_its_curriculum_in_wasm() {
         "Kolmogorov C-WIG (curriculum 1 → 2, guard) trained in wasm: {:?}",
         losses[0]
     );
+}
+
+/// An ensemble's members train as they would alone, in wasm on the CPU backend and on WebGPU
+/// where the browser offers an adapter: every member's losses, and its output layer's weights
+/// after training, agree with its own training's (CPU 1e-6, WebGPU 1e-4 relative: another
+/// kernel order).
+#[wasm_bindgen_test]
+async fn ensemble_members_train_as_they_would_alone_on_cpu_and_webgpu() {
+    unroll_lab::platform::run_static_constructors();
+    use unroll_lab::numerics::backend;
+    use unroll_lab::numerics::ks::preset::quick;
+    use unroll_lab::numerics::nets::Net;
+    use unroll_lab::numerics::readback::read_f32;
+    use unroll_lab::numerics::system::System;
+    use unroll_lab::numerics::train::run::LossLog;
+    use unroll_lab::numerics::train::{MemberLogs, Modality, Mode, TrainConfig};
+
+    let (data, set) = tiny_ks_set();
+    let mut devices = vec![("CPU", backend::cpu(), 1e-6f32)];
+    match compute::webgpu().await {
+        Ok(acquired) => devices.push(("WebGPU", acquired.device, 1e-4)),
+        Err(reason) => console_log!("ensemble on WebGPU not run: {reason}"),
+    }
+    let output_weights = |net: &Net| match net {
+        Net::Resnet(net) => net.output.weight.val().flatten::<1>(0, 2),
+        other => panic!("not a resnet: {}", other.architecture()),
+    };
+    let close = |a: &[f32], b: &[f32], tolerance: f32| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| (x - y).abs() <= tolerance * (1.0 + y.abs()))
+    };
+    for (name, device, tolerance) in devices {
+        let mut config = quick(Mode::Correct, Modality::Wig);
+        config.net.channels = 4;
+        config.net.depth = 1;
+        config.batch = 2;
+        config.iterations = 5;
+        config.data = data.clone();
+        let seeds = [1u64, 2, 3];
+        let members: Vec<TrainConfig> = seeds
+            .iter()
+            .map(|&seed| TrainConfig {
+                seed,
+                ..config.clone()
+            })
+            .collect();
+        let ks = System::Ks.physics();
+        let mut together = ks
+            .ensemble_trainer(members.clone(), &set, &device)
+            .expect("ensemble");
+        let mut logs = MemberLogs::new(seeds.len());
+        while !together.finished() {
+            logs.push(together.step().expect("step"));
+        }
+        logs.flush().await.expect("readback");
+        for (k, member) in members.into_iter().enumerate() {
+            let mut alone = ks.trainer(member, &set, &device).expect("trainer");
+            let mut log = LossLog::default();
+            while !alone.finished() {
+                log.push(alone.step().expect("step"));
+            }
+            log.flush().await.expect("readback");
+            let history = &logs.logs[k].history;
+            assert!(
+                close(history, &log.history, tolerance),
+                "{name} member {k}: {history:?} vs {:?}",
+                log.history
+            );
+            let trained = together.member(k).expect("member");
+            let got = read_f32(output_weights(&trained)).await.expect("readback");
+            let want = read_f32(output_weights(alone.net()))
+                .await
+                .expect("readback");
+            assert!(close(&got, &want, tolerance), "{name} member {k} weights");
+        }
+        console_log!("ensemble of 3 trained as each alone on {name}");
+    }
 }

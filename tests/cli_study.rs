@@ -258,3 +258,60 @@ fn the_sizes_preset_runs_across_architectures_and_fits_their_slopes() {
 fn assert_usage_error(args: &[&str], needle: &str) {
     common::assert_usage_error("study", args, needle);
 }
+
+/// `study --ensemble on` (a variant's seeds as one model) writes the results of `--ensemble
+/// off` (one training at a time): the same relative errors, to 1e-5 relative (ONE and NOG
+/// train bit for bit alike; WIG's gradients through the solver sum in another order); a bad
+/// value exits 2.
+#[test]
+fn ensembles_write_the_results_of_one_training_at_a_time() {
+    common::assert_usage_error("study", &["--ensemble", "maybe"], "--ensemble");
+    let run = |ensemble: &str| {
+        let out = std::env::temp_dir().join(format!(
+            "unroll-lab-ensemble-{ensemble}-{}.json",
+            std::process::id()
+        ));
+        let output = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+            .args([
+                "study",
+                "--seeds",
+                "2",
+                "--iterations",
+                "6",
+                "--channels",
+                "4",
+            ])
+            .args([
+                "--depth", "1", "--modes", "correct", "--jobs", "2", "--quiet",
+            ])
+            .args(["--ensemble", ensemble, "--out"])
+            .arg(&out)
+            .output()
+            .expect("run unroll-lab");
+        assert!(
+            output.status.success(),
+            "--ensemble {ensemble}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let text = std::fs::read_to_string(&out).expect("results file");
+        let _ = std::fs::remove_file(&out);
+        let results: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        results["variants"]
+            .as_array()
+            .expect("variants")
+            .iter()
+            .map(|v| {
+                let error = v["metrics"]["relative_error"]["mean"]
+                    .as_f64()
+                    .expect("error");
+                (v["modality"].as_str().expect("modality").to_string(), error)
+            })
+            .collect::<Vec<_>>()
+    };
+    let (alone, together) = (run("off"), run("on"));
+    assert_eq!(alone.len(), 3);
+    for ((modality, a), (other, e)) in alone.iter().zip(&together) {
+        assert_eq!(modality, other);
+        assert!((a - e).abs() <= 1e-5 * a.abs(), "{modality}: {e} vs {a}");
+    }
+}

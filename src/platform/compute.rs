@@ -47,8 +47,26 @@ pub fn cpu_device() -> Device {
     backend::cpu()
 }
 
-/// WebGPU through burn, if an adapter exists, initialises and passes the self-check.
+thread_local! {
+    /// This thread's WebGPU outcome once tried: burn registers one WebGPU device per thread, so a
+    /// second initialisation fails ("a server is still registered").
+    static ACQUIRED: std::cell::RefCell<Option<Result<Acquired, String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// WebGPU through burn, if an adapter exists, initialises and passes the self-check; tried once
+/// per thread (later calls get the first outcome).
 pub async fn webgpu() -> Result<Acquired, String> {
+    if let Some(outcome) = ACQUIRED.with(|acquired| acquired.borrow().clone()) {
+        return outcome;
+    }
+    let outcome = acquire_webgpu().await;
+    ACQUIRED.with(|acquired| *acquired.borrow_mut() = Some(outcome.clone()));
+    outcome
+}
+
+/// [`webgpu`]'s first try.
+async fn acquire_webgpu() -> Result<Acquired, String> {
     let adapter = adapter_description().await?;
     let device = webgpu_device(&adapter).await?;
     let report = with_timeout(WEBGPU_SELF_CHECK_TIMEOUT_MS, selfcheck::run(&device))

@@ -44,7 +44,7 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
     let cpu_device = backend::cpu();
     let (cpu, cpu_self_check) = match selfcheck::run(&cpu_device).await {
         Ok(check) if check.passed() => {
-            let timing = time(&request, &config, &data, &cpu_device, None).await;
+            let (timing, _) = time(&request, &config, &data, &cpu_device, None, 1).await;
             (timing, check.summary())
         }
         Ok(check) => {
@@ -79,6 +79,7 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
         adapter: None,
         webgpu_self_check: None,
         flops_per_iteration: flops,
+        webgpu_members: 1,
         complete: !request.webgpu,
     };
     report(&probe);
@@ -88,8 +89,11 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
     let (webgpu, adapter, webgpu_self_check) = {
         match compute::webgpu().await {
             Ok(acquired) => {
-                let timeout = Some(request.timeout_ms);
-                let timing = time(&request, &config, &data, &acquired.device, timeout).await;
+                // As the WebGPU worker trains them: the variant's seeds as one ensemble.
+                let (timeout, seeds) = (Some(request.timeout_ms), request.seeds);
+                let (timing, members) =
+                    time(&request, &config, &data, &acquired.device, timeout, seeds).await;
+                probe.webgpu_members = members;
                 (timing, Some(acquired.adapter), Some(acquired.self_check))
             }
             Err(reason) => {
@@ -105,21 +109,26 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
     report(&probe);
 }
 
-/// Times `config` on a self-checked `device`, within `timeout_ms` when given.
+/// Times `config` on a self-checked `device`, within `timeout_ms` when given, `seeds` trainings
+/// as one ensemble where they can be one: the timing per network and the members timed.
 async fn time(
     request: &ProbeRequest,
     config: &crate::numerics::train::TrainConfig,
     data: &Result<Vec<Trajectory>, String>,
     device: &Device,
     timeout_ms: Option<u32>,
-) -> Timing {
+    seeds: usize,
+) -> (Timing, usize) {
     let data = match data {
         Ok(data) => data,
-        Err(why) => return Timing::Untimed { why: why.clone() },
+        Err(why) => return (Timing::Untimed { why: why.clone() }, 1),
     };
     let system = request.system.physics();
+    let members = std::cell::Cell::new(1);
     let timed = async {
-        let calibration = Calibration::with_data(system, config.clone(), data, device).await?;
+        let calibration =
+            Calibration::with_members(system, config.clone(), seeds, data, device).await?;
+        members.set(calibration.members());
         sleep(0).await;
         calibration.ms_per_iteration(&now_secs).await
     };
@@ -127,22 +136,22 @@ async fn time(
         Some(ms) => match with_timeout(ms as i32, timed).await {
             Some(result) => result,
             None => {
-                return Timing::Untimed {
-                    why: format!(
-                        "timed out after {} s (1 warm-up + {TIMED_ITERATIONS} iterations)",
-                        ms / 1000
-                    ),
-                }
+                let why = format!(
+                    "timed out after {} s (1 warm-up + {TIMED_ITERATIONS} iterations)",
+                    ms / 1000
+                );
+                return (Timing::Untimed { why }, members.get());
             }
         },
         None => timed.await,
     };
-    match result {
+    let timing = match result {
         Ok(ms_per_iteration) => Timing::Measured { ms_per_iteration },
         Err(err) => Timing::Untimed {
             why: format!("failed: {err}"),
         },
-    }
+    };
+    (timing, members.get())
 }
 
 /// Starts a worker, asks it for `request`'s probe, hands each report to `on_probe` and stops it

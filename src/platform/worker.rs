@@ -139,22 +139,22 @@ async fn run(
     data: DataSource,
     paused: Rc<Cell<bool>>,
 ) {
-    let device = if webgpu {
+    let (device, gpu) = if webgpu {
         match compute::webgpu().await {
             Ok(acquired) => {
                 post(&FromWorker::Device(format!("WebGPU: {}", acquired.adapter)));
-                acquired.device
+                (acquired.device, true)
             }
             Err(reason) => {
                 post(&FromWorker::Device(format!(
                     "CPU backend (WebGPU failed in the worker: {reason})"
                 )));
-                compute::cpu_device()
+                (compute::cpu_device(), false)
             }
         }
     } else {
         post(&FromWorker::Device("CPU backend".into()));
-        compute::cpu_device()
+        (compute::cpu_device(), false)
     };
     let mut batch = match CellBatch::new(
         &plan,
@@ -167,6 +167,9 @@ async fn run(
         Ok(batch) => batch,
         Err(err) => return post(&error(err.to_string())),
     };
+    // On WebGPU a variant's seeds train as one ensemble (fewer, larger dispatches); on the CPU
+    // one at a time, where an ensemble measured slower per network (README "Ensembles").
+    batch.set_ensembles(gpu);
     while !batch.stopped() {
         while paused.get() {
             sleep(50).await;

@@ -126,6 +126,10 @@ pub fn timings_line(probe: &DeviceProbe, workers: usize, slowdown: Option<Slowdo
         Timing::Unavailable { reason } => format!("CPU: unavailable ({reason})"),
     };
     let webgpu = match &probe.webgpu {
+        Timing::Measured { ms_per_iteration } if probe.webgpu_members > 1 => format!(
+            "WebGPU: {ms_per_iteration:.1} ms/iteration per training, {} trainings as one ensemble",
+            probe.webgpu_members
+        ),
         Timing::Measured { ms_per_iteration } => {
             format!("WebGPU: {ms_per_iteration:.1} ms/iteration, one training at a time")
         }
@@ -163,6 +167,7 @@ mod tests {
             adapter: Some("google / swiftshader".into()),
             webgpu_self_check: Some("6/6 checks passed".into()),
             flops_per_iteration: 2e8,
+            webgpu_members: 1,
             complete: true,
         }
     }

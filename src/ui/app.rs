@@ -48,6 +48,7 @@ pub fn App() -> impl IntoView {
                 .unwrap_or_else(|| config.base.clone()),
             webgpu: preference != Preference::Cpu,
             timeout_ms: WEBGPU_TIMING_TIMEOUT_MS,
+            seeds: config.seeds.len(),
         };
         let notices: Vec<String> = [preference_notice, slowdown_notice]
             .into_iter()

@@ -3,14 +3,14 @@
 //! rate). The network sees the state and the constant channel `ν / VISCOSITY_SCALE`; the coarse
 //! solver is the batched differentiable [`TensorSolver`] (f32), so WIG differentiates through it.
 
-use crate::numerics::train::step::HybridStep;
+use crate::numerics::train::step::{solve_groups_apart, HybridStep};
 use crate::numerics::train::TrainError;
 use burn::tensor::{Device, Tensor};
 
 use super::config::{BurgersConfig, CORRECTION_FACTOR, VISCOSITY_SCALE};
 use super::error::BurgersError;
 use super::tensor::TensorSolver;
-use crate::numerics::nets::Net;
+use crate::numerics::nets::Forward;
 use crate::numerics::profile::{span, Phase};
 use crate::numerics::train::Mode;
 use crate::numerics::types::Precision;
@@ -104,10 +104,27 @@ impl BurgersStepper {
 
     /// One learned step at size `size`: `u [batch, N] → [batch, N]`; `channel` from
     /// [`BurgersStepper::parameter_channel`].
-    pub fn step(&self, net: &Net, size: usize, u: Tensor<2>, channel: Tensor<2>) -> Tensor<2> {
+    pub fn step(
+        &self,
+        net: &dyn Forward,
+        size: usize,
+        u: Tensor<2>,
+        channel: Tensor<2>,
+    ) -> Tensor<2> {
+        self.hybrid(net, u, channel, |u| self.solve(size, u))
+    }
+
+    /// The hybrid step of this mode around `solve` (the batch's coarse step).
+    fn hybrid(
+        &self,
+        net: &dyn Forward,
+        u: Tensor<2>,
+        channel: Tensor<2>,
+        solve: impl FnOnce(Tensor<2>) -> Tensor<2>,
+    ) -> Tensor<2> {
         match self.mode {
             Mode::Correct => {
-                let coarse = self.solve(size, u.clone());
+                let coarse = solve(u.clone());
                 let correction = span(Phase::Network, || net.forward(u, channel));
                 span(Phase::Loss, || coarse + correction * CORRECTION_FACTOR)
             }
@@ -140,12 +157,27 @@ impl HybridStep for BurgersStepper {
 
     fn step(
         &self,
-        net: &Net,
+        net: &dyn Forward,
         size: usize,
         u: Tensor<2>,
         channel: Tensor<2>,
     ) -> Result<Tensor<2>, TrainError> {
         Ok(BurgersStepper::step(self, net, size, u, channel))
+    }
+
+    /// Each group's coarse step apart, the network once.
+    fn step_sizes(
+        &self,
+        net: &dyn Forward,
+        sizes: &[usize],
+        u: Tensor<2>,
+        channel: Tensor<2>,
+    ) -> Result<Tensor<2>, TrainError> {
+        if !matches!(self.mode, Mode::Correct) {
+            return Ok(self.hybrid(net, u, channel, |u| u));
+        }
+        let coarse = solve_groups_apart(sizes, u.clone(), |size, u| Ok(self.solve(size, u)))?;
+        Ok(self.hybrid(net, u, channel, |_| coarse))
     }
 }
 

@@ -6,9 +6,9 @@ use burn::tensor::{Device, Tensor};
 
 use super::setup::Setup;
 use super::CoarseSolver;
-use crate::numerics::nets::Net;
+use crate::numerics::nets::Forward;
 use crate::numerics::profile::{span, Phase};
-use crate::numerics::train::step::{HybridStep, Stepper};
+use crate::numerics::train::step::{solve_groups_apart, HybridStep, Stepper};
 use crate::numerics::train::TrainError;
 use crate::numerics::types::Precision;
 
@@ -70,7 +70,7 @@ impl HybridStep for FlowStep {
 
     fn step(
         &self,
-        net: &Net,
+        net: &dyn Forward,
         size: usize,
         u: Tensor<2>,
         channel: Tensor<2>,
@@ -79,6 +79,31 @@ impl HybridStep for FlowStep {
         let (velocity, pressure) = span(Phase::Solver, || flow_step(&self.solver, viscosity, u));
         let input = Tensor::cat(vec![velocity.clone(), pressure], 1);
         let correction = span(Phase::Network, || net.forward(input, channel));
+        Ok(span(Phase::Loss, || velocity + correction))
+    }
+
+    /// Each group's PISO step apart (its own viscosity), the network once.
+    fn step_sizes(
+        &self,
+        net: &dyn Forward,
+        sizes: &[usize],
+        u: Tensor<2>,
+        channel: Tensor<2>,
+    ) -> Result<Tensor<2>, TrainError> {
+        if let [size] = sizes {
+            return self.step(net, *size, u, channel);
+        }
+        let solved = span(Phase::Solver, || {
+            solve_groups_apart(sizes, u, |size, u| {
+                let (velocity, pressure) = flow_step(&self.solver, 1.0 / self.reynolds[size], u);
+                Ok(Tensor::cat(vec![velocity, pressure], 1))
+            })
+        })?;
+        let [batch, _] = solved.dims();
+        let velocity_values = 2 * self.solver.resolution().pow(2);
+        let velocity = solved.clone().narrow(1, 0, velocity_values);
+        let correction = span(Phase::Network, || net.forward(solved, channel));
+        debug_assert_eq!(correction.dims(), [batch, velocity_values]);
         Ok(span(Phase::Loss, || velocity + correction))
     }
 }

@@ -9,9 +9,9 @@ use super::config::BASE_DOMAIN_SIZE;
 use super::stacked::StackedSolver;
 use super::tensor::{read_rows, Precision};
 use super::{KsConfig, ReferenceSolver, Scheme, TensorSolver};
-use crate::numerics::nets::Net;
+use crate::numerics::nets::Forward;
 use crate::numerics::profile::{span, Phase};
-use crate::numerics::train::step::{step_groups_apart, HybridStep, Stepper};
+use crate::numerics::train::step::{solve_groups_apart, HybridStep, Stepper};
 use crate::numerics::train::{Mode, TrainError};
 
 /// The network term's factor in correction mode: Δt = 0.5 (the study's KS setting).
@@ -153,7 +153,7 @@ impl HybridStep for KsStep {
 
     fn step(
         &self,
-        net: &Net,
+        net: &dyn Forward,
         size: usize,
         u: Tensor<2>,
         scale: Tensor<2>,
@@ -162,20 +162,22 @@ impl HybridStep for KsStep {
         self.hybrid(net, u, scale, |u| solver.apply(u))
     }
 
-    fn step_groups(
+    /// No solver, the stacked tensor solver where there is one (one batched matmul per
+    /// operator), else each group's own solver.
+    fn step_sizes(
         &self,
-        net: &Net,
-        groups: usize,
+        net: &dyn Forward,
+        sizes: &[usize],
         u: Tensor<2>,
         channel: Tensor<2>,
     ) -> Result<Tensor<2>, TrainError> {
         let solverless = self.sizes.iter().all(|s| matches!(s.solver, Solver::None));
         match &self.stacked {
-            _ if solverless && groups <= self.sizes.len() => self.hybrid(net, u, channel, Ok),
-            Some(stacked) if stacked.sizes() == groups => {
-                self.hybrid(net, u, channel, |u| Ok(stacked.step(u)))
-            }
-            _ => step_groups_apart(self, net, groups, u, channel),
+            _ if solverless => self.hybrid(net, u, channel, Ok),
+            Some(stacked) => self.hybrid(net, u, channel, |u| Ok(stacked.step_sizes(u, sizes))),
+            None => self.hybrid(net, u, channel, |u| {
+                solve_groups_apart(sizes, u, |size, u| self.sizes[size].solver.apply(u))
+            }),
         }
     }
 }
@@ -184,7 +186,7 @@ impl KsStep {
     /// The hybrid step of this mode around `solver` (the batch's solver step).
     fn hybrid(
         &self,
-        net: &Net,
+        net: &dyn Forward,
         u: Tensor<2>,
         scale: Tensor<2>,
         solver: impl Fn(Tensor<2>) -> Result<Tensor<2>, TrainError>,

@@ -64,6 +64,12 @@ pub enum NetError {
         /// The rejected `D`.
         depth: usize,
     },
+    /// An ensemble of an architecture that has no member axis.
+    #[error("the {0} network does not train as an ensemble (only resnet does); train its members one at a time (--ensemble off)")]
+    NoEnsemble(super::Architecture),
+    /// An ensemble of no members.
+    #[error("an ensemble needs at least one member")]
+    NoMembers,
 }
 
 impl NetConfig {

@@ -28,27 +28,48 @@ pub fn residual_block(
     conv2: &PeriodicConv1d,
     slope: f64,
 ) -> Tensor<3> {
-    let fused = fusion() == Fusion::Block
-        && x.device() == Device::flex()
-        && [
-            x.dtype(),
-            conv1.weight.val().dtype(),
-            conv2.weight.val().dtype(),
-        ]
-        .iter()
-        .all(|d| *d == DType::F32);
-    if !fused {
+    let (w1, b1) = (conv1.weight.val(), conv1.bias.val());
+    let (w2, b2) = (conv2.weight.val(), conv2.bias.val());
+    if !fuses(&x, &w1, &w2) {
         let h = leaky_relu(conv1.forward(x.clone()), slope);
         return leaky_relu(x + conv2.forward(h), slope);
     }
+    fused_residual_block(x, w1, b1, w2, b2, slope)
+}
+
+/// Whether the block on `x` with weights `w1`, `w2` runs as the fused op: burn-flex, f32,
+/// [`Fusion::Block`].
+pub(crate) fn fuses<const D: usize, const W: usize>(
+    x: &Tensor<D>,
+    w1: &Tensor<W>,
+    w2: &Tensor<W>,
+) -> bool {
+    fusion() == Fusion::Block
+        && x.device() == Device::flex()
+        && [x.dtype(), w1.dtype(), w2.dtype()]
+            .iter()
+            .all(|d| *d == DType::F32)
+}
+
+/// The fused op on `x: [.., C, N, B]`, weights `[.., C, C, 3]`, biases `[.., C]`: the leading
+/// axes (none for one network, the member axis `K` of an ensemble) index independent blocks,
+/// each with its own weights.
+pub(crate) fn fused_residual_block<const D: usize, const W: usize, const V: usize>(
+    x: Tensor<D>,
+    w1: Tensor<W>,
+    b1: Tensor<V>,
+    w2: Tensor<W>,
+    b2: Tensor<V>,
+    slope: f64,
+) -> Tensor<D> {
     #[cfg(test)]
     FUSED_CALLS.with(|calls| calls.set(calls.get() + 1));
     Tensor::from_dispatch(<Dispatch as FusedBlockOps>::fused_residual_block(
         x.into_dispatch(),
-        conv1.weight.val().into_dispatch(),
-        conv1.bias.val().into_dispatch(),
-        conv2.weight.val().into_dispatch(),
-        conv2.bias.val().into_dispatch(),
+        w1.into_dispatch(),
+        b1.into_dispatch(),
+        w2.into_dispatch(),
+        b2.into_dispatch(),
         slope,
     ))
 }
@@ -59,10 +80,11 @@ thread_local! {
     pub(crate) static FUSED_CALLS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-/// The fused residual block. `x: [C, N, B]`, weights `[C, C, 3]`, biases `[C]`.
+/// The fused residual block. `x: [.., C, N, B]`, weights `[.., C, C, 3]`, biases `[.., C]`
+/// (the leading axes, if any, index independent blocks: an ensemble's members).
 #[backend_extension(Flex, Autodiff)]
 pub trait FusedBlockOps: Backend {
-    /// `[C, N, B] → [C, N, B]`.
+    /// `[.., C, N, B] → [.., C, N, B]`.
     fn fused_residual_block(
         x: FloatTensor<Self>,
         w1: FloatTensor<Self>,
@@ -105,8 +127,9 @@ impl FusedBlockOps for Flex {
     }
 }
 
-/// burn-flex's saved state: the two tap matrices `[3C, N·B]`, the two pre-activations
-/// `[C, N·B]`, the weights as `[C, 3C]`, the shape and the slope.
+/// burn-flex's saved state: the two tap matrices `[K, 3C, N·B]`, the two pre-activations
+/// `[K, C, N·B]`, the weights as `[K, C, 3C]`, the shapes and the slope (`K` = 1 for one
+/// network).
 #[derive(Clone, Debug)]
 pub struct FlexBlockState {
     taps1: FlexTensor,
@@ -115,8 +138,45 @@ pub struct FlexBlockState {
     pre2: FlexTensor,
     w1: FlexTensor,
     w2: FlexTensor,
-    dims: [usize; 3],
+    shapes: BlockShapes,
     slope: f32,
+}
+
+/// The shapes of one call: `K` blocks of `C` channels on `N·B` columns, and the inputs' own
+/// shapes (the gradients take them).
+#[derive(Clone, Debug)]
+struct BlockShapes {
+    members: usize,
+    channels: usize,
+    columns: usize,
+    /// `[K·C, N, B]`: every block's channels as one tap layout ([`taps`]).
+    flat: [usize; 3],
+    x: Vec<usize>,
+    weight: Vec<usize>,
+    bias: Vec<usize>,
+}
+
+impl BlockShapes {
+    /// From `x: [.., C, N, B]` and the weight's and bias's shapes.
+    fn new(x: Vec<usize>, weight: Vec<usize>, bias: Vec<usize>) -> Self {
+        let rank = x.len();
+        let [c, n, b] = [x[rank - 3], x[rank - 2], x[rank - 1]];
+        let members = x[..rank - 3].iter().product();
+        Self {
+            members,
+            channels: c,
+            columns: n * b,
+            flat: [members * c, n, b],
+            x,
+            weight,
+            bias,
+        }
+    }
+
+    /// `[K, rows, columns]`.
+    fn stack(&self, rows: usize, columns: usize) -> [usize; 3] {
+        [self.members, rows, columns]
+    }
 }
 
 impl FusedBlockTraining for Flex {
@@ -126,65 +186,71 @@ impl FusedBlockTraining for Flex {
         [x, w1, b1, w2, b2]: [FlexTensor; 5],
         slope: f64,
     ) -> (FlexTensor, FlexBlockState) {
-        let dims: [usize; 3] = x.shape().dims();
-        let [c, n, b] = dims;
+        let shapes = BlockShapes::new(x.shape().to_vec(), w1.shape().to_vec(), b1.shape().to_vec());
+        let (c, columns) = (shapes.channels, shapes.columns);
         let slope = slope as f32;
-        let columns = n * b;
-        let w1 = Flex::float_reshape(w1, [c, TAPS * c].into());
-        let w2 = Flex::float_reshape(w2, [c, TAPS * c].into());
-        let taps1 = matrix(taps(&floats(&x), dims, 1), [TAPS * c, columns]);
+        let weights = shapes.stack(c, TAPS * c);
+        let w1 = Flex::float_reshape(w1, weights.into());
+        let w2 = Flex::float_reshape(w2, weights.into());
+        let tap_matrix = shapes.stack(TAPS * c, columns);
+        let taps1 = matrix(taps(&floats(&x), shapes.flat, 1), tap_matrix);
         let mut pre1 = floats_owned(flex_matmul(w1.clone(), taps1.clone()));
         add_rows(&mut pre1, &floats(&b1), columns);
         let hidden: Vec<f32> = pre1.iter().map(|&v| leaky(v, slope)).collect();
-        let taps2 = matrix(taps(&hidden, dims, 1), [TAPS * c, columns]);
+        let taps2 = matrix(taps(&hidden, shapes.flat, 1), tap_matrix);
         let mut pre2 = floats_owned(flex_matmul(w2.clone(), taps2.clone()));
         add_rows(&mut pre2, &floats(&b2), columns);
         for (p, &v) in pre2.iter_mut().zip(floats(&x).iter()) {
             *p += v;
         }
         let out: Vec<f32> = pre2.iter().map(|&v| leaky(v, slope)).collect();
+        let rows = shapes.stack(c, columns);
+        let out = shaped(out, &shapes.x);
         let state = FlexBlockState {
             taps1,
             taps2,
-            pre1: matrix(pre1, [c, columns]),
-            pre2: matrix(pre2, [c, columns]),
+            pre1: matrix(pre1, rows),
+            pre2: matrix(pre2, rows),
             w1,
             w2,
-            dims,
+            shapes,
             slope,
         };
-        (matrix(out, [c, n, b]), state)
+        (out, state)
     }
 
     fn residual_block_backward(state: FlexBlockState, grad: FlexTensor) -> [FlexTensor; 5] {
-        let [c, n, b] = state.dims;
-        let columns = n * b;
+        let shapes = &state.shapes;
+        let (columns, rows) = (
+            shapes.columns,
+            shapes.stack(shapes.channels, shapes.columns),
+        );
         let transpose = |t: FlexTensor| Flex::float_transpose(t);
         // Through the outer activation: the skip's and the second conv's gradient.
         let mut g2 = floats(&grad).into_owned();
         mask(&mut g2, &floats(&state.pre2), state.slope);
-        let g2 = matrix(g2, [c, columns]);
+        let g2 = matrix(g2, rows);
         let db2 = row_sums(&floats(&g2), columns);
         let dw2 = flex_matmul(g2.clone(), transpose(state.taps2));
         let dtaps2 = flex_matmul(transpose(state.w2), g2.clone());
         // Through the inner activation: the first conv's gradient.
-        let mut g1 = taps_adjoint(&floats(&dtaps2), state.dims, 1);
+        let mut g1 = taps_adjoint(&floats(&dtaps2), shapes.flat, 1);
         mask(&mut g1, &floats(&state.pre1), state.slope);
         let db1 = row_sums(&g1, columns);
-        let g1 = matrix(g1, [c, columns]);
+        let g1 = matrix(g1, rows);
         let dw1 = flex_matmul(g1.clone(), transpose(state.taps1));
         let dtaps1 = flex_matmul(transpose(state.w1), g1);
-        let mut dx = taps_adjoint(&floats(&dtaps1), state.dims, 1);
+        let mut dx = taps_adjoint(&floats(&dtaps1), shapes.flat, 1);
         for (d, &g) in dx.iter_mut().zip(floats(&g2).iter()) {
             *d += g;
         }
-        let kernel = |t: FlexTensor| Flex::float_reshape(t, [c, c, TAPS].into());
+        let kernel = |t: FlexTensor| Flex::float_reshape(t, shapes.weight.clone().into());
         [
-            matrix(dx, [c, n, b]),
+            shaped(dx, &shapes.x),
             kernel(dw1),
-            matrix(db1, [c]),
+            shaped(db1, &shapes.bias),
             kernel(dw2),
-            matrix(db2, [c]),
+            shaped(db2, &shapes.bias),
         ]
     }
 }
@@ -252,6 +318,11 @@ pub(super) fn floats_owned(t: FlexTensor) -> Vec<f32> {
 
 pub(super) fn matrix<const D: usize>(values: Vec<f32>, shape: [usize; D]) -> FlexTensor {
     FlexTensor::from_data(TensorData::new(values, shape))
+}
+
+/// `values` as a tensor of `shape`.
+fn shaped(values: Vec<f32>, shape: &[usize]) -> FlexTensor {
+    FlexTensor::from_data(TensorData::new(values, shape.to_vec()))
 }
 
 /// `m[r, ·] += bias[r]` for `m: [rows, columns]`.

@@ -13,6 +13,7 @@
 
 pub mod config;
 pub mod dilated;
+pub mod ensemble;
 pub mod export;
 pub mod fno;
 pub mod frame;
@@ -38,11 +39,12 @@ mod tests;
 
 pub use config::{NetConfig, NetError};
 pub use dilated::{DilatedBlock, DilatedResNet, DILATIONS};
+pub use ensemble::Ensemble;
 pub use fno::{Fno, FourierLayer, Pointwise, SpectralConv, MODES};
 pub use frame::{FrameBlock, FrameLayer, ResidualFrame};
 pub use gcn::{EdgeConv, Gcn, GcnBlock};
 pub use init::InitRng;
-pub use network::{Facts, GridSize, Marker, Network, NetworkSize};
+pub use network::{Facts, Forward, GridSize, Marker, Network, NetworkSize};
 pub use padding::{circular_pad, circular_shift};
 pub use registry::{Architecture, Net, NetSpec};
 pub use resnet1d::{PeriodicConv1d, ResNet1d, ResidualBlock};

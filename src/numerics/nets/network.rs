@@ -40,6 +40,14 @@ pub trait Network: Module + Sized {
     fn activation_floats_per_sample(size: Self::Size, resolution: usize) -> f64;
 }
 
+/// What a hybrid step calls: a map of a batch of states and their per-sample parameter
+/// channel to states, `u: [batch, values]`, `parameter: [batch, 1]` → `[batch, values]` — one
+/// [`super::Net`], or an ensemble's [`super::Ensemble`] (the batch member-major).
+pub trait Forward {
+    /// The map (see [`Network::forward`]).
+    fn forward(&self, u: Tensor<2>, parameter: Tensor<2>) -> Tensor<2>;
+}
+
 /// A network's size: read from and written as the knobs `C` (channels) and `D` (depth), as the
 /// config files and the URL carry it.
 pub trait NetworkSize: Copy + fmt::Debug + PartialEq + Send + Sync + 'static {

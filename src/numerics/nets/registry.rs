@@ -8,7 +8,7 @@ use burn::module::Module;
 use burn::tensor::{Device, Tensor};
 use serde::{Deserialize, Serialize};
 
-use super::network::{Facts, Network, NetworkSize};
+use super::network::{Facts, Forward, Network, NetworkSize};
 use super::{DilatedResNet, Fno, Gcn, InitRng, NetConfig, NetError, ResNet1d, ResNet2d, UNet};
 
 /// Writes `Architecture`, `Net` and `NetSpec` from the list of `Variant => "name": Type`.
@@ -68,6 +68,12 @@ macro_rules! architectures {
                 match self {
                     $(Net::$variant(_) => Architecture::$variant),+
                 }
+            }
+        }
+
+        impl Forward for Net {
+            fn forward(&self, u: Tensor<2>, parameter: Tensor<2>) -> Tensor<2> {
+                Net::forward(self, u, parameter)
             }
         }
 

@@ -87,6 +87,12 @@ impl CellBatch {
         })
     }
 
+    /// Trains the batch's cells of one variant as one ensemble where they can
+    /// ([`Study::set_ensembles`]); before the first tick.
+    pub fn set_ensembles(&mut self, on: bool) {
+        self.driver.study_mut().set_ensembles(on);
+    }
+
     /// True after the last cell or an error was reported.
     pub fn stopped(&self) -> bool {
         self.driver.stopped()

@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::runner::Study;
-use super::stage::{Job, Stage, StudyError};
+use super::stage::{Job, JobTrainer, Stage, StudyError};
 use crate::numerics::train::checkpoint::TrainerCheckpoint;
 
 /// The schema tag of a [`CellCheckpoint`].
@@ -76,12 +76,15 @@ impl Study {
         let Stage::Training(job) = &self.stage else {
             return None;
         };
-        if job.log.pending() > 0 || job.log.diverged_at.is_some() || job.trainer.finished() {
+        let JobTrainer::Alone(trainer) = &job.trainer else {
+            return None;
+        };
+        if job.log.pending() > 0 || job.log.diverged_at.is_some() || trainer.finished() {
             return None;
         }
         let spec = &self.jobs[job.index];
         Some(
-            job.trainer
+            trainer
                 .checkpoint()
                 .map(|trainer| TrainingCheckpoint {
                     variant: spec.variant,
@@ -129,8 +132,15 @@ impl Study {
                 )),
             ));
         }
+        let JobTrainer::Alone(trainer) = &mut job.trainer else {
+            return Err(StudyError::Train(
+                crate::numerics::train::TrainError::Checkpoint(
+                    "it is of a training that runs in an ensemble".into(),
+                ),
+            ));
+        };
         self.work_done += checkpoint.trainer.iteration as f64;
-        job.trainer.resume(checkpoint.trainer)?;
+        trainer.resume(checkpoint.trainer)?;
         job.log.record(&checkpoint.losses);
         job.training_secs = checkpoint.training_secs;
         Ok(())

@@ -101,7 +101,7 @@ impl PoolController {
         fault: Option<Fault>,
         now: f64,
     ) -> (Self, Vec<Action>) {
-        let shares = partition(&plan, workers);
+        let shares = partition(&plan, workers, webgpu);
         let count = shares.len();
         let cells = plan.cells.len();
         let controller = Self {

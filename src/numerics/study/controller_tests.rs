@@ -20,7 +20,7 @@ fn plan() -> StudyPlan {
 /// What each of two workers reports running its share, as the page hears it: worker 1 makes
 /// the data (the event carries the baseline and samples alone), worker 2 receives them.
 fn recorded(plan: &StudyPlan) -> Vec<Vec<RunEvent>> {
-    let shares = partition(plan, 2);
+    let shares = partition(plan, 2, false);
     let mut prepared = None;
     let mut events = Vec::new();
     for share in &shares {
@@ -112,7 +112,7 @@ fn started(plan: &StudyPlan) -> PoolController {
         panic!("worker 1 runs: {first:?}");
     };
     assert_eq!(data, &DataSource::Make { share: true });
-    assert_eq!(cells, &partition(plan, 2)[0]);
+    assert_eq!(cells, &partition(plan, 2, false)[0]);
     let second = controller.step(Input::Heard(1, FromWorker::Ready), 0.0);
     assert!(posts(&second).is_empty(), "worker 2 waits for the data");
     assert!(second.contains(&Action::WorkerLines(vec![
@@ -190,7 +190,7 @@ fn all_done_ships_the_data_once_and_ends_with_the_merged_results() {
     let mut assembly = Assembly::new(
         plan.clone(),
         crate::numerics::system::System::description,
-        partition(&plan, 2),
+        partition(&plan, 2, false),
     );
     for event in events.iter().flatten() {
         match event {
@@ -218,7 +218,7 @@ fn a_failing_worker_stops_the_others_and_keeps_the_finished_trainings() {
         .expect("a training");
     feed(&mut controller, 0, events[0][..=first_done].iter().cloned());
     let actions = controller.step(Input::Died(1, "out of memory".into()), 2.0);
-    let second = &plan.cells[partition(&plan, 2)[1][0]].label;
+    let second = &plan.cells[partition(&plan, 2, false)[1][0]].label;
     assert_eq!(
         statuses(&actions),
         [format!(
@@ -256,7 +256,7 @@ fn a_worker_error_before_any_training_keeps_nothing() {
         )]
     ));
     let actions = controller.step(heard(0, RunEvent::Error("the worker panicked".into())), 1.0);
-    let first = &plan.cells[partition(&plan, 2)[0][0]].label;
+    let first = &plan.cells[partition(&plan, 2, false)[0][0]].label;
     assert_eq!(
         statuses(&actions),
         [format!(

@@ -9,9 +9,10 @@ use super::description::SystemDescription;
 use super::physics::PhysicalSystem;
 use super::{EvalConfig, Preset, StudyConfig, StudyError};
 use crate::numerics::nets::NetConfig;
+use crate::numerics::train::ensemble::ensemble_refusal;
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::run::LossLog;
-use crate::numerics::train::{Modality, Mode, TrainConfig, Trainer};
+use crate::numerics::train::{EnsembleTrainer, MemberLogs, Modality, Mode, TrainConfig, Trainer};
 use crate::numerics::types::Trajectory;
 
 /// What a study costs. See [`cost`].
@@ -151,7 +152,7 @@ pub const TIMED_ITERATIONS: usize = 3;
 /// iteration that takes the first-use costs (allocations, WebGPU pipeline compilation) out of
 /// the measurement. [`Calibration::measure`] then times [`TIMED_ITERATIONS`] iterations.
 pub struct Calibration {
-    trainer: Trainer,
+    trainer: Stepping,
     config: TrainConfig,
     resolution: usize,
     solver_flops_per_state: f64,
@@ -190,18 +191,54 @@ impl Calibration {
         trajectories: &[Trajectory],
         device: &Device,
     ) -> Result<Self, StudyError> {
+        Self::with_members(system, config, 1, trajectories, device).await
+    }
+
+    /// [`Self::with_data`] for `members` trainings of `config` (seeds `1..=members`) as one
+    /// ensemble, where they can be one (else one network); its timings are per network.
+    pub async fn with_members(
+        system: &dyn PhysicalSystem,
+        config: TrainConfig,
+        members: usize,
+        trajectories: &[Trajectory],
+        device: &Device,
+    ) -> Result<Self, StudyError> {
         let resolution = system.state_shape().values();
         let solver_flops_per_state = system.solver_flops_per_state(config.mode, config.alpha);
-        let mut trainer = system.trainer(config.clone(), trajectories, device)?;
-        let mut log = LossLog::default();
-        log.push(trainer.step()?);
-        log.flush().await?;
+        let configs: Vec<TrainConfig> = (1..=members.max(1) as u64)
+            .map(|seed| TrainConfig {
+                seed,
+                ..config.clone()
+            })
+            .collect();
+        let mut trainer = if configs.len() > 1 && ensemble_refusal(&configs).is_none() {
+            Stepping::Together(Box::new(system.ensemble_trainer(
+                configs,
+                trajectories,
+                device,
+            )?))
+        } else {
+            Stepping::Alone(Box::new(system.trainer(
+                config.clone(),
+                trajectories,
+                device,
+            )?))
+        };
+        trainer.steps(1).await?;
         Ok(Self {
             trainer,
             config,
             resolution,
             solver_flops_per_state,
         })
+    }
+
+    /// Trainings one timed iteration steps (an ensemble's members; 1 alone).
+    pub fn members(&self) -> usize {
+        match &self.trainer {
+            Stepping::Alone(_) => 1,
+            Stepping::Together(trainer) => trainer.members(),
+        }
     }
 
     /// Counted FLOPs of one timed iteration.
@@ -218,19 +255,45 @@ impl Calibration {
     }
 
     /// Times [`TIMED_ITERATIONS`] iterations with `now_secs` (one readback at the end):
-    /// milliseconds per iteration.
+    /// milliseconds per iteration of one network (an ensemble's divided by its members).
     pub async fn ms_per_iteration(mut self, now_secs: &dyn Fn() -> f64) -> Result<f64, StudyError> {
-        let mut log = LossLog::default();
+        let members = self.members();
         let start = now_secs();
-        for _ in 0..TIMED_ITERATIONS {
-            log.push(self.trainer.step()?);
-        }
-        log.flush().await?;
+        self.trainer.steps(TIMED_ITERATIONS).await?;
         let seconds = now_secs() - start;
         if !(seconds > 0.0 && seconds.is_finite()) {
             return Err(StudyError::Clock(seconds));
         }
-        Ok(1000.0 * seconds / TIMED_ITERATIONS as f64)
+        Ok(1000.0 * seconds / (TIMED_ITERATIONS * members) as f64)
+    }
+}
+
+/// What a [`Calibration`] steps: one network, or an ensemble.
+enum Stepping {
+    Alone(Box<Trainer>),
+    Together(Box<EnsembleTrainer>),
+}
+
+impl Stepping {
+    /// `iterations` iterations, then one readback of their losses.
+    async fn steps(&mut self, iterations: usize) -> Result<(), StudyError> {
+        match self {
+            Stepping::Alone(trainer) => {
+                let mut log = LossLog::default();
+                for _ in 0..iterations {
+                    log.push(trainer.step()?);
+                }
+                log.flush().await?;
+            }
+            Stepping::Together(trainer) => {
+                let mut logs = MemberLogs::new(trainer.members());
+                for _ in 0..iterations {
+                    logs.push(trainer.step()?);
+                }
+                logs.flush().await?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -252,6 +315,42 @@ mod tests {
     use super::*;
     use crate::numerics::backend;
     use crate::numerics::ks::system::Ks;
+
+    /// A calibration of 3 seeds times them as one ensemble where the architecture has a member
+    /// axis (its time per network), else one network.
+    #[test]
+    fn calibration_times_an_ensemble_per_network() {
+        let mut config = Ks.preset(Preset::Quick, 1).base;
+        config.net.channels = 4;
+        config.net.depth = 1;
+        let config = Calibration::small(config);
+        let data = Ks
+            .training_data(&config.data, &config.solver)
+            .expect("data");
+        let ticks = std::cell::Cell::new(0.0);
+        let clock = || {
+            ticks.set(ticks.get() + 0.5);
+            ticks.get()
+        };
+        let device = backend::cpu();
+        let together = pollster::block_on(Calibration::with_members(
+            &Ks,
+            config.clone(),
+            3,
+            &data,
+            &device,
+        ))
+        .expect("calibration");
+        assert_eq!(together.members(), 3);
+        // 3 timed ensemble iterations in 0.5 s of the test clock: 0.5 s / 9 network iterations.
+        let ms = pollster::block_on(together.ms_per_iteration(&clock)).expect("timed");
+        assert!((ms - 500.0 / 9.0).abs() < 1e-9, "{ms}");
+        let mut unet = config;
+        unet.net.architecture = crate::numerics::nets::Architecture::Unet;
+        let alone = pollster::block_on(Calibration::with_members(&Ks, unet, 3, &data, &device))
+            .expect("calibration");
+        assert_eq!(alone.members(), 1);
+    }
 
     #[test]
     fn cost_counts_trainings_flops_and_memory() {

@@ -91,6 +91,14 @@ pub struct ProbeRequest {
     pub webgpu: bool,
     /// How long WebGPU's warm-up and timed iterations may take, ms.
     pub timeout_ms: u32,
+    /// Trainings of the timed variant (its seeds): WebGPU times them as one ensemble, as its
+    /// worker would train them, where they can be one.
+    #[serde(default = "one")]
+    pub seeds: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 /// What the probing worker reports.
@@ -108,6 +116,10 @@ pub struct DeviceProbe {
     pub webgpu_self_check: Option<String>,
     /// Counted FLOPs of the timed iteration (for a FLOP rate).
     pub flops_per_iteration: f64,
+    /// Trainings WebGPU timed as one ensemble (1: one network alone); its timing is per
+    /// network, the ensemble's time divided by this.
+    #[serde(default = "one")]
+    pub webgpu_members: usize,
     /// False in the first report, sent once the CPU is timed while WebGPU is still being probed
     /// (its timing then [`Timing::Unavailable`] with [`STILL_MEASURING`]): the page can train
     /// on the CPU at once and choose again when the complete report arrives.

@@ -67,6 +67,7 @@ fn a_forced_slow_webgpu_gives_the_cpu_a_fast_one_webgpu() {
         adapter: Some("nvidia".into()),
         webgpu_self_check: Some("6/6 checks passed".into()),
         flops_per_iteration: 3e8,
+        webgpu_members: 1,
         complete: true,
     };
     // Fast: 1 ms vs 30 ms on one worker.
@@ -200,6 +201,7 @@ fn the_probe_round_trips_through_json() {
         adapter: Some("google / swiftshader".into()),
         webgpu_self_check: Some("6/6 checks passed".into()),
         flops_per_iteration: 2.2e8,
+        webgpu_members: 1,
         complete: true,
     };
     let json = serde_json::to_string(&probe).expect("serialises");

@@ -29,6 +29,7 @@ pub mod progress;
 pub mod results;
 pub mod runner;
 pub mod stage;
+pub mod together;
 
 use serde::{Deserialize, Serialize};
 

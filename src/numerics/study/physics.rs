@@ -10,7 +10,7 @@ use burn::tensor::Device;
 pub use super::description::SystemDescription;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
-use crate::numerics::train::{Mode, TrainConfig, TrainError, Trainer};
+use crate::numerics::train::{EnsembleTrainer, Mode, TrainConfig, TrainError, Trainer};
 use crate::numerics::types::{EvalConfig, SolverSetup, System, TestMetrics, Trajectory};
 
 /// Finds the implementation of a [`System`]: the registry's `System::physics`, handed down by
@@ -116,5 +116,31 @@ pub trait PhysicalSystem: SystemDescription {
             &device,
         )?;
         Trainer::new(config, data, stepper, &device)
+    }
+
+    /// An ensemble trainer of `configs` (one configuration, seeds apart: see
+    /// [`EnsembleTrainer`]) on `data`, each config validated as for [`PhysicalSystem::trainer`].
+    fn ensemble_trainer(
+        &self,
+        configs: Vec<TrainConfig>,
+        data: &[Trajectory],
+        device: &Device,
+    ) -> Result<EnsembleTrainer, TrainError> {
+        let first = configs
+            .first()
+            .ok_or_else(|| TrainError::invalid("ensemble", "no members"))?;
+        for config in &configs {
+            self.validate(config)?;
+        }
+        let device = device.clone().autodiff();
+        let stepper = self.stepper(
+            first.mode,
+            first.alpha,
+            first.black_box_solver,
+            &first.solver,
+            &parameters_of(data),
+            &device,
+        )?;
+        EnsembleTrainer::new(configs, data, stepper, &device)
     }
 }

@@ -124,21 +124,33 @@ pub fn pool_size(cores: usize, cells: usize, requested: Option<usize>) -> usize 
 }
 
 /// The cells of `plan` shared out over `workers`: largest first onto the least loaded worker
-/// (by counted FLOPs), each share then in plan order.
-pub fn partition(plan: &StudyPlan, workers: usize) -> Vec<Vec<usize>> {
+/// (by counted FLOPs), each share then in plan order. With `together` a variant's cells (its
+/// seeds) go to one worker as one unit, so that they can train as one ensemble there.
+pub fn partition(plan: &StudyPlan, workers: usize, together: bool) -> Vec<Vec<usize>> {
     let workers = workers.max(1);
-    let mut order: Vec<&CellSpec> = plan.cells.iter().collect();
-    order.sort_by(|a, b| b.flops.total_cmp(&a.flops).then(a.index.cmp(&b.index)));
+    let mut units: Vec<Vec<&CellSpec>> = Vec::new();
+    for cell in &plan.cells {
+        match units.last_mut() {
+            Some(unit) if together && unit[0].variant == cell.variant => unit.push(cell),
+            _ => units.push(vec![cell]),
+        }
+    }
+    let flops = |unit: &[&CellSpec]| unit.iter().map(|c| c.flops.max(1.0)).sum::<f64>();
+    units.sort_by(|a, b| {
+        flops(b)
+            .total_cmp(&flops(a))
+            .then(a[0].index.cmp(&b[0].index))
+    });
     let mut shares = vec![Vec::new(); workers];
     let mut load = vec![0.0f64; workers];
-    for cell in order {
+    for unit in units {
         let (least, _) = load
             .iter()
             .enumerate()
             .min_by(|a, b| a.1.total_cmp(b.1))
             .unwrap_or((0, &0.0));
-        shares[least].push(cell.index);
-        load[least] += cell.flops.max(1.0);
+        shares[least].extend(unit.iter().map(|cell| cell.index));
+        load[least] += flops(&unit);
     }
     shares.retain(|s| !s.is_empty());
     for share in &mut shares {
@@ -325,7 +337,7 @@ mod tests {
             None,
         )
         .expect("plan");
-        let shares = partition(&plan, 4);
+        let shares = partition(&plan, 4, false);
         assert_eq!(shares.len(), 4);
         let mut all: Vec<usize> = shares.iter().flatten().copied().collect();
         all.sort_unstable();
@@ -340,14 +352,22 @@ mod tests {
         let largest = plan.cells.iter().map(|c| c.flops).fold(0.0, f64::max);
         assert!(max - min <= largest, "{loads:?}");
         assert!(shares.iter().all(|s| s.windows(2).all(|w| w[0] < w[1])));
-        assert_eq!(partition(&plan, 40).len(), 18);
+        assert_eq!(partition(&plan, 40, false).len(), 18);
+        // Together: each variant's seeds in one share.
+        let together = partition(&plan, 40, true);
+        assert_eq!(together.len(), 6);
+        for share in &together {
+            assert!(share
+                .iter()
+                .all(|&c| plan.cells[c].variant == plan.cells[share[0]].variant));
+        }
     }
 
     /// Runs the plan as `workers` batches, one after the other (as workers would, in any
     /// interleaving), through the page's assembly: the first makes the data and shares them,
     /// the others receive them (through JSON, as posted).
     fn pooled(plan: &StudyPlan, workers: usize) -> (StudyResults, usize, usize) {
-        let shares = partition(plan, workers);
+        let shares = partition(plan, workers, false);
         let mut assembly = Assembly::new(
             plan.clone(),
             crate::numerics::system::System::description,

@@ -15,7 +15,7 @@ use super::jobs::EVAL_WORK;
 use super::physics::{PhysicalSystem, Systems};
 pub use super::progress::{Phase, StudyProgress};
 use super::results::{Metrics, SampleTest, StudyResults, VariantResult};
-use super::stage::{Job, Stage, StudyError};
+use super::stage::{Job, JobTrainer, Stage, StudyError};
 use super::StudyConfig;
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::{TrainConfig, Trainer};
@@ -56,6 +56,10 @@ pub struct Study {
     pub(super) clock: Box<dyn Fn() -> f64>,
     /// A training to resume when it starts ([`Study::resume_from`]).
     pub(super) resume: Option<super::checkpoint::TrainingCheckpoint>,
+    /// Train a variant's consecutive seeds as one ensemble where they can ([`Study::set_ensembles`]).
+    pub(super) ensembles: bool,
+    /// Jobs an ensemble trained, waiting for their evaluation (in job order).
+    pub(super) trained: Vec<Job>,
 }
 
 /// Work units of one data trajectory (and of one test size's data, and of the baseline).
@@ -114,6 +118,8 @@ impl Study {
             work_total,
             clock,
             resume: None,
+            ensembles: false,
+            trained: Vec::new(),
         })
     }
 
@@ -135,6 +141,16 @@ impl Study {
             }
         }
         Ok(self)
+    }
+
+    /// Trains each variant's consecutive seeds among the study's jobs as one ensemble
+    /// ([`crate::numerics::train::EnsembleTrainer`]) where they can (one configuration, an
+    /// architecture with a member axis, no gradient guard, no checkpoint to resume), else one
+    /// at a time. Every member computes what it would alone, to rounding (see the trainer's
+    /// tests); an ensemble is not checkpointed while it trains. Call before the first
+    /// [`Self::advance`].
+    pub fn set_ensembles(&mut self, on: bool) {
+        self.ensembles = on;
     }
 
     /// Every finished training: `(variant index, seed, outcome)`, in the order they ran.
@@ -165,10 +181,13 @@ impl Study {
         matches!(self.stage, Stage::Done)
     }
 
-    /// The trainer of the running job.
+    /// The trainer of the running job, when it trains alone.
     pub fn trainer(&self) -> Option<&Trainer> {
         match &self.stage {
-            Stage::Training(job) | Stage::Evaluating(job, _) => Some(&job.trainer),
+            Stage::Training(job) | Stage::Evaluating(job, _) => match &job.trainer {
+                JobTrainer::Alone(trainer) => Some(trainer.as_ref()),
+                JobTrainer::Member(_) => None,
+            },
             _ => None,
         }
     }
@@ -208,10 +227,17 @@ impl Study {
             Stage::TestData { next } => self.generate_test(next)?,
             Stage::Baseline { next } => self.score_baseline(next)?,
             Stage::NextJob { next } => {
-                let job = self.start_job(next)?;
-                self.continue_training(job, budget).await?
+                if let Some(job) = self.take_trained(next) {
+                    self.continue_training(job, budget).await?
+                } else if let Some(together) = self.start_together(next)? {
+                    self.continue_together(together, budget).await?
+                } else {
+                    let job = self.start_job(next)?;
+                    self.continue_training(job, budget).await?
+                }
             }
             Stage::Training(job) => self.continue_training(job, budget).await?,
+            Stage::TrainingTogether(together) => self.continue_together(together, budget).await?,
             Stage::Evaluating(job, evaluation) => {
                 if evaluation.done(self.test_sets.len()) {
                     let evaluated = evaluation.next_size;
@@ -356,7 +382,7 @@ impl Study {
             .trainer(config, &self.training_data, &self.device)?;
         let mut job = Box::new(Job {
             index,
-            trainer,
+            trainer: JobTrainer::Alone(Box::new(trainer)),
             log: LossLog::default(),
             training_secs: 0.0,
             tests: Vec::new(),

@@ -127,3 +127,62 @@ fn logic_errors_say_what_went_wrong() {
         "the study is finished: there is no work left"
     );
 }
+
+/// A tiny study of 3 seeds, its seeds trained as ensembles and one at a time: every variant's
+/// errors, losses and outcomes agree (to 1e-5 relative; ONE and NOG train bit for bit alike,
+/// WIG to rounding), and the ensembles really ran.
+#[test]
+fn ensembles_give_the_results_of_trainings_one_at_a_time() {
+    let mut config = crate::numerics::ks::preset::study_config(Preset::Quick, 3);
+    config.sizes = vec![NetSize::new(4, 1)];
+    config.base.iterations = 8;
+    config.base.data.scales = vec![1.0, 1.2];
+    config.base.data.frames = 40;
+    config.base.data.warmup_steps = 20;
+    config.eval.scales = vec![0.93, 1.15];
+    config.eval.tests_per_size = 2;
+    config.eval.rollout_steps = 30;
+    let run = |ensembles: bool| {
+        let mut study = Study::new(
+            config.clone(),
+            crate::numerics::system::System::physics,
+            &backend::cpu(),
+            Box::new(|| 0.0),
+        )
+        .expect("study");
+        study.set_ensembles(ensembles);
+        let mut together = 0;
+        while !study.finished() {
+            pollster::block_on(study.advance(4)).expect("advance");
+            together += usize::from(matches!(study.stage, Stage::TrainingTogether(_)));
+        }
+        (study.results(1.0), together)
+    };
+    let (alone, none) = run(false);
+    let (ensembles, together) = run(true);
+    assert_eq!(none, 0);
+    assert!(together > 0, "no ensemble trained");
+    assert_eq!(alone.variants.len(), ensembles.variants.len());
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-5 * (1.0 + b.abs());
+    for (a, e) in alone.variants.iter().zip(&ensembles.variants) {
+        assert_eq!(a.id, e.id);
+        let (ma, me) = (&a.metrics.relative_error, &e.metrics.relative_error);
+        assert!(
+            close(me.mean, ma.mean),
+            "{:?}: {} vs {}",
+            a.id,
+            me.mean,
+            ma.mean
+        );
+        for (ta, te) in a.training.iter().zip(&e.training) {
+            assert_eq!(ta.seed, te.seed);
+            assert_eq!(ta.iterations_done, te.iterations_done);
+            assert_eq!(ta.diverged_at, te.diverged_at);
+            assert_eq!(ta.loss_curve.len(), te.loss_curve.len());
+            for ((ia, la), (ie, le)) in ta.loss_curve.iter().zip(&te.loss_curve) {
+                assert_eq!(ia, ie);
+                assert!(close(*le as f64, *la as f64), "{:?}: {le} vs {la}", a.id);
+            }
+        }
+    }
+}

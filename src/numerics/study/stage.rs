@@ -1,6 +1,7 @@
 //! Where a [`super::Study`] is: one [`Stage`] per kind of work, and the [`StudyError`] of a
 //! study that cannot go on. The transitions live in [`super::runner`], one small function each.
 
+use burn::module::Module;
 use burn::tensor::Tensor;
 
 use super::evaluate::TestMetrics;
@@ -8,7 +9,7 @@ use super::results::SpaceTime;
 use crate::numerics::nets::{Net, NetError};
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::step::Stepper;
-use crate::numerics::train::{TrainError, Trainer};
+use crate::numerics::train::{TrainConfig, TrainError, Trainer};
 
 /// Why a study was refused or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -79,6 +80,8 @@ pub enum Stage {
     },
     /// Training a job.
     Training(Box<Job>),
+    /// Training consecutive jobs of one variant (its seeds) together as one ensemble.
+    TrainingTogether(Box<super::together::Together>),
     /// Evaluating a trained job on the test set (recorded on the call after its last test).
     Evaluating(Box<Job>, Box<Evaluation>),
     /// Every job is recorded: the results are complete.
@@ -91,8 +94,8 @@ pub enum Stage {
 pub struct Job {
     /// Index into the study's job list.
     pub index: usize,
-    /// The trainer.
-    pub trainer: Trainer,
+    /// Its trainer, or the network an ensemble trained for it.
+    pub trainer: JobTrainer,
     /// Seconds spent in training steps.
     pub training_secs: f64,
     /// The losses read back so far.
@@ -101,6 +104,77 @@ pub struct Job {
     pub tests: Vec<TestMetrics>,
     /// Rollouts of the sample tests (first seed only).
     pub samples: Vec<SpaceTime>,
+}
+
+/// Where a job's network comes from.
+pub enum JobTrainer {
+    /// Its own trainer (resumable from a checkpoint).
+    Alone(Box<Trainer>),
+    /// An ensemble it was a member of, trained to the end: the member's network.
+    Member(Box<TrainedMember>),
+}
+
+/// A job trained as a member of an ensemble.
+pub struct TrainedMember {
+    /// The job's configuration.
+    pub config: TrainConfig,
+    /// The member's trained network (autodiff device).
+    pub net: Net,
+    /// Iterations it trained.
+    pub iteration: usize,
+}
+
+impl JobTrainer {
+    /// The configuration trained.
+    pub fn config(&self) -> &TrainConfig {
+        match self {
+            JobTrainer::Alone(trainer) => trainer.config(),
+            JobTrainer::Member(member) => &member.config,
+        }
+    }
+
+    /// Iterations done.
+    pub fn iteration(&self) -> usize {
+        match self {
+            JobTrainer::Alone(trainer) => trainer.iteration(),
+            JobTrainer::Member(member) => member.iteration,
+        }
+    }
+
+    /// True once trained (a member always is).
+    pub fn finished(&self) -> bool {
+        match self {
+            JobTrainer::Alone(trainer) => trainer.finished(),
+            JobTrainer::Member(_) => true,
+        }
+    }
+
+    /// The network without autodiff, for evaluation.
+    pub fn net_for_inference(&self) -> Net {
+        match self {
+            JobTrainer::Alone(trainer) => trainer.net_for_inference(),
+            JobTrainer::Member(member) => member.net.valid(),
+        }
+    }
+
+    /// Updates the gradient guard skipped (an ensemble trains without the guard).
+    pub fn skipped_updates(&self) -> usize {
+        match self {
+            JobTrainer::Alone(trainer) => trainer.skipped_updates(),
+            JobTrainer::Member(_) => 0,
+        }
+    }
+
+    /// One more iteration of a job training alone ([`Trainer::advance`]).
+    pub async fn advance(&mut self) -> Result<Option<Tensor<1>>, TrainError> {
+        match self {
+            JobTrainer::Alone(trainer) => trainer.advance().await,
+            JobTrainer::Member(_) => Err(TrainError::invalid(
+                "ensemble",
+                "a member trains with its ensemble, not on its own",
+            )),
+        }
+    }
 }
 
 /// The evaluation of a trained job.

@@ -6,6 +6,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod curriculum;
 pub mod data;
+pub mod ensemble;
 pub mod error;
 pub mod flops;
 pub mod gradient_captions;
@@ -20,6 +21,7 @@ pub mod trainer;
 pub mod variant;
 
 pub use config::{Modality, Mode, OptimizerConfig, TrainConfig, UnrollConfig};
+pub use ensemble::{EnsembleTrainer, MemberLogs};
 pub use error::TrainError;
 pub use step::{HybridStep, Stepper};
 pub use trainer::Trainer;

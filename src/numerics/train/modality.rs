@@ -15,7 +15,7 @@ use burn::tensor::Tensor;
 use super::config::{Modality, UnrollConfig};
 use super::error::TrainError;
 use super::step::Stepper;
-use crate::numerics::nets::Net;
+use crate::numerics::nets::Forward;
 use crate::numerics::profile::{self, Phase};
 
 /// Whether loss step `j`'s input is detached.
@@ -32,12 +32,63 @@ pub fn detached_before_loss_step(modality: Modality, unroll: UnrollConfig, j: us
 /// The unrolled loss `[1]` (autodiff graph attached when the parameters track gradients).
 /// `frames.len()` must be `w + m + 1`.
 pub fn unrolled_loss(
-    net: &Net,
+    net: &dyn Forward,
     stepper: &Stepper,
     size: usize,
     frames: &[Tensor<2>],
     modality: Modality,
     unroll: UnrollConfig,
+) -> Result<Tensor<1>, TrainError> {
+    let [batch, _] = first_frame(frames)?.dims();
+    let scale = stepper.scale_channel(size, batch);
+    let step = |u| stepper.step(net, size, u, scale.clone());
+    let mse = |difference: Tensor<2>| (difference.clone() * difference).mean();
+    unrolled(frames, modality, unroll, step, mse)
+}
+
+/// The unrolled loss of each member of an ensemble, `[K]` for `K = sizes.len()` members:
+/// the frames are member-major (`[K·rows, N]`, member `k`'s minibatch in rows
+/// `k·rows..(k+1)·rows`, at parameter index `sizes[k]`), every step is one
+/// [`Stepper::step_sizes`] of the whole batch, and member `k`'s loss is the mean over its own
+/// rows — the loss it would have trained alone ([`unrolled_loss`]). Their sum's gradient is
+/// each member's own gradient, in its own weights.
+pub fn unrolled_member_losses(
+    net: &dyn Forward,
+    stepper: &Stepper,
+    sizes: &[usize],
+    frames: &[Tensor<2>],
+    modality: Modality,
+    unroll: UnrollConfig,
+) -> Result<Tensor<1>, TrainError> {
+    let [batch, n] = first_frame(frames)?.dims();
+    let members = sizes.len().max(1);
+    let rows = batch / members;
+    let channel = stepper.sizes_channel(sizes, rows);
+    let step = |u| stepper.step_sizes(net, sizes, u, channel.clone());
+    let mse = |difference: Tensor<2>| {
+        (difference.clone() * difference)
+            .reshape([members, rows * n])
+            .mean_dim(1)
+            .reshape([members])
+    };
+    unrolled(frames, modality, unroll, step, mse)
+}
+
+fn first_frame(frames: &[Tensor<2>]) -> Result<&Tensor<2>, TrainError> {
+    frames
+        .first()
+        .ok_or_else(|| TrainError::invalid("horizon", "no frames to unroll"))
+}
+
+/// The unroll both losses share: `frames[0]` stepped `w + m` times by `step` (warm-up
+/// detached, each loss step's input detached as [`detached_before_loss_step`] says), each loss
+/// step's `mse(prediction − target)` summed and divided by `m`.
+fn unrolled(
+    frames: &[Tensor<2>],
+    modality: Modality,
+    unroll: UnrollConfig,
+    step: impl Fn(Tensor<2>) -> Result<Tensor<2>, TrainError>,
+    mse: impl Fn(Tensor<2>) -> Tensor<1>,
 ) -> Result<Tensor<1>, TrainError> {
     let span = unroll.warmup + unroll.horizon;
     if frames.len() != span + 1 {
@@ -49,11 +100,9 @@ pub fn unrolled_loss(
             ),
         ));
     }
-    let [batch, _] = frames[0].dims();
-    let scale = stepper.scale_channel(size, batch);
     let mut u = frames[0].clone();
     for _ in 0..unroll.warmup {
-        u = stepper.step(net, size, u.detach(), scale.clone())?.detach();
+        u = step(u.detach())?.detach();
     }
     let mut total: Option<Tensor<1>> = None;
     for j in 0..unroll.horizon {
@@ -62,11 +111,10 @@ pub fn unrolled_loss(
         } else {
             u
         };
-        u = stepper.step(net, size, input, scale.clone())?;
+        u = step(input)?;
         let target = &frames[unroll.warmup + j + 1];
         total = Some(profile::span(Phase::Loss, || {
-            let difference = u.clone() - target.clone();
-            let step_loss = (difference.clone() * difference).mean();
+            let step_loss = mse(u.clone() - target.clone());
             match total {
                 None => step_loss,
                 Some(sum) => sum + step_loss,

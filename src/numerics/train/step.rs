@@ -9,7 +9,7 @@ use std::sync::Arc;
 use burn::tensor::{Device, Tensor};
 
 use super::error::TrainError;
-use crate::numerics::nets::Net;
+use crate::numerics::nets::Forward;
 
 /// One learned step of a system's hybrid simulator, for each of its parameter values.
 pub trait HybridStep: std::fmt::Debug {
@@ -28,45 +28,50 @@ pub trait HybridStep: std::fmt::Debug {
     /// solver when the system's solver is differentiable and `u` is tracked.
     fn step(
         &self,
-        net: &Net,
+        net: &dyn Forward,
         size: usize,
         u: Tensor<2>,
         channel: Tensor<2>,
     ) -> Result<Tensor<2>, TrainError>;
 
-    /// One learned step of `groups` equal row groups at once, group `k` at parameter index `k`
-    /// (size-major `u [groups·rows, values]`, `channel` from [`Stepper::groups_channel`]).
-    /// By default each group steps on its own ([`step_groups_apart`]); a system whose solver
-    /// stacks its operators per parameter steps them as one batch.
-    fn step_groups(
+    /// One learned step of `sizes.len()` equal row groups at once, group `k` at parameter
+    /// index `sizes[k]` (group-major `u [groups·rows, values]`, `channel` from
+    /// [`Stepper::sizes_channel`]): the solver per group (or stacked), the network called
+    /// once on the whole batch — so an ensemble's members ([`crate::numerics::nets::Ensemble`],
+    /// one group each) step together, and a test set of every size is one batch.
+    fn step_sizes(
         &self,
-        net: &Net,
-        groups: usize,
+        net: &dyn Forward,
+        sizes: &[usize],
         u: Tensor<2>,
         channel: Tensor<2>,
-    ) -> Result<Tensor<2>, TrainError> {
-        step_groups_apart(self, net, groups, u, channel)
-    }
+    ) -> Result<Tensor<2>, TrainError>;
 }
 
-/// [`HybridStep::step_groups`] one group at a time: each group's rows narrowed out, stepped
-/// at its parameter index, and the results concatenated.
-pub fn step_groups_apart<S: HybridStep + ?Sized>(
-    step: &S,
-    net: &Net,
-    groups: usize,
+/// A solver applied to `sizes.len()` equal row groups of `u [groups·rows, values]`, group `k`
+/// with `solve(sizes[k], rows)`: each group narrowed out, solved, and the results concatenated
+/// (one solve when there is one group).
+pub fn solve_groups_apart(
+    sizes: &[usize],
     u: Tensor<2>,
-    channel: Tensor<2>,
+    solve: impl Fn(usize, Tensor<2>) -> Result<Tensor<2>, TrainError>,
 ) -> Result<Tensor<2>, TrainError> {
+    if let [size] = sizes {
+        return solve(*size, u);
+    }
     let [batch, _] = u.dims();
-    let rows = batch / groups.max(1);
-    let parts = (0..groups)
-        .map(|k| {
-            let part = |t: &Tensor<2>| t.clone().narrow(0, k * rows, rows);
-            step.step(net, k, part(&u), part(&channel))
-        })
+    let rows = batch / sizes.len().max(1);
+    let parts = sizes
+        .iter()
+        .enumerate()
+        .map(|(k, &size)| solve(size, u.clone().narrow(0, k * rows, rows)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Tensor::cat(parts, 0))
+}
+
+/// `0, 1, …, groups − 1`: every parameter index once, in order (a test set of every size).
+pub fn every_size(groups: usize) -> Vec<usize> {
+    (0..groups).collect()
 }
 
 /// A system's [`HybridStep`], shared.
@@ -98,31 +103,50 @@ impl Stepper {
     /// The constant input channel of `groups` groups of `rows` rows, group `k` at parameter
     /// index `k`: `[groups·rows, 1]`.
     pub fn groups_channel(&self, groups: usize, rows: usize) -> Tensor<2> {
-        let values: Vec<f32> = (0..groups)
-            .flat_map(|k| std::iter::repeat_n(self.0.channel(k) as f32, rows))
+        self.sizes_channel(&every_size(groups), rows)
+    }
+
+    /// The constant input channel of `sizes.len()` groups of `rows` rows, group `k` at
+    /// parameter index `sizes[k]`: `[groups·rows, 1]`.
+    pub fn sizes_channel(&self, sizes: &[usize], rows: usize) -> Tensor<2> {
+        let values: Vec<f32> = sizes
+            .iter()
+            .flat_map(|&size| std::iter::repeat_n(self.0.channel(size) as f32, rows))
             .collect();
         Tensor::<2>::from_data(
-            burn::tensor::TensorData::new(values, [groups * rows, 1]),
+            burn::tensor::TensorData::new(values, [sizes.len() * rows, 1]),
             &self.0.device(),
         )
     }
 
     /// One learned step of `groups` equal row groups, group `k` at parameter index `k`:
-    /// `u [groups·rows, values] → [groups·rows, values]` ([`HybridStep::step_groups`]).
+    /// `u [groups·rows, values] → [groups·rows, values]` ([`HybridStep::step_sizes`]).
     pub fn step_groups(
         &self,
-        net: &Net,
+        net: &dyn Forward,
         groups: usize,
         u: Tensor<2>,
         channel: Tensor<2>,
     ) -> Result<Tensor<2>, TrainError> {
-        self.0.step_groups(net, groups, u, channel)
+        self.0.step_sizes(net, &every_size(groups), u, channel)
+    }
+
+    /// One learned step of row groups, group `k` at parameter index `sizes[k]`
+    /// ([`HybridStep::step_sizes`]).
+    pub fn step_sizes(
+        &self,
+        net: &dyn Forward,
+        sizes: &[usize],
+        u: Tensor<2>,
+        channel: Tensor<2>,
+    ) -> Result<Tensor<2>, TrainError> {
+        self.0.step_sizes(net, sizes, u, channel)
     }
 
     /// One learned step at parameter index `size`: `u [batch, values] → [batch, values]`.
     pub fn step(
         &self,
-        net: &Net,
+        net: &dyn Forward,
         size: usize,
         u: Tensor<2>,
         scale: Tensor<2>,

@@ -38,6 +38,32 @@ impl std::fmt::Debug for Trainer {
     }
 }
 
+/// The minibatch schedule of `config` on `data`: its seed, batch and the longest window its
+/// curriculum unrolls, checked against the trajectories' length.
+pub(super) fn schedule_for(
+    config: &TrainConfig,
+    data: &TrainingData,
+) -> Result<Schedule, TrainError> {
+    let unroll = config.effective_unroll();
+    let longest = config.stage_horizons().into_iter().max().unwrap_or(1);
+    let span = unroll.warmup + longest;
+    let frames = data.sizes.iter().map(|size| size.frames).min().unwrap_or(0);
+    if frames <= span {
+        return Err(TrainError::invalid(
+            "frames",
+            format!("trajectories have {frames} frames, an unroll of {span} needs more"),
+        ));
+    }
+    Ok(Schedule {
+        seed: config.seed,
+        sizes: data.sizes.len(),
+        trajectories: data.sizes.iter().map(|s| s.trajectories).min().unwrap_or(0),
+        frames,
+        batch: config.effective_batch(),
+        span,
+    })
+}
+
 impl Trainer {
     /// Checks `config` (the generic checks; a system's own run in
     /// `PhysicalSystem::trainer`), uploads `trajectories` (the training set of `config.data`)
@@ -53,24 +79,7 @@ impl Trainer {
         config.validate()?;
         let device = device.clone();
         let data = TrainingData::upload(trajectories, &device)?;
-        let unroll = config.effective_unroll();
-        let longest = config.stage_horizons().into_iter().max().unwrap_or(1);
-        let span = unroll.warmup + longest;
-        let frames = data.sizes.iter().map(|size| size.frames).min().unwrap_or(0);
-        if frames <= span {
-            return Err(TrainError::invalid(
-                "frames",
-                format!("trajectories have {frames} frames, an unroll of {span} needs more"),
-            ));
-        }
-        let schedule = Schedule {
-            seed: config.seed,
-            sizes: data.sizes.len(),
-            trajectories: data.sizes.iter().map(|s| s.trajectories).min().unwrap_or(0),
-            frames,
-            batch: config.effective_batch(),
-            span,
-        };
+        let schedule = schedule_for(&config, &data)?;
         let net = config.net.init(&device, config.seed)?;
         Ok(Self {
             optimizer: AdamConfig::new().init(),

@@ -51,6 +51,11 @@ pub struct BenchTrainArgs {
     /// architecture at its default size (`dilated`, `unet`, `gcn`, `fno`).
     #[arg(long, default_value = "resnet")]
     architecture: Architecture,
+    /// Instead: time ensembles of these sizes `K` (e.g. `1,6,18`: seeds of one variant trained
+    /// as one model, `nets::Ensemble`) against one network trained alone, interleaved, and print
+    /// the per-network iterations/s of each.
+    #[arg(long, value_delimiter = ',', num_args = 1..)]
+    ensemble: Vec<usize>,
 }
 
 fn parse_device(name: &str) -> Result<NativeDevice, String> {
@@ -109,6 +114,24 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
     let mut data = study_training(ks, Mode::Correct, Modality::Wig).data;
     data.frames = 200;
     let trajectories = generate(&data, data_solver(48))?;
+    if !args.ensemble.is_empty() {
+        let configs = [Mode::Predict, Mode::Correct].into_iter().flat_map(|mode| {
+            Modality::ALL.map(|modality| {
+                let mut config = study_training(ks, mode, modality);
+                config.data = data.clone();
+                config
+            })
+        });
+        let bench = super::bench_ensemble::bench_ensemble(
+            ks,
+            configs.collect(),
+            &trajectories,
+            &device,
+            &args.ensemble,
+            args.iterations,
+        )?;
+        return super::bench_ensemble::print(&bench, args.json);
+    }
     let mut bench = Bench {
         device: args.device.label(),
         channels: 0,

@@ -9,9 +9,9 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::checkpoints::{read_checkpoint, remove_checkpoint, Checkpoints};
-use super::jobs::{run_cells, Next};
-use super::knobs::{DeviceArg, JobsArg, KnobArgs};
+use super::checkpoints::{checkpoint_path, read_checkpoint, remove_checkpoint, Checkpoints};
+use super::jobs::{run_cells, units, Next};
+use super::knobs::{DeviceArg, EnsembleArg, JobsArg, KnobArgs};
 use super::study::{experiment, write_results};
 use super::CliError;
 use unroll_lab::numerics::backend;
@@ -54,6 +54,8 @@ pub struct RunCellArgs {
     jobs: JobsArg,
     #[command(flatten)]
     device: DeviceArg,
+    #[command(flatten)]
+    ensemble: EnsembleArg,
     /// Seconds between two checkpoints of a running cell's training (`cell-NNNNN.checkpoint`,
     /// resumed when the cell runs again; 0: none).
     #[arg(long, value_name = "SECS", default_value_t = 600.0, value_parser = parse_seconds)]
@@ -256,9 +258,13 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
             },
             stop_after_secs: args.stop_after,
         });
+    // Cells with a checkpoint resume alone; the others of a variant may train together.
+    let resumes = |cell: usize| checkpoint_path(&args.out, cell).exists();
+    let together = args.ensemble.on(args.device.device);
+    let units = units(&plan, &todo, together, resumes);
     run_cells(
         &plan,
-        &todo,
+        &units,
         args.jobs.jobs(),
         args.device.device,
         checkpoints,
@@ -267,6 +273,7 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
             match heard.event {
                 RunEvent::DataReady(prepared) => baseline = Some(*prepared),
                 RunEvent::TrainingFinished(training) => {
+                    let cell = training.cell;
                     let mut result = CellResult::new(&plan, &training);
                     if let Some(prepared) = &baseline {
                         result.baseline_tests = prepared.baseline_tests.clone();

@@ -19,14 +19,46 @@ use unroll_lab::numerics::study::plan::StudyPlan;
 use unroll_lab::numerics::study::prepared::Prepared;
 use unroll_lab::numerics::system::System;
 
-/// What the calling thread hears: `(thread, cell, event)`.
+/// What the calling thread hears: `(thread, unit, event)`.
 pub struct Heard {
-    /// The thread (0-based) that runs the cell.
+    /// The thread (0-based) that runs the unit.
     pub thread: usize,
-    /// The cell's index in the plan.
+    /// The unit's index in the `units` given to [`run_cells`].
+    pub unit: usize,
+    /// The unit's first cell (its only one unless it trains as an ensemble).
     pub cell: usize,
     /// One of its batch's events.
     pub event: RunEvent,
+}
+
+/// The cells as units of work, in plan order: one cell each, or with `together` each
+/// variant's consecutive cells as one unit (its seeds, trained as one ensemble where they can:
+/// [`CellBatch::set_ensembles`]) — except cells `alone` picks (e.g. those with a checkpoint to
+/// resume), which stay units of their own.
+pub fn units(
+    plan: &StudyPlan,
+    cells: &[usize],
+    together: bool,
+    alone: impl Fn(usize) -> bool,
+) -> Vec<Vec<usize>> {
+    let mut sorted = cells.to_vec();
+    sorted.sort_unstable();
+    let variant = |cell: usize| plan.cells.get(cell).map(|c| c.variant);
+    let mut units: Vec<Vec<usize>> = Vec::new();
+    for cell in sorted {
+        let joins = together
+            && !alone(cell)
+            && units.last().is_some_and(|unit| {
+                unit.last().is_some_and(|&last| {
+                    last + 1 == cell && !alone(last) && variant(last) == variant(cell)
+                })
+            });
+        match units.last_mut() {
+            Some(unit) if joins => unit.push(cell),
+            _ => units.push(vec![cell]),
+        }
+    }
+    units
 }
 
 /// Whether the run goes on after an event.
@@ -48,17 +80,20 @@ type Shared = (Mutex<Option<Result<Arc<Prepared>, ()>>>, Condvar);
 /// threads used.
 pub fn run_cells(
     plan: &StudyPlan,
-    cells: &[usize],
+    units: &[Vec<usize>],
     jobs: usize,
     device: NativeDevice,
     checkpoints: Option<Checkpoints<'_>>,
     mut heard: impl FnMut(Heard) -> Next,
 ) -> usize {
-    let mut order = cells.to_vec();
-    order.sort_by(|&a, &b| {
-        let flops = |i: usize| plan.cells.get(i).map_or(0.0, |c| c.flops);
-        flops(b).total_cmp(&flops(a)).then(a.cmp(&b))
-    });
+    let mut order: Vec<usize> = (0..units.len()).collect();
+    let flops = |unit: usize| -> f64 {
+        units[unit]
+            .iter()
+            .map(|&i| plan.cells.get(i).map_or(0.0, |c| c.flops))
+            .sum()
+    };
+    order.sort_by(|&a, &b| flops(b).total_cmp(&flops(a)).then(a.cmp(&b)));
     let threads = jobs.clamp(1, order.len().max(1));
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -70,17 +105,19 @@ pub fn run_cells(
             let tx = tx.clone();
             let (order, next, stop, shared) = (&order, &next, &stop, &shared);
             scope.spawn(move || {
-                let send = |cell: usize, event: RunEvent| {
+                let send = |unit: usize, event: RunEvent| {
                     // The receiver lives until every thread is done.
                     let _ = tx.send(Heard {
                         thread,
-                        cell,
+                        unit,
+                        cell: units[unit][0],
                         event,
                     });
                 };
                 worker(
                     Work {
                         plan,
+                        units,
                         device,
                         checkpoints,
                     },
@@ -109,6 +146,7 @@ pub fn run_cells(
 #[derive(Clone, Copy)]
 struct Work<'a> {
     plan: &'a StudyPlan,
+    units: &'a [Vec<usize>],
     device: NativeDevice,
     checkpoints: Option<Checkpoints<'a>>,
 }
@@ -132,7 +170,7 @@ fn worker(
     while !stop.load(Ordering::Relaxed) && (first || !time_is_up()) {
         first = false;
         let position = next.fetch_add(1, Ordering::Relaxed);
-        let Some(&cell) = order.get(position) else {
+        let Some(&unit) = order.get(position) else {
             return;
         };
         let maker = position == 0;
@@ -146,7 +184,7 @@ fn worker(
         };
         let now = std::rc::Rc::new(move || clock.elapsed().as_secs_f64());
         let run =
-            std::panic::AssertUnwindSafe(|| run_one(work, cell, data, now, stop, shared, send));
+            std::panic::AssertUnwindSafe(|| run_one(work, unit, data, now, stop, shared, send));
         let made = std::panic::catch_unwind(run).unwrap_or_else(|panic| {
             let why = panic
                 .downcast_ref::<String>()
@@ -154,7 +192,7 @@ fn worker(
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "no message".to_string());
             send(
-                cell,
+                unit,
                 RunEvent::Error(format!("the training panicked: {why}")),
             );
             false
@@ -166,10 +204,11 @@ fn worker(
     }
 }
 
-/// Runs one cell to its end (or the stop); true when its data are there.
+/// Runs one unit to its end (or the stop); true when its data are there. A unit of several
+/// cells trains them as an ensemble where it can, without checkpoints.
 fn run_one(
     work: Work<'_>,
-    cell: usize,
+    unit: usize,
     data: DataSource,
     now: std::rc::Rc<dyn Fn() -> f64>,
     stop: &AtomicBool,
@@ -179,25 +218,31 @@ fn run_one(
     let device = match work.device.device() {
         Ok(device) => device,
         Err(err) => {
-            send(cell, RunEvent::Error(err));
+            send(unit, RunEvent::Error(err));
             return false;
         }
     };
+    let cells = &work.units[unit];
     let clock = now.clone();
-    let mut batch = match CellBatch::new(work.plan, &[cell], System::physics, &device, now, data) {
+    let mut batch = match CellBatch::new(work.plan, cells, System::physics, &device, now, data) {
         Ok(batch) => batch,
         Err(err) => {
-            send(cell, RunEvent::Error(err.to_string()));
+            send(unit, RunEvent::Error(err.to_string()));
             return false;
         }
     };
-    if let Err(why) = resume(&mut batch, work, cell) {
-        send(cell, RunEvent::Error(why));
-        return false;
+    let cell = cells[0];
+    let single = cells.len() == 1;
+    batch.set_ensembles(!single);
+    if single {
+        if let Err(why) = resume(&mut batch, work, cell) {
+            send(unit, RunEvent::Error(why));
+            return false;
+        }
     }
     let mut saved_secs = clock();
     while !batch.stopped() && !stop.load(Ordering::Relaxed) {
-        if let Some(checkpoints) = work.checkpoints {
+        if let Some(checkpoints) = work.checkpoints.filter(|_| single) {
             let now = clock();
             if checkpoints.time_is_up(now) && save(&batch, work.plan, cell, checkpoints) {
                 return true;
@@ -214,7 +259,7 @@ fn run_one(
                 RunEvent::DataReady(prepared) => Some(Arc::new((**prepared).clone())),
                 _ => None,
             };
-            send(cell, event);
+            send(unit, event);
             if let Some(prepared) = made {
                 let (slot, ready) = shared;
                 *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(Ok(prepared));

@@ -104,6 +104,28 @@ pub struct DeviceArg {
     pub device: NativeDevice,
 }
 
+/// `--ensemble`: whether a variant's seeds train as one model (the results agree to rounding,
+/// so not in [`KNOBS`]).
+#[derive(Debug, Clone, Args)]
+pub struct EnsembleArg {
+    /// Train each variant's seeds as one ensemble (`nets::Ensemble`, the architectures with a
+    /// member axis): `on`, `off`, or `auto` (on for the GPU devices; off on the CPU, where an
+    /// ensemble measured slower per network: README "Ensembles").
+    #[arg(long, default_value = "auto", value_parser = ["auto", "on", "off"])]
+    ensemble: String,
+}
+
+impl EnsembleArg {
+    /// Whether trainings on `device` run as ensembles.
+    pub fn on(&self, device: NativeDevice) -> bool {
+        match self.ensemble.as_str() {
+            "on" => true,
+            "off" => false,
+            _ => device != NativeDevice::Cpu,
+        }
+    }
+}
+
 /// `--jobs`: a whole number ≥ 1.
 fn parse_jobs(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {

@@ -1,5 +1,6 @@
 //! Argument parsing, dispatch and the error → exit code mapping of the native CLI.
 
+mod bench_ensemble;
 mod bench_kolmogorov;
 mod bench_solver;
 mod bench_train;

@@ -10,8 +10,8 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::jobs::{run_cells, Next};
-use super::knobs::{DeviceArg, JobsArg, KnobArgs};
+use super::jobs::{run_cells, units, Next};
+use super::knobs::{DeviceArg, EnsembleArg, JobsArg, KnobArgs};
 use super::{cells, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Knob, Target, Value};
 use unroll_lab::numerics::backend;
@@ -72,6 +72,8 @@ pub struct StudyArgs {
     jobs: JobsArg,
     #[command(flatten)]
     device: DeviceArg,
+    #[command(flatten)]
+    ensemble: EnsembleArg,
     /// Results JSON (schema unroll-lab/results@1).
     #[arg(long, default_value = "results.json")]
     out: PathBuf,
@@ -123,16 +125,17 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
     let clock = Instant::now();
     let plan = StudyPlan::new(config, System::description, None)?;
     let cells: Vec<usize> = (0..plan.cells.len()).collect();
-    let shares = cells.iter().map(|&cell| vec![cell]).collect();
-    let mut assembly = Assembly::new(plan.clone(), System::description, shares);
-    let jobs = args.jobs.jobs().min(cells.len()).max(1);
+    let together = args.ensemble.on(args.device.device);
+    let units = units(&plan, &cells, together, |_| false);
+    let mut assembly = Assembly::new(plan.clone(), System::description, units.clone());
+    let jobs = args.jobs.jobs().min(units.len()).max(1);
     let display = JobsDisplay::new(args.quiet, jobs);
     let mut failure = None;
     let mut times = CellTimes::default();
-    run_cells(&plan, &cells, jobs, args.device.device, None, |heard| {
+    run_cells(&plan, &units, jobs, args.device.device, None, |heard| {
         match heard.event {
             RunEvent::Progress(progress) => {
-                let fraction = assembly.progress(heard.cell, progress.fraction);
+                let fraction = assembly.progress(heard.unit, progress.fraction);
                 display.progress(heard.thread, fraction, &progress.description);
             }
             RunEvent::DataReady(prepared) => assembly.data_ready(&prepared),

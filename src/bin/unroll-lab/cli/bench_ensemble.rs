@@ -1,0 +1,163 @@
+//! `unroll-lab bench train --ensemble 1,6,18`: per-network iterations/s of ensembles of `K`
+//! members (the seeds of one variant as one model, `nets::Ensemble`) against one network
+//! trained alone, each variant's sizes timed in interleaved rounds.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::CliError;
+use unroll_lab::numerics::system::PhysicalSystem;
+use unroll_lab::numerics::train::run::LossLog;
+use unroll_lab::numerics::train::{EnsembleTrainer, MemberLogs, TrainConfig, Trainer};
+use unroll_lab::numerics::types::Trajectory;
+
+/// Rounds per variant; each times every size once, in rotating order.
+const ROUNDS: usize = 3;
+
+/// One variant's figures.
+#[derive(Debug, Serialize)]
+pub struct VariantEnsembles {
+    variant: String,
+    /// Iterations/s of one network trained alone (`Trainer`).
+    alone_iterations_per_sec: f64,
+    sizes: Vec<Size>,
+}
+
+/// One ensemble size's figures.
+#[derive(Debug, Serialize)]
+pub struct Size {
+    members: usize,
+    /// Ensemble iterations/s (every member steps once per iteration).
+    iterations_per_sec: f64,
+    /// `members × iterations_per_sec`: network iterations/s.
+    per_network_iterations_per_sec: f64,
+    /// `per_network_iterations_per_sec` / one network alone.
+    speedup: f64,
+}
+
+/// Either trainer, stepped `iterations` times with a readback at the end.
+enum Timed {
+    Alone(Box<Trainer>, LossLog),
+    Together(Box<EnsembleTrainer>, MemberLogs),
+}
+
+impl Timed {
+    fn steps(&mut self, iterations: usize) -> Result<f64, CliError> {
+        let start = Instant::now();
+        match self {
+            Timed::Alone(trainer, log) => {
+                for _ in 0..iterations {
+                    log.push(trainer.step()?);
+                }
+                pollster::block_on(log.flush())?;
+            }
+            Timed::Together(trainer, logs) => {
+                for _ in 0..iterations {
+                    logs.push(trainer.step()?);
+                }
+                pollster::block_on(logs.flush())?;
+            }
+        }
+        Ok(start.elapsed().as_secs_f64())
+    }
+}
+
+/// Times every config in `configs` alone and as ensembles of each of `sizes` (seeds 1…K),
+/// `iterations` per size split over [`ROUNDS`] rounds, after 2 untimed iterations each.
+pub fn bench_ensemble(
+    system: &dyn PhysicalSystem,
+    configs: Vec<TrainConfig>,
+    trajectories: &[Trajectory],
+    device: &burn::tensor::Device,
+    sizes: &[usize],
+    iterations: usize,
+) -> Result<Vec<VariantEnsembles>, CliError> {
+    if sizes.contains(&0) {
+        return Err(CliError::Usage(
+            "--ensemble sizes must be at least 1".into(),
+        ));
+    }
+    let chunk = iterations.div_ceil(ROUNDS);
+    let mut out = Vec::new();
+    for mut config in configs {
+        config.iterations = chunk * ROUNDS + 2;
+        let label = config.variant_id().label();
+        let mut timed = vec![Timed::Alone(
+            Box::new(system.trainer(config.clone(), trajectories, device)?),
+            LossLog::default(),
+        )];
+        for &members in sizes {
+            let seeds = (1..=members as u64).map(|seed| TrainConfig {
+                seed,
+                ..config.clone()
+            });
+            let trainer = system.ensemble_trainer(seeds.collect(), trajectories, device)?;
+            timed.push(Timed::Together(Box::new(trainer), MemberLogs::new(members)));
+        }
+        let mut seconds = vec![0.0; timed.len()];
+        for t in &mut timed {
+            t.steps(2)?;
+        }
+        for round in 0..ROUNDS {
+            for k in 0..timed.len() {
+                let which = (round + k) % timed.len();
+                seconds[which] += timed[which].steps(chunk)?;
+            }
+        }
+        let done = (chunk * ROUNDS) as f64;
+        let alone = done / seconds[0];
+        let sizes = sizes
+            .iter()
+            .zip(&seconds[1..])
+            .map(|(&members, &secs)| {
+                let rate = done / secs;
+                Size {
+                    members,
+                    iterations_per_sec: rate,
+                    per_network_iterations_per_sec: rate * members as f64,
+                    speedup: rate * members as f64 / alone,
+                }
+            })
+            .collect();
+        eprintln!("{label}: done");
+        out.push(VariantEnsembles {
+            variant: label,
+            alone_iterations_per_sec: alone,
+            sizes,
+        });
+    }
+    Ok(out)
+}
+
+/// Prints the figures (a table, or JSON).
+pub fn print(bench: &[VariantEnsembles], json: bool) -> Result<(), CliError> {
+    if json {
+        let text =
+            serde_json::to_string_pretty(bench).map_err(|err| CliError::Output(err.to_string()))?;
+        println!("{text}");
+        return Ok(());
+    }
+    println!(
+        "per-network iterations/s: one network alone, and K members as one ensemble (× alone)"
+    );
+    for variant in bench {
+        let sizes: Vec<String> = variant
+            .sizes
+            .iter()
+            .map(|s| {
+                format!(
+                    "K={} {:.1} ({:.2}×)",
+                    s.members, s.per_network_iterations_per_sec, s.speedup
+                )
+            })
+            .collect();
+        println!(
+            "  {:<22} alone {:>6.1}   {}",
+            variant.variant,
+            variant.alone_iterations_per_sec,
+            sizes.join("   ")
+        );
+    }
+    Ok(())
+}

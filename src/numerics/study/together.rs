@@ -1,0 +1,150 @@
+//! The ensemble stage of a [`Study`]: consecutive jobs of one variant (its seeds) trained
+//! together as one [`EnsembleTrainer`] ([`Study::set_ensembles`]). When the ensemble is done
+//! each member becomes an ordinary trained [`Job`] ([`JobTrainer::Member`]), evaluated and
+//! recorded in job order as if it had trained alone.
+
+use super::progress::Phase;
+use super::runner::{Step, Study};
+use super::stage::{Job, JobTrainer, Stage, StudyError, TrainedMember};
+use crate::numerics::train::ensemble::ensemble_refusal;
+use crate::numerics::train::{EnsembleTrainer, MemberLogs, TrainConfig};
+
+/// Jobs `first..first + K` training as one ensemble.
+pub struct Together {
+    /// The first member's job index.
+    pub first: usize,
+    /// The ensemble.
+    pub trainer: EnsembleTrainer,
+    /// Each member's losses.
+    pub logs: MemberLogs,
+    /// Seconds spent in training steps (all members together).
+    pub training_secs: f64,
+}
+
+impl Study {
+    /// The jobs from `next` that train as one ensemble: with ensembles on, the consecutive
+    /// jobs of `next`'s variant (none with a checkpoint to resume), when there are at least two
+    /// and [`ensemble_refusal`] has no objection; else none.
+    fn ensemble_configs(&self, next: usize) -> Option<Vec<TrainConfig>> {
+        if !self.ensembles {
+            return None;
+        }
+        let variant = self.jobs.get(next)?.variant;
+        let resumes = |seed: u64| {
+            self.resume
+                .as_ref()
+                .is_some_and(|c| c.variant == variant && c.seed == seed)
+        };
+        let configs: Vec<TrainConfig> = self.jobs[next..]
+            .iter()
+            .take_while(|job| job.variant == variant && !resumes(job.seed))
+            .map(|job| TrainConfig {
+                seed: job.seed,
+                ..self.variants[variant].clone()
+            })
+            .collect();
+        (configs.len() >= 2 && ensemble_refusal(&configs).is_none()).then_some(configs)
+    }
+
+    /// The ensemble of jobs from `next`, when they train as one ([`Self::ensemble_configs`]).
+    pub(super) fn start_together(
+        &mut self,
+        next: usize,
+    ) -> Result<Option<Box<Together>>, StudyError> {
+        let Some(configs) = self.ensemble_configs(next) else {
+            return Ok(None);
+        };
+        let members = configs.len();
+        let trainer = self
+            .system
+            .ensemble_trainer(configs, &self.training_data, &self.device)?;
+        Ok(Some(Box::new(Together {
+            first: next,
+            trainer,
+            logs: MemberLogs::new(members),
+            training_secs: 0.0,
+        })))
+    }
+
+    /// Up to `budget / K` ensemble iterations (at least one: the work of about `budget`
+    /// iterations of one network), then one loss readback; once trained (or every member
+    /// diverged) the members wait as trained jobs and the first is evaluated next.
+    pub(super) async fn continue_together(
+        &mut self,
+        mut together: Box<Together>,
+        budget: usize,
+    ) -> Step {
+        let members = together.trainer.members();
+        let before = together.logs.logs[0].history.len();
+        let total = together.trainer.configs()[0].total_iterations();
+        let steps = (budget / members)
+            .max(1)
+            .min(total - together.trainer.iteration());
+        let start = (self.clock)();
+        for _ in 0..steps {
+            let losses = together.trainer.step()?;
+            together.logs.push(losses);
+        }
+        together.logs.flush().await?;
+        together.training_secs += (self.clock)() - start;
+        self.work_done += (steps * members) as f64;
+        let mut progress = self.progress(Phase::Training, None);
+        let spec = &self.jobs[together.first];
+        progress.variant = Some(together.trainer.configs()[0].variant_id());
+        progress.job = together.first + 1;
+        progress.seed = spec.seed;
+        progress.iteration = together.trainer.iteration();
+        progress.iterations = together.trainer.configs()[0].iterations;
+        progress.new_losses = together.logs.logs[0].history[before..].to_vec();
+        let diverged = together
+            .logs
+            .logs
+            .iter()
+            .all(|log| log.diverged_at.is_some());
+        if !together.trainer.finished() && !diverged {
+            return Ok((Stage::TrainingTogether(together), progress));
+        }
+        let first = together.first;
+        self.split(*together)?;
+        Ok((Stage::NextJob { next: first }, progress))
+    }
+
+    /// The members of a finished ensemble as trained jobs, each with its own losses and an
+    /// equal share of the training time.
+    fn split(&mut self, together: Together) -> Result<(), StudyError> {
+        let Together {
+            first,
+            trainer,
+            logs,
+            training_secs,
+        } = together;
+        let members = trainer.members();
+        for (k, log) in logs.logs.into_iter().enumerate() {
+            if let Some(diverged_at) = log.diverged_at {
+                // Recording a diverged job counts its iterations after `diverged_at` as done
+                // work; a member ran some of them already.
+                let ran_after = trainer.iteration().saturating_sub(diverged_at + 1);
+                self.work_done -= ran_after as f64;
+            }
+            self.trained.push(Job {
+                index: first + k,
+                trainer: JobTrainer::Member(Box::new(TrainedMember {
+                    config: trainer.configs()[k].clone(),
+                    net: trainer.member(k)?,
+                    iteration: trainer.iteration(),
+                })),
+                training_secs: training_secs / members as f64,
+                log,
+                tests: Vec::new(),
+                samples: Vec::new(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The trained member that is job `next`, if an ensemble trained it.
+    pub(super) fn take_trained(&mut self, next: usize) -> Option<Box<Job>> {
+        let at = self.trained.iter().position(|job| job.index == next)?;
+        Some(Box::new(self.trained.remove(at)))
+    }
+}
