@@ -17,8 +17,10 @@
 #   --devices LIST   which devices to try (default "cpu wgpu wgpu-fusion cuda")
 #   --references     also time bench/reference/*.py on CUDA with the python3 on PATH (no install)
 #   --out DIR        keep every JSON result in DIR
-# Not measured here: several members per model (ensembles are not built yet) and the page on
-# WebGPU in headless Chromium (scripts/measure-browser.sh does that where Chromium and a GPU meet).
+# Then, per device, ensembles of K = 1, 6, 18 members (a variant's seeds as one model:
+# `bench train --ensemble 1,6,18`): per-network iterations/s and the ratio to one network alone.
+# Not measured here: the page on WebGPU in headless Chromium (scripts/measure-browser.sh does
+# that where Chromium and a GPU meet).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -72,6 +74,13 @@ for device in $devices; do
   else
     echo "$device: not available: $(tail -n 3 "$out/ours-$device.err")" >&2
     rm -f "$out/ours-$device.json"
+    continue
+  fi
+  echo "--- bench train --device $device --ensemble 1,6,18" >&2
+  if ! timeout 600 "$runner" bench train --device "$backend" --iterations "$iterations" \
+    --ensemble 1,6,18 --json >"$out/ensemble-$device.txt" 2>"$out/ensemble-$device.err"; then
+    echo "$device ensembles: failed: $(tail -n 3 "$out/ensemble-$device.err")" >&2
+    rm -f "$out/ensemble-$device.txt"
   fi
 done
 
@@ -118,4 +127,25 @@ for name, rates in runs.items():
         else:
             cells.append(f"{rate:.1f}")
     print(f"| {name} | {rates['__device']} | " + " | ".join(cells) + " |")
+EOF
+
+python3 - "$out" <<'EOF'
+import glob, json, os
+
+out = __import__("sys").argv[1]
+paths = sorted(glob.glob(os.path.join(out, "ensemble-*.txt")))
+for index, path in enumerate(paths):
+    device = os.path.basename(path)[len("ensemble-"):-len(".txt")]
+    variants = json.load(open(path))
+    if index == 0:
+        print()
+        print("ensembles: per-network iterations/s (× one network alone)")
+        sizes = " | ".join(f"K = {s['members']}" for s in variants[0]["sizes"])
+        print(f"| device | variant | alone | {sizes} |")
+        print("|---|---|---|" + "---|" * len(variants[0]["sizes"]))
+    for variant in variants:
+        sizes = " | ".join(
+            f"{s['per_network_iterations_per_sec']:.1f} ({s['speedup']:.2f}×)" for s in variant["sizes"]
+        )
+        print(f"| {device} | {variant['variant']} | {variant['alone_iterations_per_sec']:.1f} | {sizes} |")
 EOF
