@@ -39,8 +39,8 @@ async fn the_start_up_probe_times_the_cpu_and_webgpu_where_it_exists() {
         config: system.physics().preset(Preset::Quick, 1).base,
         webgpu: true,
         timeout_ms: probe::WEBGPU_TIMING_TIMEOUT_MS,
-        // One training: three as an ensemble run past the timeout on a software adapter, and
-        // the abandoned timing would leave work on this thread's WebGPU device.
+        // One training (a software adapter runs even that past the timeout; the timing then
+        // finishes in the background, and the later tests share this thread's WebGPU device).
         seeds: 1,
     };
     let reports = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use burn::tensor::Device;
 
 use super::compute;
-use super::timer::{now_secs, sleep, with_timeout};
+use super::timer::{now_secs, sleep};
 use super::workers::{worker_script, Heard, WorkerHandle};
 use crate::numerics::study::cost::{Calibration, TIMED_ITERATIONS};
 use crate::numerics::study::device_choice::{DeviceProbe, ProbeRequest, Timing, STILL_MEASURING};
@@ -110,7 +110,10 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
 }
 
 /// Times `config` on a self-checked `device`, within `timeout_ms` when given, `seeds` trainings
-/// as one ensemble where they can be one: the timing per network and the members timed.
+/// as one ensemble where they can be one: the timing per network and the members timed. A
+/// timing past its timeout is not dropped but left to finish in the background: a readback
+/// dropped mid-map would leave the device's staging buffers unusable for this thread's next
+/// user of WebGPU.
 async fn time(
     request: &ProbeRequest,
     config: &crate::numerics::train::TrainConfig,
@@ -120,30 +123,41 @@ async fn time(
     seeds: usize,
 ) -> (Timing, usize) {
     let data = match data {
-        Ok(data) => data,
+        Ok(data) => data.clone(),
         Err(why) => return (Timing::Untimed { why: why.clone() }, 1),
     };
     let system = request.system.physics();
-    let members = std::cell::Cell::new(1);
-    let timed = async {
-        let calibration =
-            Calibration::with_members(system, config.clone(), seeds, data, device).await?;
-        members.set(calibration.members());
-        sleep(0).await;
-        calibration.ms_per_iteration(&now_secs).await
-    };
-    let result = match timeout_ms {
-        Some(ms) => match with_timeout(ms as i32, timed).await {
-            Some(result) => result,
-            None => {
-                let why = format!(
-                    "timed out after {} s (1 warm-up + {TIMED_ITERATIONS} iterations)",
-                    ms / 1000
-                );
-                return (Timing::Untimed { why }, members.get());
+    let members = Rc::new(std::cell::Cell::new(1));
+    let outcome: Rc<RefCell<Option<Result<f64, String>>>> = Rc::default();
+    let timed = {
+        let (members, outcome) = (members.clone(), outcome.clone());
+        let (config, device) = (config.clone(), device.clone());
+        async move {
+            let result = async {
+                let calibration =
+                    Calibration::with_members(system, config, seeds, &data, &device).await?;
+                members.set(calibration.members());
+                sleep(0).await;
+                calibration.ms_per_iteration(&now_secs).await
             }
-        },
-        None => timed.await,
+            .await;
+            *outcome.borrow_mut() = Some(result.map_err(|err| err.to_string()));
+        }
+    };
+    wasm_bindgen_futures::spawn_local(timed);
+    let started = now_secs();
+    let result = loop {
+        if let Some(result) = outcome.borrow_mut().take() {
+            break result;
+        }
+        if let Some(ms) = timeout_ms.filter(|&ms| now_secs() - started > f64::from(ms) / 1000.0) {
+            let why = format!(
+                "timed out after {} s (1 warm-up + {TIMED_ITERATIONS} iterations)",
+                ms / 1000
+            );
+            return (Timing::Untimed { why }, members.get());
+        }
+        sleep(20).await;
     };
     let timing = match result {
         Ok(ms_per_iteration) => Timing::Measured { ms_per_iteration },
