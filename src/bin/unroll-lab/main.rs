@@ -4,10 +4,13 @@
 //! result), 2 bad arguments or files, with a one-line message on stderr.
 
 #[cfg(not(target_arch = "wasm32"))]
+mod allocator;
+#[cfg(not(target_arch = "wasm32"))]
 mod cli;
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
+    allocator::keep_freed_memory();
     cli::main()
 }
 
