@@ -4,7 +4,8 @@
 # Prints `unroll-lab bench train` (the study's ResNet1D 16×10, batch 16, m = 3, P/C × ONE/NOG/WIG)
 # iterations/s per variant on every device this machine offers natively: cpu (burn-flex, one
 # thread), wgpu (burn-cubecl on Vulkan/Metal/DX12), wgpu-fusion (the same with burn's kernel fusion)
-# and the ratio of each to the CPU; cuda is tried and says why this build lacks it. A device the machine lacks is reported as such, not as a failure. Where Python
+# and the ratio of each to the CPU, and on the GPU devices the kernel launches (dispatches) per
+# iteration, before and after fusion; cuda is tried and says why this build lacks it. A device the machine lacks is reported as such, not as a failure. Where Python
 # with PyTorch or JAX sees a CUDA GPU, the references in bench/reference/ run there too (--references).
 #
 # Builds what is missing: `cargo build --release --features gpu --bin unroll-lab` in
@@ -18,7 +19,8 @@
 #   --references     also time bench/reference/*.py on CUDA with the python3 on PATH (no install)
 #   --out DIR        keep every JSON result in DIR
 # Then, per device, ensembles of K = 1, 6, 18 members (a variant's seeds as one model:
-# `bench train --ensemble 1,6,18`): per-network iterations/s and the ratio to one network alone.
+# `bench train --ensemble 1,6,18`): per-network iterations/s and the ratio to one network alone,
+# and on a GPU the launches per ensemble iteration.
 # Not measured here: the page on WebGPU in headless Chromium (scripts/measure-browser.sh does
 # that where Chromium and a GPU meet).
 set -euo pipefail
@@ -127,6 +129,22 @@ for name, rates in runs.items():
         else:
             cells.append(f"{rate:.1f}")
     print(f"| {name} | {rates['__device']} | " + " | ".join(cells) + " |")
+
+launches = {}
+for path in sorted(glob.glob(os.path.join(out, "ours-*.json"))):
+    with open(path) as file:
+        bench = json.load(file)
+    counts = {f"{v['mode']}-{v['modality']}": v.get("gpu_launches_per_iteration") for v in bench["variants"]}
+    if any(count is not None for count in counts.values()):
+        launches[os.path.basename(path)[:-5]] = counts
+if launches:
+    print()
+    print("GPU kernel launches (dispatches) per iteration, as issued after fusion")
+    print("| run | " + " | ".join(variants) + " |")
+    print("|---|" + "---|" * len(variants))
+    for name, counts in launches.items():
+        cells = ["—" if counts.get(v) is None else f"{counts[v]:.0f}" for v in variants]
+        print(f"| {name} | " + " | ".join(cells) + " |")
 EOF
 
 python3 - "$out" <<'EOF'
@@ -148,4 +166,8 @@ for index, path in enumerate(paths):
             f"{s['per_network_iterations_per_sec']:.1f} ({s['speedup']:.2f}×)" for s in variant["sizes"]
         )
         print(f"| {device} | {variant['variant']} | {variant['alone_iterations_per_sec']:.1f} | {sizes} |")
+        alone = variant.get("alone_gpu_launches_per_iteration")
+        if alone is not None:
+            counts = " | ".join(f"{s.get('gpu_launches_per_iteration') or 0:.0f} launches/it" for s in variant["sizes"])
+            print(f"| {device} | (dispatches) | {alone:.0f} launches/it | {counts} |")
 EOF

@@ -41,7 +41,7 @@ async fn the_start_up_probe_times_the_cpu_and_webgpu_where_it_exists() {
         timeout_ms: probe::WEBGPU_TIMING_TIMEOUT_MS,
         // One training (a software adapter runs even that past the timeout; the timing then
         // finishes in the background, and the later tests share this thread's WebGPU device).
-        seeds: 1,
+        members: 1,
     };
     let reports = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = reports.clone();

@@ -7,6 +7,7 @@ pub mod counted;
 pub mod etd;
 pub mod kolmogorov;
 pub mod ks;
+pub mod launches;
 pub mod matrices;
 pub mod metrics;
 pub mod names;

@@ -89,10 +89,10 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
     let (webgpu, adapter, webgpu_self_check) = {
         match compute::webgpu().await {
             Ok(acquired) => {
-                // As the WebGPU worker trains them: the variant's seeds as one ensemble.
-                let (timeout, seeds) = (Some(request.timeout_ms), request.seeds);
+                // As the WebGPU worker trains them: the variant's ensemble.
+                let (timeout, members) = (Some(request.timeout_ms), request.members);
                 let (timing, members) =
-                    time(&request, &config, &data, &acquired.device, timeout, seeds).await;
+                    time(&request, &config, &data, &acquired.device, timeout, members).await;
                 probe.webgpu_members = members;
                 (timing, Some(acquired.adapter), Some(acquired.self_check))
             }
@@ -109,7 +109,7 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
     report(&probe);
 }
 
-/// Times `config` on a self-checked `device`, within `timeout_ms` when given, `seeds` trainings
+/// Times `config` on a self-checked `device`, within `timeout_ms` when given, `ensemble_size` trainings
 /// as one ensemble where they can be one: the timing per network and the members timed. A
 /// timing past its timeout is not dropped but left to finish in the background: a readback
 /// dropped mid-map would leave the device's staging buffers unusable for this thread's next
@@ -120,7 +120,7 @@ async fn time(
     data: &Result<Vec<Trajectory>, String>,
     device: &Device,
     timeout_ms: Option<u32>,
-    seeds: usize,
+    ensemble_size: usize,
 ) -> (Timing, usize) {
     let data = match data {
         Ok(data) => data.clone(),
@@ -135,7 +135,8 @@ async fn time(
         async move {
             let result = async {
                 let calibration =
-                    Calibration::with_members(system, config, seeds, &data, &device).await?;
+                    Calibration::with_members(system, config, ensemble_size, &data, &device)
+                        .await?;
                 members.set(calibration.members());
                 sleep(0).await;
                 calibration.ms_per_iteration(&now_secs).await

@@ -14,6 +14,7 @@ use crate::numerics::study::device_choice::{
     choose, DeviceKind, DeviceProbe, Preference, ProbeRequest,
 };
 use crate::numerics::study::pool::pool_size;
+use crate::numerics::train::ensemble::shares_model;
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::TrainConfig;
 use crate::platform::compute::{preference_from_location, slowdown_from_location};
@@ -42,13 +43,14 @@ pub fn App() -> impl IntoView {
         let trainings = config.variants().len() * config.seeds.len();
         let requested = files::query_value("workers").and_then(|n| n.parse().ok());
         let workers = pool_size(hardware_concurrency(), trainings, requested);
+        let variants = config.variants();
+        let timed = costliest(&variants, config.system).unwrap_or_else(|| config.base.clone());
         let request = ProbeRequest {
             system: config.system,
-            config: costliest(&config.variants(), config.system)
-                .unwrap_or_else(|| config.base.clone()),
+            config: timed.clone(),
             webgpu: preference != Preference::Cpu,
             timeout_ms: WEBGPU_TIMING_TIMEOUT_MS,
-            seeds: config.seeds.len(),
+            members: ensemble_members(&variants, &timed, config.seeds.len()),
         };
         let notices: Vec<String> = [preference_notice, slowdown_notice]
             .into_iter()
@@ -110,6 +112,13 @@ pub fn App() -> impl IntoView {
         </main>
         </div>
     }
+}
+
+/// Trainings in `timed`'s ensemble when every variant runs `seeds` seeds: the seeds of each of
+/// `variants` that shares its model ([`shares_model`]; `timed` among them).
+fn ensemble_members(variants: &[TrainConfig], timed: &TrainConfig, seeds: usize) -> usize {
+    let sharing = variants.iter().filter(|v| shares_model(v, timed)).count();
+    seeds * sharing.max(1)
 }
 
 /// The variant of `variants` with the most counted FLOPs per iteration (the probe times it).

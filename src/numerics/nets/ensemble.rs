@@ -1,20 +1,24 @@
-//! An ensemble: `K` ResNet1Ds of one size as one module whose weights carry a leading member
-//! axis (every convolution's weight `[K, C_out, C_in, 3]`, its bias `[K, C_out]`), so `K`
-//! independent trainings step in lockstep with one op per layer for all of them. It works in
-//! the grid layout of [`super::grid`] with the member axis first, `[K, C, N, B]`: a conv is one
-//! batched `[K, C_out, 3·C_in] × [K, 3·C_in, N·B]` matmul, the residual block one fused op on
-//! the CPU backend ([`super::fused_block`], its leading axis the members). Member `k` computes
-//! exactly what its own [`ResNet1d`] computes (tests: values and gradients to 1e-5).
+//! An ensemble: `K` networks of one architecture and size as one module whose weights carry a
+//! leading member axis (every convolution's weight `[K, C_out, C_in, 3]`, its bias
+//! `[K, C_out]`), so `K` independent trainings step in lockstep with one op per layer for all of
+//! them. It works in the grid layout of [`super::grid`] with the member axis first,
+//! `[K, C, N, B]`: a conv is one batched `[K, C_out, 3·C_in] × [K, 3·C_in, N·B]` matmul at its
+//! dilation, the ResNet1D's residual block one fused op on the CPU backend
+//! ([`super::fused_block`], its leading axis the members). The architectures with a member
+//! axis: the ResNet1D and the dilated ResNet ([`Ensemble::supports`]). Member `k` computes
+//! exactly what its own network computes (tests: values and gradients to 1e-5).
 
 use burn::module::{Module, Param};
 use burn::tensor::{Device, Tensor};
 
+use super::dilated::{DilatedBlock, DILATIONS};
+use super::frame::{FrameBlock, ResidualFrame};
 use super::fused::leaky_relu;
 use super::fused_block::{fused_residual_block, fuses};
 use super::grid::{tap_indices, TAPS};
 use super::network::Forward;
 use super::resnet1d::{PeriodicConv1d, ResidualBlock, KERNEL};
-use super::{Architecture, Net, NetConfig, NetError, ResNet1d, LEAKY_SLOPE};
+use super::{Architecture, Net, NetConfig, NetError, LEAKY_SLOPE};
 use crate::numerics::counted::matmul;
 
 /// `K` periodic 3-tap convolutions with bias: `[K, C_in, N, B] → [K, C_out, N, B]`.
@@ -56,9 +60,14 @@ impl EnsembleConv {
     /// `select` (`[K, 3·C_in, N·B]`, row `3c + t` as [`super::grid::periodic_taps`]), one
     /// batched matmul, the bias.
     pub fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        self.forward_dilated(x, 1)
+    }
+
+    /// [`Self::forward`] with the taps `dilation` points apart.
+    pub fn forward_dilated(&self, x: Tensor<4>, dilation: usize) -> Tensor<4> {
         let [members, channels_in, n, batch] = x.dims();
         let [_, channels_out, _, _] = self.weight.dims();
-        let indices = tap_indices(n, batch, 1, &x.device());
+        let indices = tap_indices(n, batch, dilation, &x.device());
         let taps = x
             .reshape([members, channels_in, n * batch])
             .select(2, indices)
@@ -72,16 +81,17 @@ impl EnsembleConv {
     }
 }
 
-/// `K` residual blocks `x ↦ LeakyReLU(x + conv₂(LeakyReLU(conv₁(x))))` on `[K, C, N, B]`.
+/// `K` ResNet1D residual blocks `x ↦ LeakyReLU(x + conv₂(LeakyReLU(conv₁(x))))` on
+/// `[K, C, N, B]`.
 #[derive(Module, Debug)]
-pub struct EnsembleBlock {
+pub struct EnsembleResidual {
     /// First conv C → C of every member.
     pub conv1: EnsembleConv,
     /// Second conv C → C of every member.
     pub conv2: EnsembleConv,
 }
 
-impl EnsembleBlock {
+impl EnsembleResidual {
     /// One fused op on the CPU backend (all members), the composite elsewhere.
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
         let (w1, b1) = (self.conv1.weight.val(), self.conv1.bias.val());
@@ -94,8 +104,104 @@ impl EnsembleBlock {
     }
 }
 
-/// `K` ResNet1Ds of one size, trained together: input conv 2 → C, `D` blocks, output conv
-/// C → 1, each with a leading member axis.
+/// `K` dilated blocks `x ↦ x + conv₇(σ(… σ(conv₁(x))))` on `[K, C, N, B]`, conv `i` dilated by
+/// [`DILATIONS`]`[i]` ([`DilatedBlock`]); composite ops on every backend.
+#[derive(Module, Debug)]
+pub struct EnsembleDilated {
+    /// One conv C → C of every member per entry of [`DILATIONS`].
+    pub convs: Vec<EnsembleConv>,
+}
+
+impl EnsembleDilated {
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let last = self.convs.len() - 1;
+        let h = self.convs.iter().zip(DILATIONS).enumerate().fold(
+            x.clone(),
+            |h, (i, (conv, dilation))| {
+                let out = conv.forward_dilated(h, dilation);
+                if i < last {
+                    leaky_relu(out, LEAKY_SLOPE)
+                } else {
+                    out
+                }
+            },
+        );
+        x + h
+    }
+}
+
+/// `K` blocks of one architecture.
+#[derive(Module, Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a few blocks per network; boxing would only add an indirection"
+)]
+pub enum EnsembleBlock {
+    /// The ResNet1D's residual block.
+    Residual(EnsembleResidual),
+    /// The dilated ResNet's block.
+    Dilated(EnsembleDilated),
+}
+
+impl EnsembleBlock {
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        match self {
+            EnsembleBlock::Residual(block) => block.forward(x),
+            EnsembleBlock::Dilated(block) => block.forward(x),
+        }
+    }
+}
+
+/// A block of one member's network that stacks into an [`EnsembleBlock`].
+trait MemberBlock: FrameBlock<Layer = PeriodicConv1d> + Sized {
+    /// The members' blocks (one per member, one size) stacked.
+    fn stack(blocks: &[&Self]) -> EnsembleBlock;
+    /// Member `k`'s block of `block`, if `block` is of this kind.
+    fn member(block: &EnsembleBlock, k: usize) -> Option<Self>;
+}
+
+impl MemberBlock for ResidualBlock {
+    fn stack(blocks: &[&Self]) -> EnsembleBlock {
+        let convs = |pick: fn(&ResidualBlock) -> &PeriodicConv1d| {
+            EnsembleConv::stack(&blocks.iter().map(|b| pick(b)).collect::<Vec<_>>())
+        };
+        EnsembleBlock::Residual(EnsembleResidual {
+            conv1: convs(|b| &b.conv1),
+            conv2: convs(|b| &b.conv2),
+        })
+    }
+
+    fn member(block: &EnsembleBlock, k: usize) -> Option<Self> {
+        match block {
+            EnsembleBlock::Residual(b) => Some(ResidualBlock {
+                conv1: b.conv1.member(k),
+                conv2: b.conv2.member(k),
+            }),
+            EnsembleBlock::Dilated(_) => None,
+        }
+    }
+}
+
+impl MemberBlock for DilatedBlock {
+    fn stack(blocks: &[&Self]) -> EnsembleBlock {
+        let convs = (0..DILATIONS.len())
+            .map(|i| EnsembleConv::stack(&blocks.iter().map(|b| &b.convs[i]).collect::<Vec<_>>()))
+            .collect();
+        EnsembleBlock::Dilated(EnsembleDilated { convs })
+    }
+
+    fn member(block: &EnsembleBlock, k: usize) -> Option<Self> {
+        match block {
+            EnsembleBlock::Dilated(b) => Some(DilatedBlock {
+                convs: b.convs.iter().map(|conv| conv.member(k)).collect(),
+            }),
+            EnsembleBlock::Residual(_) => None,
+        }
+    }
+}
+
+/// `K` networks of one architecture and size, trained together: input conv 2 → C, `D`
+/// blocks, output conv C → 1, each with a leading member axis.
 #[derive(Module, Debug)]
 pub struct Ensemble {
     /// Input convs 2 → C.
@@ -109,7 +215,7 @@ pub struct Ensemble {
 impl Ensemble {
     /// Whether `architecture` trains as an ensemble (has a member axis).
     pub fn supports(architecture: Architecture) -> bool {
-        architecture == Architecture::Resnet
+        matches!(architecture, Architecture::Resnet | Architecture::Dilated)
     }
 
     /// The networks `config` builds from each of `seeds` (member `k` bit for bit
@@ -117,31 +223,26 @@ impl Ensemble {
     pub fn init(config: &NetConfig, seeds: &[u64], device: &Device) -> Result<Self, NetError> {
         let nets = seeds
             .iter()
-            .map(|&seed| match config.init(device, seed)? {
-                Net::Resnet(net) => Ok(net),
-                other => Err(NetError::NoEnsemble(other.architecture())),
-            })
+            .map(|&seed| config.init(device, seed))
             .collect::<Result<Vec<_>, _>>()?;
         Self::stack(&nets)
     }
 
-    /// `nets` (one size) as the members, in order.
-    pub fn stack(nets: &[ResNet1d]) -> Result<Self, NetError> {
+    /// `nets` (one architecture with a member axis, one size) as the members, in order.
+    pub fn stack(nets: &[Net]) -> Result<Self, NetError> {
         let first = nets.first().ok_or(NetError::NoMembers)?;
-        let convs = |pick: &dyn Fn(&ResNet1d) -> &PeriodicConv1d| {
-            EnsembleConv::stack(&nets.iter().map(pick).collect::<Vec<_>>())
-        };
-        let blocks = (0..first.blocks.len())
-            .map(|d| EnsembleBlock {
-                conv1: convs(&|net| &net.blocks[d].conv1),
-                conv2: convs(&|net| &net.blocks[d].conv2),
-            })
-            .collect();
-        Ok(Self {
-            input: convs(&|net| &net.input),
-            blocks,
-            output: convs(&|net| &net.output),
-        })
+        let refuse = |net: &Net| NetError::NoEnsemble(net.architecture());
+        match first {
+            Net::Resnet(_) => stack_frames(nets, |net| match net {
+                Net::Resnet(frame) => Ok(frame),
+                other => Err(refuse(other)),
+            }),
+            Net::Dilated(_) => stack_frames(nets, |net| match net {
+                Net::Dilated(frame) => Ok(frame),
+                other => Err(refuse(other)),
+            }),
+            other => Err(refuse(other)),
+        }
     }
 
     /// Number of members `K`.
@@ -151,19 +252,45 @@ impl Ensemble {
 
     /// Member `k` as its own network (a copy of its current weights).
     pub fn member(&self, k: usize) -> Net {
-        Net::Resnet(ResNet1d {
+        match self.blocks.first() {
+            Some(EnsembleBlock::Dilated(_)) => Net::Dilated(self.member_frame(k)),
+            _ => Net::Resnet(self.member_frame(k)),
+        }
+    }
+
+    /// Member `k`'s frame of blocks `B` (every block is of one kind).
+    fn member_frame<B: MemberBlock>(&self, k: usize) -> ResidualFrame<PeriodicConv1d, B> {
+        ResidualFrame {
             input: self.input.member(k),
             blocks: self
                 .blocks
                 .iter()
-                .map(|block| ResidualBlock {
-                    conv1: block.conv1.member(k),
-                    conv2: block.conv2.member(k),
-                })
+                .filter_map(|block| B::member(block, k))
                 .collect(),
             output: self.output.member(k),
-        })
+        }
     }
+}
+
+/// The frames `frame_of` finds in `nets` (an error for a net of another architecture),
+/// stacked layer by layer.
+fn stack_frames<B: MemberBlock>(
+    nets: &[Net],
+    frame_of: impl Fn(&Net) -> Result<&ResidualFrame<PeriodicConv1d, B>, NetError>,
+) -> Result<Ensemble, NetError> {
+    let frames = nets.iter().map(frame_of).collect::<Result<Vec<_>, _>>()?;
+    let convs = |pick: &dyn Fn(&ResidualFrame<PeriodicConv1d, B>) -> &PeriodicConv1d| {
+        EnsembleConv::stack(&frames.iter().map(|f| pick(f)).collect::<Vec<_>>())
+    };
+    let depth = frames.first().map_or(0, |f| f.blocks.len());
+    let blocks = (0..depth)
+        .map(|d| B::stack(&frames.iter().map(|f| &f.blocks[d]).collect::<Vec<_>>()))
+        .collect();
+    Ok(Ensemble {
+        input: convs(&|f| &f.input),
+        blocks,
+        output: convs(&|f| &f.output),
+    })
 }
 
 impl Forward for Ensemble {
@@ -249,18 +376,24 @@ mod tests {
     }
 
     /// Each member's rows, their input gradient and every weight gradient equal its own
-    /// network's (1e-5), fused and composite, through two applications as in an unroll.
+    /// network's (1e-5), for every architecture with a member axis, fused and composite,
+    /// through two applications as in an unroll.
     #[test]
     fn each_member_computes_what_its_own_network_computes() {
         let device = cpu_autodiff();
-        let config = NetConfig {
-            architecture: Architecture::Resnet,
-            channels: 5,
-            depth: 2,
-        };
         let seeds = [4u64, 9, 17];
         let (members, batch, n) = (seeds.len(), 3, 16);
-        for fusion in [Fusion::Block, Fusion::Composite] {
+        let cases = [
+            (Architecture::Resnet, Fusion::Block),
+            (Architecture::Resnet, Fusion::Composite),
+            (Architecture::Dilated, Fusion::Block),
+        ];
+        for (architecture, fusion) in cases {
+            let config = NetConfig {
+                architecture,
+                channels: 5,
+                depth: 2,
+            };
             set_fusion(fusion);
             let ensemble = Ensemble::init(&config, &seeds, &device).expect("ensemble");
             assert_eq!(ensemble.members(), members);
@@ -275,7 +408,7 @@ mod tests {
             let together = gradients(&ensemble, &grads);
             let (out, du) = (values(out), values(u.grad(&grads).expect("input gradient")));
             for (k, &seed) in seeds.iter().enumerate() {
-                let label = format!("{fusion:?} member {k}");
+                let label = format!("{architecture} {fusion:?} member {k}");
                 let net = config.init(&device, seed).expect("net");
                 let rows = |t: &Tensor<2>| t.clone().narrow(0, k * batch, batch);
                 let u_k = Tensor::<2>::from_data(rows(&u).into_data(), &device).require_grad();
@@ -297,7 +430,12 @@ mod tests {
     }
 
     #[test]
-    fn only_resnet_has_a_member_axis() {
+    fn only_the_resnets_have_a_member_axis() {
+        let with: Vec<Architecture> = Architecture::ALL
+            .into_iter()
+            .filter(|&a| Ensemble::supports(a))
+            .collect();
+        assert_eq!(with, [Architecture::Resnet, Architecture::Dilated]);
         let device = cpu_autodiff();
         let unet = NetConfig {
             architecture: Architecture::Unet,

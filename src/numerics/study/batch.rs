@@ -87,7 +87,7 @@ impl CellBatch {
         })
     }
 
-    /// Trains the batch's cells of one variant as one ensemble where they can
+    /// Trains the batch's consecutive cells that share a model as one ensemble where they can
     /// ([`Study::set_ensembles`]); before the first tick.
     pub fn set_ensembles(&mut self, on: bool) {
         self.driver.study_mut().set_ensembles(on);

@@ -91,10 +91,11 @@ pub struct ProbeRequest {
     pub webgpu: bool,
     /// How long WebGPU's warm-up and timed iterations may take, ms.
     pub timeout_ms: u32,
-    /// Trainings of the timed variant (its seeds): WebGPU times them as one ensemble, as its
-    /// worker would train them, where they can be one.
+    /// Trainings in the timed variant's ensemble (its seeds, and those of the variants that
+    /// share its model: [`crate::numerics::train::ensemble::shares_model`]): WebGPU times them
+    /// as one ensemble, as its worker would train them, where they can be one.
     #[serde(default = "one")]
-    pub seeds: usize,
+    pub members: usize,
 }
 
 fn one() -> usize {

@@ -12,6 +12,7 @@ use super::cost::cost;
 use super::description::Descriptions;
 use super::description::SystemDescription;
 use super::StudyConfig;
+use crate::numerics::train::ensemble::shares_model;
 use crate::numerics::train::TrainConfig;
 use crate::numerics::types::System;
 
@@ -58,6 +59,14 @@ pub struct CellSpec {
     pub flops: f64,
     /// Estimated seconds at the plan's `flop_rate`.
     pub estimated_secs: Option<f64>,
+}
+
+impl CellSpec {
+    /// Whether this cell and `other` may train as members of one ensemble (a variant's seeds;
+    /// the NOG and WIG variants of one configuration): [`shares_model`].
+    pub fn trains_with(&self, other: &CellSpec) -> bool {
+        shares_model(&self.config, &other.config)
+    }
 }
 
 /// Why a plan file is refused.

@@ -124,14 +124,15 @@ pub fn pool_size(cores: usize, cells: usize, requested: Option<usize>) -> usize 
 }
 
 /// The cells of `plan` shared out over `workers`: largest first onto the least loaded worker
-/// (by counted FLOPs), each share then in plan order. With `together` a variant's cells (its
-/// seeds) go to one worker as one unit, so that they can train as one ensemble there.
+/// (by counted FLOPs), each share then in plan order. With `together` consecutive cells that
+/// can share a model ([`CellSpec::trains_with`]: a variant's seeds, the NOG and WIG variants of
+/// one configuration) go to one worker as one unit, so that they train as one ensemble there.
 pub fn partition(plan: &StudyPlan, workers: usize, together: bool) -> Vec<Vec<usize>> {
     let workers = workers.max(1);
     let mut units: Vec<Vec<&CellSpec>> = Vec::new();
     for cell in &plan.cells {
         match units.last_mut() {
-            Some(unit) if together && unit[0].variant == cell.variant => unit.push(cell),
+            Some(unit) if together && unit[0].trains_with(cell) => unit.push(cell),
             _ => units.push(vec![cell]),
         }
     }
@@ -353,13 +354,18 @@ mod tests {
         assert!(max - min <= largest, "{loads:?}");
         assert!(shares.iter().all(|s| s.windows(2).all(|w| w[0] < w[1])));
         assert_eq!(partition(&plan, 40, false).len(), 18);
-        // Together: each variant's seeds in one share.
+        // Together: ONE's seeds in a share of their own per mode, NOG's and WIG's together.
         let together = partition(&plan, 40, true);
-        assert_eq!(together.len(), 6);
+        assert_eq!(together.len(), 4);
+        let mut sizes: Vec<usize> = together.iter().map(Vec::len).collect();
+        sizes.sort_unstable();
+        assert_eq!(sizes, [3, 3, 6, 6]);
         for share in &together {
+            let first = &plan.cells[share[0]];
+            assert!(share.iter().all(|&c| first.trains_with(&plan.cells[c])));
             assert!(share
                 .iter()
-                .all(|&c| plan.cells[c].variant == plan.cells[share[0]].variant));
+                .all(|&c| plan.cells[c].config.mode == first.config.mode));
         }
     }
 

@@ -56,7 +56,7 @@ pub struct Study {
     pub(super) clock: Box<dyn Fn() -> f64>,
     /// A training to resume when it starts ([`Study::resume_from`]).
     pub(super) resume: Option<super::checkpoint::TrainingCheckpoint>,
-    /// Train a variant's consecutive seeds as one ensemble where they can ([`Study::set_ensembles`]).
+    /// Train consecutive jobs that share a model as one ensemble where they can ([`Study::set_ensembles`]).
     pub(super) ensembles: bool,
     /// Jobs an ensemble trained, waiting for their evaluation (in job order).
     pub(super) trained: Vec<Job>,
@@ -143,8 +143,9 @@ impl Study {
         Ok(self)
     }
 
-    /// Trains each variant's consecutive seeds among the study's jobs as one ensemble
-    /// ([`crate::numerics::train::EnsembleTrainer`]) where they can (one configuration, an
+    /// Trains consecutive jobs that share a model (a variant's seeds, and the NOG and WIG
+    /// variants of one configuration: [`crate::numerics::train::ensemble::shares_model`]) as
+    /// one ensemble ([`crate::numerics::train::EnsembleTrainer`]) where they can (an
     /// architecture with a member axis, no gradient guard, no checkpoint to resume), else one
     /// at a time. Every member computes what it would alone, to rounding (see the trainer's
     /// tests); an ensemble is not checkpointed while it trains. Call before the first

@@ -1,12 +1,13 @@
-//! The ensemble stage of a [`Study`]: consecutive jobs of one variant (its seeds) trained
-//! together as one [`EnsembleTrainer`] ([`Study::set_ensembles`]). When the ensemble is done
+//! The ensemble stage of a [`Study`]: consecutive jobs that can share one model (a variant's
+//! seeds, and the NOG and WIG variants of one configuration: [`shares_model`]) trained together
+//! as one [`EnsembleTrainer`] ([`Study::set_ensembles`]). When the ensemble is done
 //! each member becomes an ordinary trained [`Job`] ([`JobTrainer::Member`]), evaluated and
 //! recorded in job order as if it had trained alone.
 
 use super::progress::Phase;
 use super::runner::{Step, Study};
 use super::stage::{Job, JobTrainer, Stage, StudyError, TrainedMember};
-use crate::numerics::train::ensemble::ensemble_refusal;
+use crate::numerics::train::ensemble::{ensemble_refusal, shares_model};
 use crate::numerics::train::{EnsembleTrainer, MemberLogs, TrainConfig};
 
 /// Jobs `first..first + K` training as one ensemble.
@@ -23,24 +24,27 @@ pub struct Together {
 
 impl Study {
     /// The jobs from `next` that train as one ensemble: with ensembles on, the consecutive
-    /// jobs of `next`'s variant (none with a checkpoint to resume), when there are at least two
-    /// and [`ensemble_refusal`] has no objection; else none.
+    /// jobs whose variants share a model with `next`'s ([`shares_model`]; none with a
+    /// checkpoint to resume), when there are at least two and [`ensemble_refusal`] has no
+    /// objection; else none.
     fn ensemble_configs(&self, next: usize) -> Option<Vec<TrainConfig>> {
         if !self.ensembles {
             return None;
         }
-        let variant = self.jobs.get(next)?.variant;
-        let resumes = |seed: u64| {
+        let shape = &self.variants[self.jobs.get(next)?.variant];
+        let resumes = |variant: usize, seed: u64| {
             self.resume
                 .as_ref()
                 .is_some_and(|c| c.variant == variant && c.seed == seed)
         };
         let configs: Vec<TrainConfig> = self.jobs[next..]
             .iter()
-            .take_while(|job| job.variant == variant && !resumes(job.seed))
+            .take_while(|job| {
+                shares_model(&self.variants[job.variant], shape) && !resumes(job.variant, job.seed)
+            })
             .map(|job| TrainConfig {
                 seed: job.seed,
-                ..self.variants[variant].clone()
+                ..self.variants[job.variant].clone()
             })
             .collect();
         (configs.len() >= 2 && ensemble_refusal(&configs).is_none()).then_some(configs)

@@ -1,5 +1,6 @@
-//! The [`EnsembleTrainer`]: `K` trainings that differ only in their seed — each member its own
-//! initial weights, data order and parameter values per iteration — stepped in lockstep as one
+//! The [`EnsembleTrainer`]: `K` trainings of one shape — members that differ only in their seed,
+//! their unrolled modality (NOG or WIG) and their detach interval; each its own initial weights,
+//! data order, parameter values per iteration and gradient cuts — stepped in lockstep as one
 //! [`Ensemble`]. One iteration gathers every member's own minibatch (member-major rows),
 //! unrolls all of them as one batch ([`unrolled_member_losses`]), back-propagates the sum of
 //! the members' losses (so each member's weights get exactly its own gradient) and takes one
@@ -11,10 +12,10 @@
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor};
 
-use super::config::TrainConfig;
+use super::config::{Modality, TrainConfig, UnrollConfig};
 use super::data::TrainingData;
 use super::error::TrainError;
-use super::modality::unrolled_member_losses;
+use super::modality::{unrolled_member_losses, MemberUnroll};
 use super::run::LossLog;
 use super::schedule::Schedule;
 use super::step::Stepper;
@@ -24,7 +25,7 @@ use crate::numerics::profile::{span, Phase};
 use crate::numerics::readback::read_f32;
 use crate::numerics::types::Trajectory;
 
-/// `K` trainings of one configuration (seeds apart) in progress, as one model.
+/// `K` trainings of one shape ([`shares_model`]) in progress, as one model.
 pub struct EnsembleTrainer {
     configs: Vec<TrainConfig>,
     ensemble: Option<Ensemble>,
@@ -45,24 +46,44 @@ impl std::fmt::Debug for EnsembleTrainer {
     }
 }
 
+/// What must be equal for two trainings to share one model: `config` without its seed, with
+/// NOG and WIG as one (both unroll the same frames; the cuts differ per member) and without
+/// its detach interval (a cut per member too). ONE stays apart (its batch and horizon differ).
+fn shape_of(config: &TrainConfig) -> TrainConfig {
+    let modality = match config.modality {
+        Modality::Nog | Modality::Wig => Modality::Wig,
+        Modality::One => Modality::One,
+    };
+    TrainConfig {
+        seed: 0,
+        modality,
+        unroll: UnrollConfig {
+            detach_interval: 0,
+            ..config.unroll
+        },
+        ..config.clone()
+    }
+}
+
+/// Whether `a` and `b` can be members of one ensemble as far as their configurations go: they
+/// differ at most in seed, NOG/WIG modality and detach interval ([`ensemble_refusal`] also
+/// checks the architecture and the gradient guard). The one grouping rule of the study runner,
+/// the cells' units and the page's workers.
+pub fn shares_model(a: &TrainConfig, b: &TrainConfig) -> bool {
+    shape_of(a) == shape_of(b)
+}
+
 /// Why `configs` cannot train as one ensemble, if they cannot: none, members that differ in
-/// more than their seed, the gradient guard (it skips updates per iteration, not per member), or
-/// an architecture without a member axis.
+/// more than seed, NOG/WIG and detach interval ([`shares_model`]), the gradient guard (it skips
+/// updates per iteration, not per member), or an architecture without a member axis.
 pub fn ensemble_refusal(configs: &[TrainConfig]) -> Option<TrainError> {
     let Some(first) = configs.first() else {
         return Some(TrainError::invalid("ensemble", "no members"));
     };
-    let apart_from_seed = |config: &TrainConfig| TrainConfig {
-        seed: first.seed,
-        ..config.clone()
-    };
-    if configs
-        .iter()
-        .any(|config| apart_from_seed(config) != *first)
-    {
+    if configs.iter().any(|config| !shares_model(config, first)) {
         return Some(TrainError::invalid(
             "ensemble",
-            "members must differ only in their seed",
+            "members must differ only in their seed, NOG/WIG modality and detach interval",
         ));
     }
     if first.gradient_guard {
@@ -149,7 +170,15 @@ impl EnsembleTrainer {
             self.optimizer = AdamConfig::new().init();
         }
         let unroll = config.unroll_at(self.iteration);
-        let (modality, learning_rate) = (config.modality, config.learning_rate_at(self.iteration));
+        let learning_rate = config.learning_rate_at(self.iteration);
+        let unrolls: Vec<MemberUnroll> = self
+            .configs
+            .iter()
+            .map(|member| MemberUnroll {
+                modality: member.modality,
+                unroll: member.unroll_at(self.iteration),
+            })
+            .collect();
         let batches: Vec<_> = self
             .schedules
             .iter()
@@ -167,20 +196,14 @@ impl EnsembleTrainer {
                 .collect::<Vec<_>>()
         });
         let ensemble = self.ensemble.take().ok_or(TrainError::Poisoned)?;
-        let losses = match unrolled_member_losses(
-            &ensemble,
-            &self.stepper,
-            &sizes,
-            &frames,
-            modality,
-            unroll,
-        ) {
-            Ok(losses) => losses,
-            Err(err) => {
-                self.ensemble = Some(ensemble);
-                return Err(err);
-            }
-        };
+        let losses =
+            match unrolled_member_losses(&ensemble, &self.stepper, &sizes, &frames, &unrolls) {
+                Ok(losses) => losses,
+                Err(err) => {
+                    self.ensemble = Some(ensemble);
+                    return Err(err);
+                }
+            };
         let gradients = span(Phase::Backward, || losses.clone().sum().backward());
         let gradients = GradientsParams::from_grads(gradients, &ensemble);
         self.ensemble = Some(span(Phase::Optimizer, || {

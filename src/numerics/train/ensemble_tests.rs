@@ -1,13 +1,14 @@
 //! An ensemble's members train as they would alone.
 
-use super::super::config::{Modality, Mode, TrainConfig};
-use super::super::tests::{flat_params, tiny_config, tiny_data};
+use super::super::config::{Modality, Mode, TrainConfig, UnrollConfig};
+use super::super::tests::{flat_params, tiny_config, tiny_config_of, tiny_data};
 use super::*;
 use crate::numerics::backend;
 use crate::numerics::ks::system::Ks;
 use crate::numerics::nets::fused::{set_fusion, Fusion};
 use crate::numerics::nets::Architecture;
 use crate::numerics::study::physics::PhysicalSystem;
+use crate::numerics::types::Trajectory;
 
 fn read(t: Tensor<1>) -> Vec<f32> {
     t.into_data()
@@ -36,13 +37,48 @@ fn max_relative(a: &[f32], b: &[f32]) -> f32 {
         .fold(0.0, f32::max)
 }
 
+/// Trains `configs` as one ensemble and each alone: every member's losses per iteration and
+/// final weights agree to 1e-6 (relative), and the members really are different trainings.
+fn assert_members_train_as_alone(configs: Vec<TrainConfig>, set: &[Trajectory], label: &str) {
+    let device = backend::cpu();
+    let mut together = Ks
+        .ensemble_trainer(configs.clone(), set, &device)
+        .expect("ensemble");
+    let mut logs = MemberLogs::new(configs.len());
+    while !together.finished() {
+        logs.push(together.step().expect("step"));
+    }
+    pollster::block_on(logs.flush()).expect("flush");
+    for (k, member_config) in configs.into_iter().enumerate() {
+        let mut alone = Ks.trainer(member_config, set, &device).expect("trainer");
+        let mut losses = Vec::new();
+        while !alone.finished() {
+            losses.extend(read(alone.step().expect("step")));
+        }
+        let history = &logs.logs[k].history;
+        assert_eq!(history.len(), losses.len(), "{label}");
+        let loss_gap = max_relative(history, &losses);
+        assert!(
+            loss_gap < 1e-6,
+            "{label} member {k}: losses differ by {loss_gap}"
+        );
+        let ensemble_weights = flat_params(&together.member(k).expect("member"));
+        let weight_gap = max_relative(&ensemble_weights, &flat_params(alone.net()));
+        eprintln!("{label} member {k}: losses within {loss_gap:e}, weights within {weight_gap:e}");
+        assert!(
+            weight_gap < 1e-6,
+            "{label} member {k}: weights differ by {weight_gap}"
+        );
+    }
+    assert_ne!(logs.logs[0].history, logs.logs[1].history, "{label}");
+}
+
 /// Losses per iteration and final weights of each member, trained together and alone, agree
 /// to 1e-6 (relative, after 30 iterations of Adam), in both modes and every modality, fused and
 /// composite. (Measured: ONE and NOG bit for bit; WIG within 4e-8, its gradients through the
 /// solver summed in another order.)
 #[test]
 fn members_train_together_as_they_would_alone() {
-    let device = backend::cpu();
     let (data, set) = tiny_data(60);
     let seeds = [3u64, 11, 29];
     let cases = [
@@ -58,38 +94,53 @@ fn members_train_together_as_they_would_alone() {
             ..tiny_config(mode, modality, data.clone())
         };
         let label = format!("{mode:?} {modality:?} {fusion:?}");
-        let mut together = Ks
-            .ensemble_trainer(members(&config, &seeds), &set, &device)
-            .expect("ensemble");
-        let mut logs = MemberLogs::new(seeds.len());
-        while !together.finished() {
-            logs.push(together.step().expect("step"));
-        }
-        pollster::block_on(logs.flush()).expect("flush");
-        for (k, member_config) in members(&config, &seeds).into_iter().enumerate() {
-            let mut alone = Ks.trainer(member_config, &set, &device).expect("trainer");
-            let mut losses = Vec::new();
-            while !alone.finished() {
-                losses.extend(read(alone.step().expect("step")));
-            }
-            let history = &logs.logs[k].history;
-            assert_eq!(history.len(), losses.len(), "{label}");
-            let loss_gap = max_relative(history, &losses);
-            assert!(
-                loss_gap < 1e-6,
-                "{label} member {k}: losses differ by {loss_gap}"
-            );
-            let ensemble_weights = flat_params(&together.member(k).expect("member"));
-            let weight_gap = max_relative(&ensemble_weights, &flat_params(alone.net()));
-            assert!(
-                weight_gap < 1e-6,
-                "{label} member {k}: weights differ by {weight_gap}"
-            );
-        }
-        // The members really are different trainings.
-        assert_ne!(logs.logs[0].history, logs.logs[1].history, "{label}");
+        assert_members_train_as_alone(members(&config, &seeds), &set, &label);
     }
     set_fusion(Fusion::Block);
+    // The dilated ResNet's member axis.
+    let dilated = TrainConfig {
+        iterations: 20,
+        ..tiny_config_of(Architecture::Dilated, Mode::Correct, Modality::Wig, data)
+    };
+    assert_members_train_as_alone(members(&dilated, &seeds[..2]), &set, "dilated C-WIG");
+}
+
+/// NOG and WIG of one configuration, and WIG at another detach interval, as one ensemble: each
+/// member cuts its own gradients ([`super::super::modality::cut_rows`]) and trains as alone,
+/// in both modes, with and without a warm-up.
+#[test]
+fn nog_and_wig_members_train_together_as_they_would_alone() {
+    let (data, set) = tiny_data(60);
+    for (mode, warmup) in [(Mode::Correct, 0), (Mode::Predict, 1)] {
+        let config = TrainConfig {
+            iterations: 30,
+            unroll: UnrollConfig {
+                horizon: 3,
+                warmup,
+                detach_interval: 0,
+            },
+            ..tiny_config(mode, Modality::Nog, data.clone())
+        };
+        let mut configs = members(&config, &[3, 11]);
+        configs.extend(members(
+            &TrainConfig {
+                modality: Modality::Wig,
+                ..config.clone()
+            },
+            &[3, 11],
+        ));
+        configs.push(TrainConfig {
+            modality: Modality::Wig,
+            unroll: UnrollConfig {
+                detach_interval: 2,
+                ..config.unroll
+            },
+            seed: 5,
+            ..config.clone()
+        });
+        assert!(ensemble_refusal(&configs).is_none());
+        assert_members_train_as_alone(configs, &set, &format!("{mode:?} w={warmup}"));
+    }
 }
 
 /// Configurations that cannot share one model are refused with the reason.
@@ -101,6 +152,34 @@ fn refuses_what_is_not_one_configuration() {
     other[1].batch = 8;
     let refusal = ensemble_refusal(&other).expect("refused").to_string();
     assert!(refusal.contains("only in their seed"), "{refusal}");
+    // ONE unrolls other frames (batch × m, horizon 1) than NOG and WIG.
+    let one_and_nog = [
+        config.clone(),
+        TrainConfig {
+            modality: Modality::One,
+            ..config.clone()
+        },
+    ];
+    assert!(ensemble_refusal(&one_and_nog).is_some());
+    assert!(!shares_model(&one_and_nog[0], &one_and_nog[1]));
+    let nog_and_wig = [
+        config.clone(),
+        TrainConfig {
+            modality: Modality::Wig,
+            seed: 7,
+            ..config.clone()
+        },
+    ];
+    assert!(ensemble_refusal(&nog_and_wig).is_none());
+    // Another warm-up unrolls more frames.
+    let warmed = TrainConfig {
+        unroll: UnrollConfig {
+            warmup: 1,
+            ..config.unroll
+        },
+        ..config.clone()
+    };
+    assert!(!shares_model(&config, &warmed));
     let guarded = members(
         &TrainConfig {
             gradient_guard: true,

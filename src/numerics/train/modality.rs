@@ -8,9 +8,13 @@
 //!   of the detach interval `k` (truncated BPTT; `k = 0` never cuts);
 //! - **ONE** is the `m = 1`, `w = 0` case (its input is ground truth).
 //!
+//! An ensemble's members may cut in different places (NOG and WIG of one configuration, WIG at
+//! several detach intervals): where they disagree, the state is detached in the rows of the
+//! members that cut ([`cut_rows`]).
+//!
 //! The loss is the mean over batch × m × N (the mean of the per-step MSEs).
 
-use burn::tensor::Tensor;
+use burn::tensor::{Tensor, TensorData};
 
 use super::config::{Modality, UnrollConfig};
 use super::error::TrainError;
@@ -42,36 +46,109 @@ pub fn unrolled_loss(
     let [batch, _] = first_frame(frames)?.dims();
     let scale = stepper.scale_channel(size, batch);
     let step = |u| stepper.step(net, size, u, scale.clone());
+    let cut = |j: usize, u: Tensor<2>| {
+        if detached_before_loss_step(modality, unroll, j) {
+            u.detach()
+        } else {
+            u
+        }
+    };
     let mse = |difference: Tensor<2>| (difference.clone() * difference).mean();
-    unrolled(frames, modality, unroll, step, mse)
+    unrolled(frames, unroll, cut, step, mse)
 }
 
-/// The unrolled loss of each member of an ensemble, `[K]` for `K = sizes.len()` members:
-/// the frames are member-major (`[K·rows, N]`, member `k`'s minibatch in rows
+/// How one member of an ensemble unrolls: its modality and unroll. The members share their
+/// horizon and warm-up (the frames' count); modality and detach interval may differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemberUnroll {
+    /// ONE, NOG or WIG.
+    pub modality: Modality,
+    /// Its horizon, warm-up and detach interval.
+    pub unroll: UnrollConfig,
+}
+
+/// The unrolled loss of each member of an ensemble, `[K]` for `K = sizes.len() =
+/// members.len()`: the frames are member-major (`[K·rows, N]`, member `k`'s minibatch in rows
 /// `k·rows..(k+1)·rows`, at parameter index `sizes[k]`), every step is one
-/// [`Stepper::step_sizes`] of the whole batch, and member `k`'s loss is the mean over its own
-/// rows — the loss it would have trained alone ([`unrolled_loss`]). Their sum's gradient is
-/// each member's own gradient, in its own weights.
+/// [`Stepper::step_sizes`] of the whole batch, each loss step's input is detached in the rows
+/// of the members whose own unroll cuts there ([`cut_rows`]), and member `k`'s loss is the mean
+/// over its own rows — the loss it would have trained alone ([`unrolled_loss`]). Their sum's
+/// gradient is each member's own gradient, in its own weights.
 pub fn unrolled_member_losses(
     net: &dyn Forward,
     stepper: &Stepper,
     sizes: &[usize],
     frames: &[Tensor<2>],
-    modality: Modality,
-    unroll: UnrollConfig,
+    members: &[MemberUnroll],
 ) -> Result<Tensor<1>, TrainError> {
     let [batch, n] = first_frame(frames)?.dims();
-    let members = sizes.len().max(1);
-    let rows = batch / members;
+    let first = shared_unroll(members, sizes.len())?;
+    let count = members.len();
+    let rows = batch / count;
     let channel = stepper.sizes_channel(sizes, rows);
     let step = |u| stepper.step_sizes(net, sizes, u, channel.clone());
+    let cut = |j: usize, u: Tensor<2>| {
+        let cuts: Vec<bool> = members
+            .iter()
+            .map(|m| detached_before_loss_step(m.modality, m.unroll, j))
+            .collect();
+        cut_rows(u, &cuts)
+    };
     let mse = |difference: Tensor<2>| {
         (difference.clone() * difference)
-            .reshape([members, rows * n])
+            .reshape([count, rows * n])
             .mean_dim(1)
-            .reshape([members])
+            .reshape([count])
     };
-    unrolled(frames, modality, unroll, step, mse)
+    unrolled(frames, first, cut, step, mse)
+}
+
+/// The unroll the members share (the first's), or why they cannot unroll together: no
+/// members, a count other than `sizes`', or horizons or warm-ups that differ.
+fn shared_unroll(members: &[MemberUnroll], sizes: usize) -> Result<UnrollConfig, TrainError> {
+    let first = members
+        .first()
+        .ok_or_else(|| TrainError::invalid("ensemble", "no members"))?
+        .unroll;
+    if members.len() != sizes {
+        return Err(TrainError::invalid(
+            "ensemble",
+            format!("{} members but {sizes} parameter indices", members.len()),
+        ));
+    }
+    let apart = members
+        .iter()
+        .any(|m| m.unroll.horizon != first.horizon || m.unroll.warmup != first.warmup);
+    if apart {
+        return Err(TrainError::invalid(
+            "ensemble",
+            "members must share their horizon and warm-up",
+        ));
+    }
+    Ok(first)
+}
+
+/// `u` (`[K·rows, N]`, member-major) detached in the rows of the members `cuts` marks: all of
+/// `u` when every member cuts, none when none does, else `u + (detach(u) − u) · mask` with the
+/// mask 1 in the cutting members' rows. Its value is `u` exactly (the difference is zero); its
+/// gradient with respect to `u` is `1 − mask`, so no gradient crosses the cut in those rows and
+/// the others' is untouched.
+pub fn cut_rows(u: Tensor<2>, cuts: &[bool]) -> Tensor<2> {
+    if cuts.iter().all(|&cut| cut) {
+        return u.detach();
+    }
+    if !cuts.iter().any(|&cut| cut) {
+        return u;
+    }
+    let [batch, _] = u.dims();
+    let rows = batch / cuts.len().max(1);
+    let mask: Vec<f32> = cuts
+        .iter()
+        .flat_map(|&cut| std::iter::repeat_n(if cut { 1.0 } else { 0.0 }, rows))
+        .collect();
+    let mask =
+        Tensor::<2>::from_data(TensorData::new(mask, [batch, 1]), &u.device()).cast(u.dtype());
+    u.clone() + (u.clone().detach() - u) * mask
 }
 
 fn first_frame(frames: &[Tensor<2>]) -> Result<&Tensor<2>, TrainError> {
@@ -81,12 +158,12 @@ fn first_frame(frames: &[Tensor<2>]) -> Result<&Tensor<2>, TrainError> {
 }
 
 /// The unroll both losses share: `frames[0]` stepped `w + m` times by `step` (warm-up
-/// detached, each loss step's input detached as [`detached_before_loss_step`] says), each loss
-/// step's `mse(prediction − target)` summed and divided by `m`.
+/// detached, loss step `j`'s input passed through `cut(j, ·)`), each loss step's
+/// `mse(prediction − target)` summed and divided by `m`.
 fn unrolled(
     frames: &[Tensor<2>],
-    modality: Modality,
     unroll: UnrollConfig,
+    cut: impl Fn(usize, Tensor<2>) -> Tensor<2>,
     step: impl Fn(Tensor<2>) -> Result<Tensor<2>, TrainError>,
     mse: impl Fn(Tensor<2>) -> Tensor<1>,
 ) -> Result<Tensor<1>, TrainError> {
@@ -106,12 +183,7 @@ fn unrolled(
     }
     let mut total: Option<Tensor<1>> = None;
     for j in 0..unroll.horizon {
-        let input = if detached_before_loss_step(modality, unroll, j) {
-            u.detach()
-        } else {
-            u
-        };
-        u = step(input)?;
+        u = step(cut(j, u))?;
         let target = &frames[unroll.warmup + j + 1];
         total = Some(profile::span(Phase::Loss, || {
             let step_loss = mse(u.clone() - target.clone());
@@ -135,6 +207,42 @@ mod tests {
             warmup,
             detach_interval,
         }
+    }
+
+    /// The cut keeps the value bit for bit and stops the gradient in the cutting rows only.
+    #[test]
+    fn cut_rows_detach_the_cutting_members_rows_only() {
+        let device = crate::numerics::backend::cpu_autodiff();
+        let values: Vec<f32> = (0..12).map(|i| (i as f32 * 0.7).sin() - 0.2).collect();
+        let u =
+            Tensor::<2>::from_data(TensorData::new(values.clone(), [6, 2]), &device).require_grad();
+        let read = |t: Tensor<2>| {
+            t.into_data()
+                .convert::<f32>()
+                .try_into_vec::<f32>()
+                .expect("f32")
+        };
+        // Three members of two rows: the middle one cuts.
+        let cut = cut_rows(u.clone(), &[false, true, false]);
+        assert_eq!(read(cut.clone().detach()), values);
+        let weights = Tensor::<2>::from_data(
+            TensorData::new((1..=12).map(|i| i as f32).collect::<Vec<_>>(), [6, 2]),
+            &device,
+        );
+        let grads = (cut * weights.clone()).sum().backward();
+        let du = read(u.grad(&grads).expect("gradient"));
+        let want: Vec<f32> = (1..=12)
+            .map(|i| if (5..=8).contains(&i) { 0.0 } else { i as f32 })
+            .collect();
+        assert_eq!(du, want);
+        // All or none: the plain detach and the identity.
+        let gradient = |cuts: &[bool]| {
+            let loss = (cut_rows(u.clone(), cuts) * weights.clone()).sum() + u.clone().sum();
+            read(u.grad(&loss.backward()).expect("gradient"))
+        };
+        assert_eq!(gradient(&[true; 3]), vec![1.0; 12]);
+        let all: Vec<f32> = (1..=12).map(|i| i as f32 + 1.0).collect();
+        assert_eq!(gradient(&[false; 3]), all);
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! `unroll-lab bench train --ensemble 1,6,18`: per-network iterations/s of ensembles of `K`
 //! members (the seeds of one variant as one model, `nets::Ensemble`) against one network
-//! trained alone, each variant's sizes timed in interleaved rounds.
+//! trained alone, each variant's sizes timed in interleaved rounds; on a GPU also the kernel
+//! launches (dispatches) per iteration, which an ensemble shares among its members.
 
 use std::time::Instant;
 
 use serde::Serialize;
 
 use super::CliError;
+use unroll_lab::numerics::launches::count_launches;
 use unroll_lab::numerics::system::PhysicalSystem;
 use unroll_lab::numerics::train::run::LossLog;
 use unroll_lab::numerics::train::{EnsembleTrainer, MemberLogs, TrainConfig, Trainer};
@@ -21,6 +23,9 @@ pub struct VariantEnsembles {
     variant: String,
     /// Iterations/s of one network trained alone (`Trainer`).
     alone_iterations_per_sec: f64,
+    /// GPU kernel launches per iteration of one network alone (none on the CPU).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    alone_gpu_launches_per_iteration: Option<f64>,
     sizes: Vec<Size>,
 }
 
@@ -34,6 +39,9 @@ pub struct Size {
     per_network_iterations_per_sec: f64,
     /// `per_network_iterations_per_sec` / one network alone.
     speedup: f64,
+    /// GPU kernel launches per ensemble iteration (all members; none on the CPU).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gpu_launches_per_iteration: Option<f64>,
 }
 
 /// Either trainer, stepped `iterations` times with a readback at the end.
@@ -96,27 +104,32 @@ pub fn bench_ensemble(
             timed.push(Timed::Together(Box::new(trainer), MemberLogs::new(members)));
         }
         let mut seconds = vec![0.0; timed.len()];
+        let mut launches: Vec<Option<u64>> = vec![Some(0); timed.len()];
         for t in &mut timed {
             t.steps(2)?;
         }
         for round in 0..ROUNDS {
             for k in 0..timed.len() {
                 let which = (round + k) % timed.len();
-                seconds[which] += timed[which].steps(chunk)?;
+                let (secs, launched) = count_launches(|| timed[which].steps(chunk));
+                seconds[which] += secs?;
+                launches[which] = launches[which].zip(launched).map(|(a, b)| a + b);
             }
         }
         let done = (chunk * ROUNDS) as f64;
+        let per_iteration = |n: Option<u64>| n.filter(|&n| n > 0).map(|n| n as f64 / done);
         let alone = done / seconds[0];
         let sizes = sizes
             .iter()
-            .zip(&seconds[1..])
-            .map(|(&members, &secs)| {
+            .zip(seconds[1..].iter().zip(&launches[1..]))
+            .map(|(&members, (&secs, &launched))| {
                 let rate = done / secs;
                 Size {
                     members,
                     iterations_per_sec: rate,
                     per_network_iterations_per_sec: rate * members as f64,
                     speedup: rate * members as f64 / alone,
+                    gpu_launches_per_iteration: per_iteration(launched),
                 }
             })
             .collect();
@@ -124,6 +137,7 @@ pub fn bench_ensemble(
         out.push(VariantEnsembles {
             variant: label,
             alone_iterations_per_sec: alone,
+            alone_gpu_launches_per_iteration: per_iteration(launches[0]),
             sizes,
         });
     }
@@ -158,6 +172,21 @@ pub fn print(bench: &[VariantEnsembles], json: bool) -> Result<(), CliError> {
             variant.alone_iterations_per_sec,
             sizes.join("   ")
         );
+        if let Some(alone) = variant.alone_gpu_launches_per_iteration {
+            let sizes: Vec<String> = variant
+                .sizes
+                .iter()
+                .map(|s| {
+                    let launches = s.gpu_launches_per_iteration.unwrap_or(0.0);
+                    format!("K={} {launches:.0}", s.members)
+                })
+                .collect();
+            println!(
+                "  {:<22} GPU kernel launches/it: alone {alone:.0}   {}",
+                "",
+                sizes.join("   ")
+            );
+        }
     }
     Ok(())
 }

@@ -11,6 +11,7 @@ use super::CliError;
 use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::counted;
 use unroll_lab::numerics::ks::data::{data_solver, generate};
+use unroll_lab::numerics::launches::count_launches;
 use unroll_lab::numerics::nets::fused::{self, Fusion};
 use unroll_lab::numerics::nets::{Architecture, NetConfig};
 use unroll_lab::numerics::profile::{self, Phase};
@@ -76,6 +77,9 @@ struct Variant {
     /// the forward and the reverse pass, see [`counted::gemm_calls`].
     #[serde(skip_serializing_if = "Option::is_none")]
     gemm_calls_per_iteration: Option<f64>,
+    /// GPU kernel launches (dispatches) per iteration on a GPU device, see [`count_launches`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gpu_launches_per_iteration: Option<f64>,
     /// With `--compare-fusion`: ms and tensor ops per iteration at each level of fusion, timed
     /// interleaved on the same trainer.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -176,18 +180,31 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 pollster::block_on(log.flush())?;
                 Ok(())
             };
-            let (phase_seconds, tracked_ops, gemm_calls) = if args.profile {
+            let (phase_seconds, tracked_ops, gemm_calls, launches) = if args.profile {
                 let ops_before = profile::tracked_ops();
                 let gemms_before = counted::gemm_calls();
-                let (done, seconds) = profile::record(seconds_since_start, || timed(&mut log));
+                let ((done, seconds), launches) =
+                    count_launches(|| profile::record(seconds_since_start, || timed(&mut log)));
                 done?;
                 let ops = profile::tracked_ops() - ops_before - 1;
                 let gemms = counted::gemm_calls() - gemms_before;
                 let per_iteration = |n: u64| Some(n as f64 / args.iterations as f64);
-                (Some(seconds), per_iteration(ops), per_iteration(gemms))
+                let launches = launches
+                    .filter(|_| args.device != NativeDevice::Cpu)
+                    .and_then(per_iteration);
+                (
+                    Some(seconds),
+                    per_iteration(ops),
+                    per_iteration(gemms),
+                    launches,
+                )
             } else {
-                timed(&mut log)?;
-                (None, None, None)
+                let (done, launches) = count_launches(|| timed(&mut log));
+                done?;
+                let launches = launches
+                    .filter(|_| args.device != NativeDevice::Cpu)
+                    .map(|n| n as f64 / args.iterations as f64);
+                (None, None, None, launches)
             };
             let seconds = start.elapsed().as_secs_f64().max(1e-9);
             let fusion = if args.compare_fusion {
@@ -210,6 +227,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
                 ms_per_iteration,
                 tracked_ops_per_iteration: tracked_ops,
                 gemm_calls_per_iteration: gemm_calls,
+                gpu_launches_per_iteration: launches,
                 fusion,
                 phases_ms,
             });
@@ -254,6 +272,11 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
             }
             if let Some(ops) = v.tracked_ops_per_iteration {
                 println!("         tensor ops/it on the autodiff device (forward graph): {ops:.0}");
+            }
+            if let Some(launches) = v.gpu_launches_per_iteration {
+                println!(
+                    "         GPU kernel launches/it (dispatches, after fusion): {launches:.0}"
+                );
             }
             if let Some(gemms) = v.gemm_calls_per_iteration {
                 let flops = bench.flops_per_iteration[&label];

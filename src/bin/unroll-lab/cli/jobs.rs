@@ -31,8 +31,9 @@ pub struct Heard {
     pub event: RunEvent,
 }
 
-/// The cells as units of work, in plan order: one cell each, or with `together` each
-/// variant's consecutive cells as one unit (its seeds, trained as one ensemble where they can:
+/// The cells as units of work, in plan order: one cell each, or with `together` consecutive
+/// cells that can share a model as one unit ([`trains_with`](unroll_lab::numerics::study::plan::CellSpec::trains_with): a variant's seeds, the
+/// NOG and WIG variants of one configuration; trained as one ensemble where they can:
 /// [`CellBatch::set_ensembles`]) — except cells `alone` picks (e.g. those with a checkpoint to
 /// resume), which stay units of their own.
 pub fn units(
@@ -43,15 +44,17 @@ pub fn units(
 ) -> Vec<Vec<usize>> {
     let mut sorted = cells.to_vec();
     sorted.sort_unstable();
-    let variant = |cell: usize| plan.cells.get(cell).map(|c| c.variant);
+    let share = |a: usize, b: usize| match (plan.cells.get(a), plan.cells.get(b)) {
+        (Some(a), Some(b)) => a.trains_with(b),
+        _ => false,
+    };
     let mut units: Vec<Vec<usize>> = Vec::new();
     for cell in sorted {
         let joins = together
             && !alone(cell)
             && units.last().is_some_and(|unit| {
-                unit.last().is_some_and(|&last| {
-                    last + 1 == cell && !alone(last) && variant(last) == variant(cell)
-                })
+                unit.last()
+                    .is_some_and(|&last| last + 1 == cell && !alone(last) && share(unit[0], cell))
             });
         match units.last_mut() {
             Some(unit) if joins => unit.push(cell),
