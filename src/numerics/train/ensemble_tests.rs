@@ -38,8 +38,14 @@ fn max_relative(a: &[f32], b: &[f32]) -> f32 {
 }
 
 /// Trains `configs` as one ensemble and each alone: every member's losses per iteration and
-/// final weights agree to 1e-6 (relative), and the members really are different trainings.
-fn assert_members_train_as_alone(configs: Vec<TrainConfig>, set: &[Trajectory], label: &str) {
+/// final weights agree to `tolerance` (relative), and the members really are different
+/// trainings.
+fn assert_members_train_as_alone(
+    configs: Vec<TrainConfig>,
+    set: &[Trajectory],
+    label: &str,
+    tolerance: f32,
+) {
     let device = backend::cpu();
     let mut together = Ks
         .ensemble_trainer(configs.clone(), set, &device)
@@ -59,14 +65,14 @@ fn assert_members_train_as_alone(configs: Vec<TrainConfig>, set: &[Trajectory], 
         assert_eq!(history.len(), losses.len(), "{label}");
         let loss_gap = max_relative(history, &losses);
         assert!(
-            loss_gap < 1e-6,
+            loss_gap < tolerance,
             "{label} member {k}: losses differ by {loss_gap}"
         );
         let ensemble_weights = flat_params(&together.member(k).expect("member"));
         let weight_gap = max_relative(&ensemble_weights, &flat_params(alone.net()));
         eprintln!("{label} member {k}: losses within {loss_gap:e}, weights within {weight_gap:e}");
         assert!(
-            weight_gap < 1e-6,
+            weight_gap < tolerance,
             "{label} member {k}: weights differ by {weight_gap}"
         );
     }
@@ -94,7 +100,7 @@ fn members_train_together_as_they_would_alone() {
             ..tiny_config(mode, modality, data.clone())
         };
         let label = format!("{mode:?} {modality:?} {fusion:?}");
-        assert_members_train_as_alone(members(&config, &seeds), &set, &label);
+        assert_members_train_as_alone(members(&config, &seeds), &set, &label, 1e-6);
     }
     set_fusion(Fusion::Block);
     // The dilated ResNet's member axis.
@@ -102,7 +108,25 @@ fn members_train_together_as_they_would_alone() {
         iterations: 20,
         ..tiny_config_of(Architecture::Dilated, Mode::Correct, Modality::Wig, data)
     };
-    assert_members_train_as_alone(members(&dilated, &seeds[..2]), &set, "dilated C-WIG");
+    assert_members_train_as_alone(members(&dilated, &seeds[..2]), &set, "dilated C-WIG", 1e-6);
+    // The ring GCN's: bit for bit its composite edge convolutions alone; its fused edge op
+    // (the CPU's default alone) sums in another order, which 20 Adam steps amplify to ≈ 1.2e-6
+    // in the weights (measured), so against it the bound is 1e-5.
+    let gcn = TrainConfig {
+        iterations: 20,
+        ..tiny_config_of(
+            Architecture::Gcn,
+            Mode::Predict,
+            Modality::Nog,
+            dilated.data.clone(),
+        )
+    };
+    for (fusion, tolerance) in [(Fusion::Composite, 1e-6), (Fusion::Block, 1e-5)] {
+        set_fusion(fusion);
+        let label = format!("gcn P-NOG {fusion:?}");
+        assert_members_train_as_alone(members(&gcn, &seeds[..2]), &set, &label, tolerance);
+    }
+    set_fusion(Fusion::Block);
 }
 
 /// NOG and WIG of one configuration, and WIG at another detach interval, as one ensemble: each
@@ -139,7 +163,7 @@ fn nog_and_wig_members_train_together_as_they_would_alone() {
             ..config.clone()
         });
         assert!(ensemble_refusal(&configs).is_none());
-        assert_members_train_as_alone(configs, &set, &format!("{mode:?} w={warmup}"));
+        assert_members_train_as_alone(configs, &set, &format!("{mode:?} w={warmup}"), 1e-6);
     }
 }
 
