@@ -207,9 +207,7 @@ impl Driver {
             self.resize(now - tick_start);
         }
         let mut events = vec![RunEvent::Progress(self.progress(&progress, now))];
-        if let Some(losses) = self.losses(&progress) {
-            events.push(RunEvent::Losses(losses));
-        }
+        events.extend(self.losses(&progress).into_iter().map(RunEvent::Losses));
         if self.data_secs.is_none() && self.study.data_ready() {
             self.data_secs = Some(now - self.started_secs);
             if self.share_data {
@@ -295,14 +293,27 @@ impl Driver {
         finished
     }
 
-    fn losses(&self, progress: &StudyProgress) -> Option<Losses> {
-        let id = progress.variant?;
-        (!progress.new_losses.is_empty()).then(|| Losses {
-            series: series_name(self.study.config(), &id, progress.seed),
+    /// The live-loss events of a report: the job's, and each other ensemble member's.
+    fn losses(&self, progress: &StudyProgress) -> Vec<Losses> {
+        let Some(id) = progress.variant else {
+            return Vec::new();
+        };
+        let first_iteration = progress.iteration - progress.new_losses.len();
+        let series = |id: &VariantId, seed: u64, values: &[f32]| Losses {
+            series: series_name(self.study.config(), id, seed),
             hue: (id.mode, id.modality),
-            first_iteration: progress.iteration - progress.new_losses.len(),
-            values: progress.new_losses.clone(),
-        })
+            first_iteration,
+            values: values.to_vec(),
+        };
+        std::iter::once(series(&id, progress.seed, &progress.new_losses))
+            .chain(
+                progress
+                    .member_losses
+                    .iter()
+                    .map(|m| series(&m.variant, m.seed, &m.new_losses)),
+            )
+            .filter(|losses| !losses.values.is_empty())
+            .collect()
     }
 }
 

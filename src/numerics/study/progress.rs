@@ -25,6 +25,17 @@ pub enum Phase {
     Done,
 }
 
+/// One ensemble member's losses since the previous report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemberLosses {
+    /// The member's variant.
+    pub variant: VariantId,
+    /// The member's seed.
+    pub seed: u64,
+    /// Its losses, for the same iterations as [`StudyProgress::new_losses`].
+    pub new_losses: Vec<f32>,
+}
+
 /// A progress report after each [`Study::advance`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct StudyProgress {
@@ -44,6 +55,9 @@ pub struct StudyProgress {
     pub iterations: usize,
     /// Losses read back since the previous report (the live curve).
     pub new_losses: Vec<f32>,
+    /// An ensemble's other members' losses since the previous report, each its own live curve
+    /// (empty for a training alone).
+    pub member_losses: Vec<MemberLosses>,
     /// Fraction of the whole study's work done, in [0, 1] (counted in training iterations
     /// plus a fixed share per data and evaluation step).
     pub fraction: f64,

@@ -274,6 +274,7 @@ impl Study {
             iteration,
             iterations,
             new_losses: Vec::new(),
+            member_losses: Vec::new(),
             fraction: (self.work_done / self.work_total.max(1.0)).min(1.0),
             finished_variant: None,
             finished_training: None,

@@ -152,19 +152,28 @@ fn ensembles_give_the_results_of_trainings_one_at_a_time() {
         )
         .expect("study");
         study.set_ensembles(ensembles);
-        let mut sizes = std::collections::BTreeSet::new();
+        let (mut sizes, mut live) = (std::collections::BTreeSet::new(), 0);
         while !study.finished() {
-            pollster::block_on(study.advance(4)).expect("advance");
+            let progress = pollster::block_on(study.advance(4)).expect("advance");
+            live += progress.new_losses.len();
+            live += progress
+                .member_losses
+                .iter()
+                .map(|m| m.new_losses.len())
+                .sum::<usize>();
             if let Stage::TrainingTogether(together) = &study.stage {
                 sizes.insert(together.trainer.members());
             }
         }
-        (study.results(1.0), sizes)
+        (study.results(1.0), sizes, live)
     };
-    let (alone, none) = run(false);
-    let (ensembles, sizes) = run(true);
+    let (alone, none, live_alone) = run(false);
+    let (ensembles, sizes, live) = run(true);
     assert!(none.is_empty());
     assert_eq!(sizes.into_iter().collect::<Vec<_>>(), [3, 6]);
+    // Every member's every loss reaches the live curves, as every training's does alone.
+    assert_eq!(live, live_alone);
+    assert_eq!(live_alone, 6 * 3 * 8);
     assert_eq!(alone.variants.len(), ensembles.variants.len());
     let close = |a: f64, b: f64| (a - b).abs() <= 1e-5 * (1.0 + b.abs());
     for (a, e) in alone.variants.iter().zip(&ensembles.variants) {

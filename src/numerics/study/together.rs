@@ -4,7 +4,7 @@
 //! each member becomes an ordinary trained [`Job`] ([`JobTrainer::Member`]), evaluated and
 //! recorded in job order as if it had trained alone.
 
-use super::progress::Phase;
+use super::progress::{MemberLosses, Phase};
 use super::runner::{Step, Study};
 use super::stage::{Job, JobTrainer, Stage, StudyError, TrainedMember};
 use crate::numerics::train::ensemble::{ensemble_refusal, shares_model};
@@ -100,6 +100,13 @@ impl Study {
         progress.iteration = together.trainer.iteration();
         progress.iterations = together.trainer.configs()[0].iterations;
         progress.new_losses = together.logs.logs[0].history[before..].to_vec();
+        progress.member_losses = (1..members)
+            .map(|k| MemberLosses {
+                variant: together.trainer.configs()[k].variant_id(),
+                seed: self.jobs[together.first + k].seed,
+                new_losses: together.logs.logs[k].history[before..].to_vec(),
+            })
+            .collect();
         let diverged = together
             .logs
             .logs
