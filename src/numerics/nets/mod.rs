@@ -14,6 +14,9 @@
 pub mod config;
 pub mod dilated;
 pub mod ensemble;
+pub mod ensemble_fno;
+pub mod ensemble_frame;
+pub mod ensemble_unet;
 pub mod export;
 pub mod fno;
 pub mod frame;

@@ -345,9 +345,10 @@ mod tests {
         // 3 timed ensemble iterations in 0.5 s of the test clock: 0.5 s / 9 network iterations.
         let ms = pollster::block_on(together.ms_per_iteration(&clock)).expect("timed");
         assert!((ms - 500.0 / 9.0).abs() < 1e-9, "{ms}");
-        let mut unet = config;
-        unet.net.architecture = crate::numerics::nets::Architecture::Unet;
-        let alone = pollster::block_on(Calibration::with_members(&Ks, unet, 3, &data, &device))
+        // What cannot share a model (here: the gradient guard) is timed alone.
+        let mut guarded = config;
+        guarded.gradient_guard = true;
+        let alone = pollster::block_on(Calibration::with_members(&Ks, guarded, 3, &data, &device))
             .expect("calibration");
         assert_eq!(alone.members(), 1);
     }

@@ -127,6 +127,15 @@ fn members_train_together_as_they_would_alone() {
         assert_members_train_as_alone(members(&gcn, &seeds[..2]), &set, &label, tolerance);
     }
     set_fusion(Fusion::Block);
+    // The U-Net's and the FNO's, in correction with gradients through the solver.
+    for architecture in [Architecture::Unet, Architecture::Fno] {
+        let config = TrainConfig {
+            iterations: 20,
+            ..tiny_config_of(architecture, Mode::Correct, Modality::Wig, gcn.data.clone())
+        };
+        let label = format!("{architecture} C-WIG");
+        assert_members_train_as_alone(members(&config, &seeds[..2]), &set, &label, 1e-6);
+    }
 }
 
 /// NOG and WIG of one configuration, and WIG at another detach interval, as one ensemble: each
@@ -212,12 +221,12 @@ fn refuses_what_is_not_one_configuration() {
         &[1, 2],
     );
     assert!(ensemble_refusal(&guarded).is_some());
-    let mut unet = members(&config, &[1, 2]);
-    for member in &mut unet {
-        member.net.architecture = Architecture::Unet;
+    let mut flat = members(&config, &[1, 2]);
+    for member in &mut flat {
+        member.net.architecture = Architecture::Resnet2d;
     }
-    let refusal = ensemble_refusal(&unet).expect("refused").to_string();
-    assert!(refusal.contains("unet"), "{refusal}");
+    let refusal = ensemble_refusal(&flat).expect("refused").to_string();
+    assert!(refusal.contains("resnet2d"), "{refusal}");
     assert!(ensemble_refusal(&members(&config, &[1, 2, 3])).is_none());
     assert!(ensemble_refusal(&[]).is_some());
 }
