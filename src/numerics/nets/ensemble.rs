@@ -32,6 +32,17 @@ pub(super) fn part<const D: usize, const E: usize>(
     Param::from_tensor(value.narrow(0, k, 1).reshape(shape).detach())
 }
 
+/// Each of `nets` as `pick` finds it, or the refusal naming the architecture of the first it
+/// does not find (members of another architecture).
+pub(super) fn every<'a, T>(
+    nets: &'a [Net],
+    pick: impl Fn(&'a Net) -> Option<&'a T>,
+) -> Result<Vec<&'a T>, NetError> {
+    nets.iter()
+        .map(|net| pick(net).ok_or_else(|| NetError::NoEnsemble(net.architecture())))
+        .collect()
+}
+
 /// `K` networks of one architecture and size, trained together.
 #[derive(Module, Debug)]
 #[allow(
@@ -69,29 +80,22 @@ impl Ensemble {
         if let Some(frames) = FrameEnsemble::stack(nets) {
             return frames.map(Ensemble::Frame);
         }
-        let refuse = |net: &Net| NetError::NoEnsemble(net.architecture());
         match first {
             Net::Unet(_) => {
-                let nets = nets
-                    .iter()
-                    .map(|net| match net {
-                        Net::Unet(unet) => Ok(unet),
-                        other => Err(refuse(other)),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(Ensemble::Unet(UNetEnsemble::stack(&nets)))
+                let unets = every(nets, |net| match net {
+                    Net::Unet(unet) => Some(unet),
+                    _ => None,
+                })?;
+                Ok(Ensemble::Unet(UNetEnsemble::stack(&unets)))
             }
             Net::Fno(_) => {
-                let nets = nets
-                    .iter()
-                    .map(|net| match net {
-                        Net::Fno(fno) => Ok(fno),
-                        other => Err(refuse(other)),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(Ensemble::Fno(FnoEnsemble::stack(&nets)))
+                let fnos = every(nets, |net| match net {
+                    Net::Fno(fno) => Some(fno),
+                    _ => None,
+                })?;
+                Ok(Ensemble::Fno(FnoEnsemble::stack(&fnos)))
             }
-            other => Err(refuse(other)),
+            other => Err(NetError::NoEnsemble(other.architecture())),
         }
     }
 

@@ -9,7 +9,7 @@ use burn::module::{Module, Param};
 use burn::tensor::Tensor;
 
 use super::dilated::{DilatedBlock, DILATIONS};
-use super::ensemble::{part, stacked};
+use super::ensemble::{every, part, stacked};
 use super::frame::{FrameBlock, FrameLayer, ResidualFrame};
 use super::fused::leaky_relu;
 use super::fused_block::{fused_residual_block, fuses};
@@ -377,20 +377,22 @@ impl FrameEnsemble {
     /// `nets` (one residual frame, one size) as the members, in order; `None` for another
     /// architecture.
     pub(super) fn stack(nets: &[Net]) -> Option<Result<Self, NetError>> {
-        let refuse = |net: &Net| NetError::NoEnsemble(net.architecture());
         Some(match nets.first()? {
-            Net::Resnet(_) => stack_frames(nets, |net| match net {
-                Net::Resnet(frame) => Ok(frame),
-                other => Err(refuse(other)),
-            }),
-            Net::Dilated(_) => stack_frames(nets, |net| match net {
-                Net::Dilated(frame) => Ok(frame),
-                other => Err(refuse(other)),
-            }),
-            Net::Gcn(_) => stack_frames(nets, |net| match net {
-                Net::Gcn(frame) => Ok(frame),
-                other => Err(refuse(other)),
-            }),
+            Net::Resnet(_) => every(nets, |net| match net {
+                Net::Resnet(frame) => Some(frame),
+                _ => None,
+            })
+            .map(|frames| stack_frames(&frames)),
+            Net::Dilated(_) => every(nets, |net| match net {
+                Net::Dilated(frame) => Some(frame),
+                _ => None,
+            })
+            .map(|frames| stack_frames(&frames)),
+            Net::Gcn(_) => every(nets, |net| match net {
+                Net::Gcn(frame) => Some(frame),
+                _ => None,
+            })
+            .map(|frames| stack_frames(&frames)),
             _ => return None,
         })
     }
@@ -433,20 +435,15 @@ impl FrameEnsemble {
     }
 }
 
-/// The frames `frame_of` finds in `nets` (an error for a net of another architecture),
-/// stacked layer by layer.
-fn stack_frames<B: MemberBlock>(
-    nets: &[Net],
-    frame_of: impl Fn(&Net) -> Result<&ResidualFrame<B::Layer, B>, NetError>,
-) -> Result<FrameEnsemble, NetError> {
-    let frames = nets.iter().map(frame_of).collect::<Result<Vec<_>, _>>()?;
+/// `frames` (one size) stacked layer by layer.
+fn stack_frames<B: MemberBlock>(frames: &[&ResidualFrame<B::Layer, B>]) -> FrameEnsemble {
     let depth = frames.first().map_or(0, |f| f.blocks.len());
     let blocks = (0..depth)
         .map(|d| B::stack(&frames.iter().map(|f| &f.blocks[d]).collect::<Vec<_>>()))
         .collect();
-    Ok(FrameEnsemble {
+    FrameEnsemble {
         input: B::Layer::stack(&frames.iter().map(|f| &f.input).collect::<Vec<_>>()),
         blocks,
         output: B::Layer::stack(&frames.iter().map(|f| &f.output).collect::<Vec<_>>()),
-    })
+    }
 }
