@@ -210,6 +210,30 @@ fn bench_train_profile_counts_gemm_calls() {
     assert!(gemms("correct", "one") > gemms("predict", "one"));
 }
 
+/// `bench train --ensemble` times the architecture it is given (every 1-D one has a member
+/// axis), and on the CPU counts no GPU launches.
+#[test]
+fn bench_train_ensembles_time_the_architecture_given() {
+    let output = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .args(["bench", "train", "--architecture", "gcn", "--ensemble", "2"])
+        .args(["--json", "--iterations", "1"])
+        .output()
+        .expect("run unroll-lab");
+    let value = json(&output);
+    let variants = value.as_array().expect("variants");
+    assert_eq!(variants.len(), 6);
+    for variant in variants {
+        assert!(
+            variant["network"]
+                .as_str()
+                .is_some_and(|n| n.starts_with("gcn ")),
+            "{variant}"
+        );
+        assert_eq!(variant["sizes"][0]["members"], 2);
+        assert!(variant.get("alone_gpu_launches_per_iteration").is_none());
+    }
+}
+
 fn assert_usage_error(args: &[&str], needle: &str) {
     let output = common::assert_usage_error("simulate", args, needle);
     assert!(output.stdout.is_empty());

@@ -21,6 +21,8 @@ const ROUNDS: usize = 3;
 #[derive(Debug, Serialize)]
 pub struct VariantEnsembles {
     variant: String,
+    /// The network, `gcn 16×10`.
+    network: String,
     /// Iterations/s of one network trained alone (`Trainer`).
     alone_iterations_per_sec: f64,
     /// GPU kernel launches per iteration of one network alone (none on the CPU).
@@ -91,6 +93,8 @@ pub fn bench_ensemble(
     for mut config in configs {
         config.iterations = chunk * ROUNDS + 2;
         let label = config.variant_id().label();
+        let net = &config.net;
+        let network = format!("{} {}×{}", net.architecture, net.channels, net.depth);
         let mut timed = vec![Timed::Alone(
             Box::new(system.trainer(config.clone(), trajectories, device)?),
             LossLog::default(),
@@ -136,6 +140,7 @@ pub fn bench_ensemble(
         eprintln!("{label}: done");
         out.push(VariantEnsembles {
             variant: label,
+            network,
             alone_iterations_per_sec: alone,
             alone_gpu_launches_per_iteration: per_iteration(launches[0]),
             sizes,

@@ -17,6 +17,7 @@ use unroll_lab::numerics::nets::{Architecture, NetConfig};
 use unroll_lab::numerics::profile::{self, Phase};
 use unroll_lab::numerics::study::Preset;
 use unroll_lab::numerics::system::{PhysicalSystem, System};
+use unroll_lab::numerics::train::config::TrainDataConfig;
 use unroll_lab::numerics::train::flops::flops_per_iteration;
 use unroll_lab::numerics::train::run::LossLog;
 use unroll_lab::numerics::train::{Modality, Mode, TrainConfig, Trainer};
@@ -26,6 +27,28 @@ fn study_training(ks: &dyn PhysicalSystem, mode: Mode, modality: Modality) -> Tr
     let mut config = ks.preset(Preset::Paper, 1).base;
     config.mode = mode;
     config.modality = modality;
+    config
+}
+
+/// What `bench train` times for `mode` × `modality`: the study's config with `architecture`
+/// (at its default size unless it is the study's) on `data`.
+fn bench_config(
+    ks: &dyn PhysicalSystem,
+    mode: Mode,
+    modality: Modality,
+    architecture: Architecture,
+    data: &TrainDataConfig,
+) -> TrainConfig {
+    let mut config = study_training(ks, mode, modality);
+    if architecture != config.net.architecture {
+        let (channels, depth) = architecture.default_size();
+        config.net = NetConfig {
+            architecture,
+            channels,
+            depth,
+        };
+    }
+    config.data = data.clone();
     config
 }
 
@@ -120,11 +143,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
     let trajectories = generate(&data, data_solver(48))?;
     if !args.ensemble.is_empty() {
         let configs = [Mode::Predict, Mode::Correct].into_iter().flat_map(|mode| {
-            Modality::ALL.map(|modality| {
-                let mut config = study_training(ks, mode, modality);
-                config.data = data.clone();
-                config
-            })
+            Modality::ALL.map(|modality| bench_config(ks, mode, modality, args.architecture, &data))
         });
         let bench = super::bench_ensemble::bench_ensemble(
             ks,
@@ -134,6 +153,16 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
             &args.ensemble,
             args.iterations,
         )?;
+        if !args.json {
+            let net = bench_config(ks, Mode::Correct, Modality::Wig, args.architecture, &data).net;
+            println!(
+                "training on {}: {} {}×{}, batch 16, m = 3 (ONE: batch ×m)",
+                args.device.label(),
+                net.architecture,
+                net.channels,
+                net.depth
+            );
+        }
         return super::bench_ensemble::print(&bench, args.json);
     }
     let mut bench = Bench {
@@ -148,16 +177,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
     };
     for mode in [Mode::Predict, Mode::Correct] {
         for modality in Modality::ALL {
-            let mut config = study_training(ks, mode, modality);
-            if args.architecture != config.net.architecture {
-                let (channels, depth) = args.architecture.default_size();
-                config.net = NetConfig {
-                    architecture: args.architecture,
-                    channels,
-                    depth,
-                };
-            }
-            config.data = data.clone();
+            let mut config = bench_config(ks, mode, modality, args.architecture, &data);
             config.iterations = args.iterations + 3;
             bench.channels = config.net.channels;
             bench.depth = config.net.depth;
