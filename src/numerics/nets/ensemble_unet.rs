@@ -6,7 +6,7 @@
 use burn::module::Module;
 use burn::tensor::Tensor;
 
-use super::ensemble_frame::EnsembleConv;
+use super::ensemble_layer::EnsembleConv;
 use super::fused::leaky_relu;
 use super::unet::{DoubleConv, UNet, UpLevel};
 use super::LEAKY_SLOPE;

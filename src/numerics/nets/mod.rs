@@ -16,6 +16,7 @@ pub mod dilated;
 pub mod ensemble;
 pub mod ensemble_fno;
 pub mod ensemble_frame;
+pub mod ensemble_layer;
 pub mod ensemble_unet;
 pub mod export;
 pub mod fno;
