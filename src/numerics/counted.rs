@@ -5,7 +5,8 @@
 //! this module adds that number to a per-thread counter ([`gemm_calls`]). On autodiff devices
 //! the op is one node whose backward makes its two products through the same counted op. The
 //! values and gradients are burn's own matmul's, bit for bit (tests). The cubecl backends run
-//! the default body, burn's matmul, uncounted.
+//! the default body, burn's matmul, uncounted. The fused ops' products on slices
+//! ([`stacked_product`]) make the same gemm calls and count them too.
 
 use std::cell::Cell;
 
@@ -35,6 +36,108 @@ pub fn flex_matmul(lhs: FlexTensor, rhs: FlexTensor) -> FlexTensor {
     let calls = batch_count(&lhs.shape().to_vec(), &rhs.shape().to_vec());
     GEMM_CALLS.with(|c| c.set(c.get() + calls));
     Flex::float_matmul(lhs, rhs)
+}
+
+/// A row-major `[rows, columns]` matrix of f32 values, read as itself or as its transpose (by
+/// strides: no copy).
+#[derive(Clone, Copy, Debug)]
+pub struct Matrix<'a> {
+    values: &'a [f32],
+    rows: usize,
+    columns: usize,
+    transposed: bool,
+}
+
+impl<'a> Matrix<'a> {
+    /// `values` hold `K` stacked `[rows, columns]` matrices (`K ≥ 1`), row-major.
+    pub fn new(values: &'a [f32], rows: usize, columns: usize) -> Self {
+        Self {
+            values,
+            rows,
+            columns,
+            transposed: false,
+        }
+    }
+
+    /// Each matrix's transpose, `[columns, rows]`.
+    pub fn t(self) -> Self {
+        Self {
+            transposed: !self.transposed,
+            ..self
+        }
+    }
+
+    /// `(rows, columns)` as read.
+    fn dims(&self) -> (usize, usize) {
+        if self.transposed {
+            (self.columns, self.rows)
+        } else {
+            (self.rows, self.columns)
+        }
+    }
+
+    /// `(row stride, column stride)` as read, in elements.
+    fn strides(&self) -> (isize, isize) {
+        let row = self.columns as isize;
+        if self.transposed {
+            (1, row)
+        } else {
+            (row, 1)
+        }
+    }
+}
+
+/// `K` products `out[k] = lhs[k] · rhs[k]` of stacked matrices (`K` = `members`), each one
+/// `gemm::gemm` call on one thread, counted: `[K, M, N]` row-major. The slice path of the fused
+/// ops on burn-flex: the same gemm call as `Flex::float_matmul` makes, without its tensors (a
+/// new burn-flex tensor copies its zeroed buffer once more to align it).
+pub fn stacked_product(members: usize, lhs: Matrix<'_>, rhs: Matrix<'_>) -> Vec<f32> {
+    let ((m, k), (k_rhs, n)) = (lhs.dims(), rhs.dims());
+    assert_eq!(k, k_rhs, "inner dimensions of a product");
+    assert_eq!(
+        lhs.values.len(),
+        members * m * k,
+        "lhs holds {members} matrices"
+    );
+    assert_eq!(
+        rhs.values.len(),
+        members * k * n,
+        "rhs holds {members} matrices"
+    );
+    let mut out = vec![0.0f32; members * m * n];
+    let ((lhs_rs, lhs_cs), (rhs_rs, rhs_cs)) = (lhs.strides(), rhs.strides());
+    for member in 0..members {
+        let dst = &mut out[member * m * n..(member + 1) * m * n];
+        let a = &lhs.values[member * m * k..(member + 1) * m * k];
+        let b = &rhs.values[member * k * n..(member + 1) * k * n];
+        // SAFETY: `dst`, `a` and `b` hold exactly the `m×n`, `m×k` and `k×n` values the
+        // strides address (checked above); `read_dst` is false, so `dst` is only written.
+        unsafe {
+            gemm::gemm(
+                m,
+                n,
+                k,
+                dst.as_mut_ptr(),
+                1,
+                n as isize,
+                false,
+                a.as_ptr(),
+                lhs_cs,
+                lhs_rs,
+                b.as_ptr(),
+                rhs_cs,
+                rhs_rs,
+                0.0,
+                1.0,
+                false,
+                false,
+                false,
+                gemm::Parallelism::None,
+            );
+        }
+    }
+    GEMM_CALLS.with(|c| c.set(c.get() + members as u64));
+    out
 }
 
 /// Matrices in the broadcast batch of `lhs: [.., M, K] · rhs: [.., K, N]` (1 for 2-D).

@@ -9,7 +9,6 @@
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
 use burn::backend::autodiff::Autodiff;
 use burn::backend::flex::FlexTensor;
-use burn::backend::ops::FloatTensorOps;
 use burn::backend::tensor::FloatTensor;
 use burn::backend::{backend_extension, Backend, DType, Dispatch, Flex, TensorMetadata};
 use burn::tensor::{Device, Tensor, TensorData};
@@ -18,7 +17,7 @@ use super::fused::{fusion, leaky_relu, Fusion};
 use super::fused_node::{record, HandWritten};
 use super::grid::TAPS;
 use super::resnet1d::PeriodicConv1d;
-use crate::numerics::counted::flex_matmul;
+use crate::numerics::counted::{stacked_product, Matrix};
 
 /// The block on `x: [C, N, B]` with `conv1`, `conv2` (`C → C`, kernel 3): the fused op where
 /// it applies (burn-flex, f32, [`Fusion::Block`]), else the composite.
@@ -128,14 +127,14 @@ impl FusedBlockOps for Flex {
 }
 
 /// burn-flex's saved state: the two tap matrices `[K, 3C, N·B]`, the two pre-activations
-/// `[K, C, N·B]`, the weights as `[K, C, 3C]`, the shapes and the slope (`K` = 1 for one
+/// `[K, C, N·B]`, the weights (read as `[K, C, 3C]`), the shapes and the slope (`K` = 1 for one
 /// network).
 #[derive(Clone, Debug)]
 pub struct FlexBlockState {
-    taps1: FlexTensor,
-    taps2: FlexTensor,
-    pre1: FlexTensor,
-    pre2: FlexTensor,
+    taps1: Vec<f32>,
+    taps2: Vec<f32>,
+    pre1: Vec<f32>,
+    pre2: Vec<f32>,
     w1: FlexTensor,
     w2: FlexTensor,
     shapes: BlockShapes,
@@ -173,9 +172,20 @@ impl BlockShapes {
         }
     }
 
-    /// `[K, rows, columns]`.
-    fn stack(&self, rows: usize, columns: usize) -> [usize; 3] {
-        [self.members, rows, columns]
+    /// Each block's weights, `[C, 3C]` (the kernel `[C_out, C_in, 3]` row-major, whose column
+    /// `3·c_in + tap` is the tap matrices' row).
+    fn weights<'a>(&self, values: &'a [f32]) -> Matrix<'a> {
+        Matrix::new(values, self.channels, TAPS * self.channels)
+    }
+
+    /// Each block's tap matrix, `[3C, N·B]`.
+    fn taps<'a>(&self, values: &'a [f32]) -> Matrix<'a> {
+        Matrix::new(values, TAPS * self.channels, self.columns)
+    }
+
+    /// Each block's channels, `[C, N·B]`.
+    fn rows<'a>(&self, values: &'a [f32]) -> Matrix<'a> {
+        Matrix::new(values, self.channels, self.columns)
     }
 }
 
@@ -187,30 +197,25 @@ impl FusedBlockTraining for Flex {
         slope: f64,
     ) -> (FlexTensor, FlexBlockState) {
         let shapes = BlockShapes::new(x.shape().to_vec(), w1.shape().to_vec(), b1.shape().to_vec());
-        let (c, columns) = (shapes.channels, shapes.columns);
-        let slope = slope as f32;
-        let weights = shapes.stack(c, TAPS * c);
-        let w1 = Flex::float_reshape(w1, weights.into());
-        let w2 = Flex::float_reshape(w2, weights.into());
-        let tap_matrix = shapes.stack(TAPS * c, columns);
-        let taps1 = matrix(taps(&floats(&x), shapes.flat, 1), tap_matrix);
-        let mut pre1 = floats_owned(flex_matmul(w1.clone(), taps1.clone()));
+        let (k, columns, slope) = (shapes.members, shapes.columns, slope as f32);
+        let x_values = floats(&x);
+        let taps1 = taps(&x_values, shapes.flat, 1);
+        let mut pre1 = stacked_product(k, shapes.weights(&floats(&w1)), shapes.taps(&taps1));
         add_rows(&mut pre1, &floats(&b1), columns);
         let hidden: Vec<f32> = pre1.iter().map(|&v| leaky(v, slope)).collect();
-        let taps2 = matrix(taps(&hidden, shapes.flat, 1), tap_matrix);
-        let mut pre2 = floats_owned(flex_matmul(w2.clone(), taps2.clone()));
+        let taps2 = taps(&hidden, shapes.flat, 1);
+        let mut pre2 = stacked_product(k, shapes.weights(&floats(&w2)), shapes.taps(&taps2));
         add_rows(&mut pre2, &floats(&b2), columns);
-        for (p, &v) in pre2.iter_mut().zip(floats(&x).iter()) {
+        for (p, &v) in pre2.iter_mut().zip(x_values.iter()) {
             *p += v;
         }
         let out: Vec<f32> = pre2.iter().map(|&v| leaky(v, slope)).collect();
-        let rows = shapes.stack(c, columns);
         let out = shaped(out, &shapes.x);
         let state = FlexBlockState {
             taps1,
             taps2,
-            pre1: matrix(pre1, rows),
-            pre2: matrix(pre2, rows),
+            pre1,
+            pre2,
             w1,
             w2,
             shapes,
@@ -221,35 +226,30 @@ impl FusedBlockTraining for Flex {
 
     fn residual_block_backward(state: FlexBlockState, grad: FlexTensor) -> [FlexTensor; 5] {
         let shapes = &state.shapes;
-        let (columns, rows) = (
-            shapes.columns,
-            shapes.stack(shapes.channels, shapes.columns),
-        );
-        let transpose = |t: FlexTensor| Flex::float_transpose(t);
+        let (k, columns) = (shapes.members, shapes.columns);
         // Through the outer activation: the skip's and the second conv's gradient.
         let mut g2 = floats(&grad).into_owned();
-        mask(&mut g2, &floats(&state.pre2), state.slope);
-        let g2 = matrix(g2, rows);
-        let db2 = row_sums(&floats(&g2), columns);
-        let dw2 = flex_matmul(g2.clone(), transpose(state.taps2));
-        let dtaps2 = flex_matmul(transpose(state.w2), g2.clone());
+        mask(&mut g2, &state.pre2, state.slope);
+        let db2 = row_sums(&g2, columns);
+        let dw2 = stacked_product(k, shapes.rows(&g2), shapes.taps(&state.taps2).t());
+        let w2 = floats(&state.w2);
+        let dtaps2 = stacked_product(k, shapes.weights(&w2).t(), shapes.rows(&g2));
         // Through the inner activation: the first conv's gradient.
-        let mut g1 = taps_adjoint(&floats(&dtaps2), shapes.flat, 1);
-        mask(&mut g1, &floats(&state.pre1), state.slope);
+        let mut g1 = taps_adjoint(&dtaps2, shapes.flat, 1);
+        mask(&mut g1, &state.pre1, state.slope);
         let db1 = row_sums(&g1, columns);
-        let g1 = matrix(g1, rows);
-        let dw1 = flex_matmul(g1.clone(), transpose(state.taps1));
-        let dtaps1 = flex_matmul(transpose(state.w1), g1);
-        let mut dx = taps_adjoint(&floats(&dtaps1), shapes.flat, 1);
-        for (d, &g) in dx.iter_mut().zip(floats(&g2).iter()) {
+        let dw1 = stacked_product(k, shapes.rows(&g1), shapes.taps(&state.taps1).t());
+        let w1 = floats(&state.w1);
+        let dtaps1 = stacked_product(k, shapes.weights(&w1).t(), shapes.rows(&g1));
+        let mut dx = taps_adjoint(&dtaps1, shapes.flat, 1);
+        for (d, &g) in dx.iter_mut().zip(g2.iter()) {
             *d += g;
         }
-        let kernel = |t: FlexTensor| Flex::float_reshape(t, shapes.weight.clone().into());
         [
             shaped(dx, &shapes.x),
-            kernel(dw1),
+            shaped(dw1, &shapes.weight),
             shaped(db1, &shapes.bias),
-            kernel(dw2),
+            shaped(dw2, &shapes.weight),
             shaped(db2, &shapes.bias),
         ]
     }
@@ -295,12 +295,10 @@ pub(super) fn leaky(v: f32, slope: f32) -> f32 {
     }
 }
 
-/// `g ← g · (pre < 0 ? slope : 1)`.
+/// `g ← g · (pre < 0 ? slope : 1)` (branch-free, so that it vectorises; `g · 1` is `g` exactly).
 pub(super) fn mask(g: &mut [f32], pre: &[f32], slope: f32) {
     for (g, &p) in g.iter_mut().zip(pre) {
-        if p < 0.0 {
-            *g *= slope;
-        }
+        *g *= if p < 0.0 { slope } else { 1.0 };
     }
 }
 
@@ -308,12 +306,13 @@ pub(super) fn mask(g: &mut [f32], pre: &[f32], slope: f32) {
 pub(super) fn floats(t: &FlexTensor) -> std::borrow::Cow<'_, [f32]> {
     match t.as_slice::<f32>() {
         Some(s) => std::borrow::Cow::Borrowed(s),
-        None => std::borrow::Cow::Owned(floats_owned(t.to_contiguous())),
+        None => std::borrow::Cow::Owned(
+            t.to_contiguous()
+                .into_data()
+                .try_into_vec::<f32>()
+                .expect("f32 tensor"),
+        ),
     }
-}
-
-pub(super) fn floats_owned(t: FlexTensor) -> Vec<f32> {
-    t.into_data().try_into_vec::<f32>().expect("f32 tensor")
 }
 
 pub(super) fn matrix<const D: usize>(values: Vec<f32>, shape: [usize; D]) -> FlexTensor {
@@ -332,45 +331,67 @@ pub(super) fn add_rows(m: &mut [f32], bias: &[f32], columns: usize) {
     }
 }
 
+/// The sum of each row of `m: [rows, columns]` ([`lane_sum`]).
 pub(super) fn row_sums(m: &[f32], columns: usize) -> Vec<f32> {
-    m.chunks_exact(columns)
-        .map(|row| row.iter().sum())
-        .collect()
+    m.chunks_exact(columns).map(lane_sum).collect()
 }
 
+/// Partial sums in each lane of [`SUM_LANES`], then the lanes and the remainder in order: one
+/// summation order on every target, and one the compiler vectorises (a running sum is serial).
+pub(super) fn lane_sum(values: &[f32]) -> f32 {
+    let chunks = values.chunks_exact(SUM_LANES);
+    let rest: f32 = chunks.remainder().iter().sum();
+    let mut lanes = [0.0f32; SUM_LANES];
+    for chunk in chunks {
+        for (lane, &v) in lanes.iter_mut().zip(chunk) {
+            *lane += v;
+        }
+    }
+    lanes.iter().sum::<f32>() + rest
+}
+
+/// The partial sums of [`lane_sum`]: two AVX2 registers, four wasm simd128 ones.
+const SUM_LANES: usize = 16;
+
 /// The taps of `x: [C, N, B]` as `[3C, N·B]`: row `3c + t`, column `i·B + b` holds
-/// `x[c, (i + (t − 1)·dilation) mod N, b]` (as [`super::grid::periodic_taps`]).
+/// `x[c, (i + (t − 1)·dilation) mod N, b]` (as [`super::grid::periodic_taps`]). Each row is its
+/// channel rotated by whole points: two contiguous copies.
 pub(super) fn taps(x: &[f32], [c, n, b]: [usize; 3], dilation: usize) -> Vec<f32> {
-    let mut out = vec![0.0f32; TAPS * c * n * b];
-    for (row, dst) in out.chunks_exact_mut(n * b).enumerate() {
+    let mut out = Vec::with_capacity(TAPS * c * n * b);
+    for row in 0..TAPS * c {
         let (channel, tap) = (row / TAPS, row % TAPS);
         let src = &x[channel * n * b..(channel + 1) * n * b];
-        for (i, point) in dst.chunks_exact_mut(b).enumerate() {
-            let from = tap_source(i, tap, n, dilation);
-            point.copy_from_slice(&src[from * b..(from + 1) * b]);
-        }
+        let split = tap_shift(tap, n, dilation) * b;
+        out.extend_from_slice(&src[split..]);
+        out.extend_from_slice(&src[..split]);
     }
     out
 }
 
-/// The point tap `tap` of point `i` reads: `(i + (tap − 1)·dilation) mod n`.
-fn tap_source(i: usize, tap: usize, n: usize, dilation: usize) -> usize {
-    (i + n + tap * (dilation % n) - dilation % n) % n
+/// The points tap `tap` reads ahead, `(tap − 1)·dilation mod n`: point `i` reads
+/// `(i + shift) mod n`.
+fn tap_shift(tap: usize, n: usize, dilation: usize) -> usize {
+    (n + tap * (dilation % n) - dilation % n) % n
 }
 
 /// The adjoint of [`taps`]: `[3C, N·B]` → `[C, N·B]`, each tap's gradient added back at the
-/// point it read.
+/// point it read (rows in order, so the sums' order is fixed).
 pub(super) fn taps_adjoint(d: &[f32], [c, n, b]: [usize; 3], dilation: usize) -> Vec<f32> {
     let mut out = vec![0.0f32; c * n * b];
     for (row, src) in d.chunks_exact(n * b).enumerate() {
         let (channel, tap) = (row / TAPS, row % TAPS);
         let dst = &mut out[channel * n * b..(channel + 1) * n * b];
-        for (i, point) in src.chunks_exact(b).enumerate() {
-            let to = tap_source(i, tap, n, dilation);
-            for (o, &v) in dst[to * b..(to + 1) * b].iter_mut().zip(point) {
-                *o += v;
-            }
-        }
+        let split = tap_shift(tap, n, dilation) * b;
+        let (head, tail) = src.split_at(n * b - split);
+        add_into(&mut dst[split..], head);
+        add_into(&mut dst[..split], tail);
     }
     out
+}
+
+/// `dst += src`, element by element.
+fn add_into(dst: &mut [f32], src: &[f32]) {
+    for (o, &v) in dst.iter_mut().zip(src) {
+        *o += v;
+    }
 }

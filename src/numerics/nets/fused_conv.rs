@@ -10,19 +10,16 @@
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
 use burn::backend::autodiff::Autodiff;
 use burn::backend::flex::FlexTensor;
-use burn::backend::ops::FloatTensorOps;
 use burn::backend::tensor::FloatTensor;
 use burn::backend::{backend_extension, Backend, DType, Dispatch, Flex, TensorMetadata};
 use burn::tensor::{Device, Tensor};
 
 use super::fused::{fusion, leaky_relu, Fusion};
-use super::fused_block::{
-    add_rows, floats, floats_owned, leaky, mask, matrix, row_sums, taps, taps_adjoint,
-};
+use super::fused_block::{add_rows, floats, leaky, mask, matrix, row_sums, taps, taps_adjoint};
 use super::fused_node::{record, HandWritten};
 use super::grid::TAPS;
 use super::resnet1d::PeriodicConv1d;
-use crate::numerics::counted::flex_matmul;
+use crate::numerics::counted::{stacked_product, Matrix};
 
 /// `conv` on `x: [C_in, N, B]` at `dilation`, then LeakyReLU of `slope` where given:
 /// `[C_out, N, B]`. The fused op where it applies (burn-flex, f32, [`Fusion::Block`]).
@@ -104,14 +101,22 @@ impl FusedConvOps for Flex {
 }
 
 /// burn-flex's saved state: the tap matrix `[3C_in, N·B]`, the pre-activation `[C_out, N·B]`
-/// (with an activation), the weight as `[C_out, 3C_in]`, the input's shape and the layer.
+/// (with an activation), the weight (read as `[C_out, 3C_in]`), the input's shape and the layer.
 #[derive(Clone, Debug)]
 pub struct FlexConvState {
-    taps: FlexTensor,
-    pre: Option<FlexTensor>,
+    taps: Vec<f32>,
+    pre: Option<Vec<f32>>,
     weight: FlexTensor,
     dims: [usize; 3],
     layer: Layer,
+}
+
+impl FlexConvState {
+    /// The weight `[C_out, C_in, 3]` as the matrix `[C_out, 3C_in]` (row-major, the same values).
+    fn weight<'a>(&self, values: &'a [f32]) -> Matrix<'a> {
+        let c_out = self.weight.shape()[0];
+        Matrix::new(values, c_out, values.len() / c_out)
+    }
 }
 
 impl FusedConvTraining for Flex {
@@ -125,17 +130,17 @@ impl FusedConvTraining for Flex {
         let [c_in, n, b] = dims;
         let c_out = weight.shape()[0];
         let columns = n * b;
-        let weight = Flex::float_reshape(weight, [c_out, TAPS * c_in].into());
-        let taps = matrix(
-            taps(&floats(&x), dims, layer.dilation),
-            [TAPS * c_in, columns],
+        let taps = taps(&floats(&x), dims, layer.dilation);
+        let mut pre = stacked_product(
+            1,
+            Matrix::new(&floats(&weight), c_out, TAPS * c_in),
+            Matrix::new(&taps, TAPS * c_in, columns),
         );
-        let mut pre = floats_owned(flex_matmul(weight.clone(), taps.clone()));
         add_rows(&mut pre, &floats(&bias), columns);
         let (out, pre) = match layer.slope {
             Some(slope) => {
                 let out = pre.iter().map(|&v| leaky(v, slope as f32)).collect();
-                (out, Some(matrix(pre, [c_out, columns])))
+                (out, Some(pre))
             }
             None => (pre, None),
         };
@@ -155,16 +160,18 @@ impl FusedConvTraining for Flex {
         let columns = n * b;
         let mut g = floats(&grad).into_owned();
         if let (Some(pre), Some(slope)) = (&state.pre, state.layer.slope) {
-            mask(&mut g, &floats(pre), slope as f32);
+            mask(&mut g, pre, slope as f32);
         }
         let bias = row_sums(&g, columns);
-        let g = matrix(g, [c_out, columns]);
-        let weight = flex_matmul(g.clone(), Flex::float_transpose(state.taps));
-        let dtaps = flex_matmul(Flex::float_transpose(state.weight), g);
-        let dx = taps_adjoint(&floats(&dtaps), state.dims, state.layer.dilation);
+        let rows = Matrix::new(&g, c_out, columns);
+        let taps = Matrix::new(&state.taps, TAPS * c_in, columns);
+        let weight = stacked_product(1, rows, taps.t());
+        let weights = floats(&state.weight);
+        let dtaps = stacked_product(1, state.weight(&weights).t(), rows);
+        let dx = taps_adjoint(&dtaps, state.dims, state.layer.dilation);
         [
             matrix(dx, [c_in, n, b]),
-            Flex::float_reshape(weight, [c_out, c_in, TAPS].into()),
+            matrix(weight, [c_out, c_in, TAPS]),
             matrix(bias, [c_out]),
         ]
     }

@@ -9,17 +9,16 @@
 use burn::backend::autodiff::checkpoint::strategy::CheckpointStrategy;
 use burn::backend::autodiff::Autodiff;
 use burn::backend::flex::FlexTensor;
-use burn::backend::ops::FloatTensorOps;
 use burn::backend::tensor::FloatTensor;
 use burn::backend::{backend_extension, Backend, DType, Dispatch, Flex, TensorMetadata};
 use burn::tensor::{Device, Tensor};
 
 use super::fused::{fusion, Fusion};
-use super::fused_block::{floats, floats_owned, leaky, mask, matrix, row_sums, taps, taps_adjoint};
+use super::fused_block::{floats, leaky, mask, matrix, row_sums, taps, taps_adjoint};
 use super::fused_node::{record, HandWritten};
 use super::gcn::{EdgeConv, NEIGHBOUR_OFFSETS};
 use super::grid::TAPS;
-use crate::numerics::counted::flex_matmul;
+use crate::numerics::counted::{stacked_product, Matrix};
 
 /// `conv` on `x: [C_in, N, B]`, its messages LeakyReLU'd with `slope` where given:
 /// `[C_out, N, B]`. The fused op where it applies (burn-flex, f32, [`Fusion::Block`]).
@@ -90,8 +89,8 @@ impl FusedEdgeOps for Flex {
 /// and the slope.
 #[derive(Clone, Debug)]
 pub struct FlexEdgeState {
-    features: FlexTensor,
-    pre: Option<FlexTensor>,
+    features: Vec<f32>,
+    pre: Option<Vec<f32>>,
     weight: FlexTensor,
     dims: [usize; 3],
     slope: Option<f32>,
@@ -134,11 +133,12 @@ impl FusedEdgeTraining for Flex {
         let c_out = weight.shape()[1];
         let columns = n * b;
         let width = TAPS * columns;
-        let features = matrix(edge_features(&floats(&x), dims), [2 * c_in + 1, width]);
-        let mut pre = floats_owned(flex_matmul(
-            Flex::float_transpose(weight.clone()),
-            features.clone(),
-        ));
+        let features = edge_features(&floats(&x), dims);
+        let mut pre = stacked_product(
+            1,
+            Matrix::new(&floats(&weight), 2 * c_in + 1, c_out).t(),
+            Matrix::new(&features, 2 * c_in + 1, width),
+        );
         for (row, &value) in pre.chunks_exact_mut(width).zip(floats(&bias).iter()) {
             row.iter_mut().for_each(|v| *v += value);
         }
@@ -158,7 +158,7 @@ impl FusedEdgeTraining for Flex {
         }
         let state = FlexEdgeState {
             features,
-            pre: slope.map(|_| matrix(pre, [c_out, width])),
+            pre: slope.map(|_| pre),
             weight,
             dims,
             slope,
@@ -184,12 +184,13 @@ impl FusedEdgeTraining for Flex {
             }
         }
         if let (Some(pre), Some(slope)) = (&state.pre, state.slope) {
-            mask(&mut g, &floats(pre), slope);
+            mask(&mut g, pre, slope);
         }
         let bias = row_sums(&g, width);
-        let g = matrix(g, [c_out, width]);
-        let weight = flex_matmul(state.features, Flex::float_transpose(g.clone()));
-        let features = floats_owned(flex_matmul(state.weight, g));
+        let (messages, weights) = (Matrix::new(&g, c_out, width), floats(&state.weight));
+        let inputs = Matrix::new(&state.features, 2 * c_in + 1, width);
+        let weight = stacked_product(1, inputs, messages.t());
+        let features = stacked_product(1, Matrix::new(&weights, 2 * c_in + 1, c_out), messages);
         // The features' adjoint: centre rows and minus the difference rows onto node i, the
         // difference rows onto neighbour j (each tap's adjoint).
         let mut neighbours = vec![0.0f32; TAPS * c_in * columns];
@@ -212,7 +213,11 @@ impl FusedEdgeTraining for Flex {
         for (v, &a) in dx.iter_mut().zip(&taps_adjoint(&neighbours, state.dims, 1)) {
             *v += a;
         }
-        [matrix(dx, [c_in, n, b]), weight, matrix(bias, [c_out])]
+        [
+            matrix(dx, [c_in, n, b]),
+            matrix(weight, [2 * c_in + 1, c_out]),
+            matrix(bias, [c_out]),
+        ]
     }
 }
 
