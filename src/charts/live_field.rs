@@ -97,12 +97,19 @@ impl LiveField {
     /// The window as RGB bytes (row-major): time left to right (newest at the right edge),
     /// grid point top to bottom, on the diverging map over ±3.
     pub fn rgb(&self) -> Vec<u8> {
-        let (w, h) = self.size();
-        let mut out = Vec::with_capacity(3 * w as usize * h as usize);
+        self.newest_rgb(self.width)
+    }
+
+    /// The newest `count` frames of the window as RGB bytes, `count` wide (row-major, as
+    /// [`Self::rgb`]): the right edge of the picture, which is all a scrolling redraw puts.
+    pub fn newest_rgb(&self, count: usize) -> Vec<u8> {
+        let (_, h) = self.size();
+        let count = count.min(self.width);
+        let mut out = Vec::with_capacity(3 * count * h as usize);
         let offset = self.width - self.columns.len();
         let blank = colormap::diverging(0.0, SCALE);
         for j in 0..h as usize {
-            for t in 0..w as usize {
+            for t in self.width - count..self.width {
                 let colour = t
                     .checked_sub(offset)
                     .and_then(|k| self.columns.get(k))
@@ -159,5 +166,18 @@ mod tests {
             .iter()
             .flatten()
             .all(|v| v.is_finite() && v.abs() < 10.0));
+        // A scrolling redraw: the picture before, moved left by 3, with the newest 3 columns
+        // put at the right edge, is the picture after.
+        let before = field.rgb();
+        field.advance(3);
+        let newest = field.newest_rgb(3);
+        let scrolled: Vec<u8> = (0..48)
+            .flat_map(|j| {
+                let row = &before[3 * 64 * j..3 * 64 * (j + 1)];
+                let new = &newest[3 * 3 * j..3 * 3 * (j + 1)];
+                row[3 * 3..].iter().chain(new).copied().collect::<Vec<_>>()
+            })
+            .collect();
+        assert_eq!(scrolled, field.rgb());
     }
 }

@@ -203,16 +203,35 @@ impl RgbCanvas {
     /// Puts an RGB image (`3 · width · height` bytes, row-major) at the top-left corner,
     /// resizing the canvas to `width × height` when it differs (the page scales it by CSS).
     pub fn put(&self, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
+        if self.canvas.width() != width || self.canvas.height() != height {
+            self.canvas.set_width(width);
+            self.canvas.set_height(height);
+        }
+        self.put_at(0, width, height, rgb)
+    }
+
+    /// Moves the picture `by` pixels to the left (the canvas drawn onto itself) and puts an RGB
+    /// image `by` wide (`3 · by · height` bytes) in the columns it uncovers at the right edge:
+    /// a scrolling picture's new columns, without redrawing the rest.
+    pub fn scroll_in(&self, by: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
+        let width = self.canvas.width();
+        if by >= width {
+            return self.put_at(0, width, height, rgb);
+        }
+        self.context
+            .draw_image_with_html_canvas_element(&self.canvas, -f64::from(by), 0.0)
+            .map_err(|e| format!("{e:?}"))?;
+        self.put_at(width - by, by, height, rgb)
+    }
+
+    /// Puts an RGB image `width × height` with its left edge at column `x`.
+    fn put_at(&self, x: u32, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
         let pixels = width as usize * height as usize;
         if rgb.len() < 3 * pixels {
             return Err(format!(
                 "bitmap of {} bytes for {width}×{height}",
                 rgb.len()
             ));
-        }
-        if self.canvas.width() != width || self.canvas.height() != height {
-            self.canvas.set_width(width);
-            self.canvas.set_height(height);
         }
         let mut rgba = Vec::with_capacity(4 * pixels);
         for px in rgb[..3 * pixels].chunks_exact(3) {
@@ -221,7 +240,7 @@ impl RgbCanvas {
         let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), width, height)
             .map_err(|e| format!("{e:?}"))?;
         self.context
-            .put_image_data(&image, 0.0, 0.0)
+            .put_image_data(&image, f64::from(x), 0.0)
             .map_err(|e| format!("{e:?}"))
     }
 }

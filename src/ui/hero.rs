@@ -4,7 +4,8 @@
 //! the canvas counts the steps shown.
 //!
 //! Woken on every animation frame (none while the tab is hidden): it advances the solver steps
-//! owed at [`STEPS_PER_SEC`] and redraws when there were any. A wake-up is a plain call into
+//! owed at [`STEPS_PER_SEC`] and, when there were any, scrolls the picture by them and puts only
+//! their columns. A wake-up is a plain call into
 //! wasm (the static constructors run once, at start-up: `platform::run_static_constructors`).
 
 use crate::numerics::system::System;
@@ -75,18 +76,23 @@ pub fn HeroAnimation() -> impl IntoView {
                     next_frame().await;
                     continue;
                 }
-                if drawn {
+                let (w, h) = field.size();
+                let put = if drawn {
                     // At most a second's steps after a stall (a hidden tab, a long task).
-                    field.advance(owed.min(STEPS_PER_SEC) as usize);
+                    let steps = owed.min(STEPS_PER_SEC) as usize;
+                    field.advance(steps);
                     let _ = set_steps.try_set(field.steps());
-                }
+                    // The picture scrolls by the new frames; only they are coloured and put.
+                    target.scroll_in(steps as u32, h, &field.newest_rgb(steps))
+                } else {
+                    target.put(w, h, &field.rgb())
+                };
                 clock = if owed > STEPS_PER_SEC {
                     now_secs()
                 } else {
                     clock + owed / STEPS_PER_SEC
                 };
-                let (w, h) = field.size();
-                if let Err(err) = target.put(w, h, &field.rgb()) {
+                if let Err(err) = put {
                     let _ = set_error.try_set(err);
                 }
                 drawn = true;
