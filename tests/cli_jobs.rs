@@ -83,6 +83,36 @@ fn two_jobs_give_exactly_the_results_of_one() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The estimate is for the threads that will run: `--jobs`, but no more than the trainings.
+#[test]
+fn the_estimate_is_for_the_threads_that_run() {
+    let dir = scratch("estimate");
+    let estimate = |jobs: &str| {
+        let out = dir.join(format!("results-{jobs}.json"));
+        let mut args = vec!["--jobs", jobs, "--out", path(&out)];
+        args.extend(STUDY);
+        let output = run_cli("study", &args);
+        assert!(output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        stderr
+            .lines()
+            .find(|line| line.starts_with("estimate"))
+            .unwrap_or_else(|| panic!("no estimate in {stderr}"))
+            .to_string()
+    };
+    let two = estimate("2");
+    assert!(
+        two.starts_with("estimate on 2 thread(s): 8 trainings"),
+        "{two}"
+    );
+    let many = estimate("20");
+    assert!(
+        many.starts_with("estimate on 8 thread(s): 8 trainings"),
+        "{many}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_list_of_cells_on_two_jobs_merges_into_the_one_job_study() {
     let dir = scratch("cells");

@@ -120,7 +120,14 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
             &|| clock.elapsed().as_secs_f64(),
         ))
         .ok();
-        eprintln!("estimate: {}", cost_summary(&cost(&config, system), rate));
+        // The rate is one thread's; `--jobs` trainings run at once, each on its own thread.
+        let work = cost(&config, system);
+        let threads = args.jobs.jobs().clamp(1, work.trainings.max(1));
+        let rate = rate.map(|rate| rate * threads as f64);
+        eprintln!(
+            "estimate on {threads} thread(s): {}",
+            cost_summary(&work, rate)
+        );
     }
     let clock = Instant::now();
     let plan = StudyPlan::new(config, System::description, None)?;
