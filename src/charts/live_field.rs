@@ -19,6 +19,8 @@ pub struct LiveField {
     columns: VecDeque<Vec<[u8; 3]>>,
     width: usize,
     steps: usize,
+    /// Steps still to run before the state is the developed one (then the window starts).
+    warmup: usize,
 }
 
 impl std::fmt::Debug for LiveField {
@@ -40,26 +42,37 @@ impl LiveField {
         Ok(field)
     }
 
-    /// [`Self::new`]'s field with one frame of its window computed: [`Self::fill`] computes the
-    /// rest (a caller that must not block for long fills it in slices).
+    /// [`Self::new`]'s field before its warm-up: [`Self::fill`] runs the warm-up steps and the
+    /// first window (a caller that must not block for long fills it in slices).
     pub fn start(playground: &dyn Playground, width: usize) -> Result<Self, String> {
-        let start = playground.developed_state(1.0)?;
+        let (start, warmup) = playground.undeveloped_state(1.0)?;
         Ok(Self {
             step: playground.truth_step(1.0)?,
             columns: VecDeque::from([colours(&start)]),
             frames: VecDeque::from([start]),
             width: width.max(2),
             steps: 0,
+            warmup,
         })
     }
 
-    /// Computes up to `steps` more frames of the first window (not counted in
-    /// [`Self::steps`]); true once the window is full.
+    /// Runs up to `steps` more steps of the warm-up, then of the first window (neither counted
+    /// in [`Self::steps`]); true once the window is full.
     pub fn fill(&mut self, steps: usize) -> bool {
+        let warmup = steps.min(self.warmup);
+        if warmup > 0 {
+            let mut state = self.frames.pop_back().unwrap_or_default();
+            for _ in 0..warmup {
+                state = (self.step)(&state);
+            }
+            self.warmup -= warmup;
+            self.columns = VecDeque::from([colours(&state)]);
+            self.frames = VecDeque::from([state]);
+        }
         let missing = self.width - self.frames.len();
-        self.advance(steps.min(missing));
+        self.advance((steps - warmup).min(missing));
         self.steps = 0;
-        self.frames.len() == self.width
+        self.warmup == 0 && self.frames.len() == self.width
     }
 
     /// Advances `steps` learned steps (Δt = 1 each), dropping the oldest frames. A state that
@@ -142,9 +155,14 @@ mod tests {
             .expect("KS has a playground");
         let mut field = LiveField::new(ks, 64).expect("field");
         assert_eq!(field.size(), (64, 48));
+        // The window starts at the developed state: its warm-up run by `fill` is the
+        // playground's own, bit for bit.
+        assert_eq!(field.frames[0], ks.developed_state(1.0).expect("developed"));
         // Filled in slices, the window is the one filled at once.
         let mut sliced = LiveField::start(ks, 64).expect("field");
-        assert!(!sliced.fill(20), "20 of 63 frames");
+        let warmup = sliced.warmup;
+        assert!(warmup > 0, "KS warms up step by step");
+        assert!(!sliced.fill(warmup + 20), "the warm-up and 20 of 63 frames");
         assert_eq!(sliced.frames.len(), 21);
         while !sliced.fill(20) {}
         assert_eq!(sliced.steps(), 0);

@@ -39,7 +39,12 @@ pub fn start() {
         ));
     }));
     let _ = console_log::init_with_level(log::Level::Warn);
-    leptos::mount::mount_to_body(crate::ui::App);
+    // The mount in a task of its own, not in the one that instantiates the module and runs its
+    // glue (index.html's static first screen shows until the app's is complete).
+    wasm_bindgen_futures::spawn_local(async {
+        timer::sleep(0).await;
+        leptos::mount::mount_to_body(crate::ui::App);
+    });
 }
 
 fn document() -> Option<web_sys::Document> {

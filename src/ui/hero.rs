@@ -21,7 +21,8 @@ use crate::platform::timer::{next_frame, now_secs, sleep};
 const WINDOW: usize = 240;
 /// Solver steps per second of wall time.
 const STEPS_PER_SEC: f64 = 25.0;
-/// Solver steps per task while the first window fills (the page's load stays in short tasks).
+/// Solver steps per task while the warm-up runs and the first window fills (the page's load
+/// stays in short tasks).
 const FILL_PER_TASK: usize = 60;
 /// Milliseconds between checks while paused.
 const PAUSED_MS: i32 = 250;
@@ -34,7 +35,7 @@ pub fn HeroAnimation() -> impl IntoView {
     let (steps, set_steps) = signal(0usize);
     let (error, set_error) = signal(String::new());
     leptos::task::spawn_local(async move {
-        // The solver's spin-up in a task of its own, not in the one that mounts the page.
+        // The solver's set-up in a task of its own, not in the one that mounts the page.
         sleep(0).await;
         let Some(playground) = System::default().description().playground() else {
             set_error.set("The default system has no live picture.".into());
@@ -47,7 +48,8 @@ pub fn HeroAnimation() -> impl IntoView {
                 return;
             }
         };
-        // The first window in slices, each in a task of its own.
+        // The warm-up to a developed state and the first window in slices, each in a task of
+        // its own.
         loop {
             sleep(0).await;
             if field.fill(FILL_PER_TASK) {

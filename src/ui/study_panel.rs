@@ -74,19 +74,22 @@ pub fn StudyPanel(
     let (results, set_results) = signal(None::<StudyResults>);
     let (worker_lines, set_worker_lines) = signal(Vec::<String>::new());
     let (confirm, set_confirm) = signal(None::<String>);
-    if let Some(json) = files::take_in_progress() {
-        let kept = match files::store_run(json, 10) {
-            Ok(_) => "its finished trainings are kept as a partial run under Stored runs".into(),
-            Err(err) => format!("its finished trainings could not be kept: {err}"),
-        };
-        set_notice.set(format!(
-            "The previous run was interrupted (the page was closed or reloaded): {kept}."
-        ));
-    }
-    // Read in a task of its own, not the one that mounts the page (the list may be long).
+    // Storage is read in a task of its own, not the one that mounts the page (its first access
+    // opens the browser's storage; the list may be long).
     let (stored, set_stored) = signal(Vec::new());
     leptos::task::spawn_local(async move {
         sleep(0).await;
+        if let Some(json) = files::take_in_progress() {
+            let kept = match files::store_run(json, 10) {
+                Ok(_) => {
+                    "its finished trainings are kept as a partial run under Stored runs".into()
+                }
+                Err(err) => format!("its finished trainings could not be kept: {err}"),
+            };
+            let _ = set_notice.try_set(format!(
+                "The previous run was interrupted (the page was closed or reloaded): {kept}."
+            ));
+        }
         let _ = set_stored.try_set(files::stored_runs());
     });
     let run: StoredValue<Option<Rc<PoolRun>>, LocalStorage> = StoredValue::new_local(None);

@@ -50,10 +50,19 @@ impl Playground for Ks {
     fn developed_state(&self, parameter: f64) -> Result<Vec<f64>, String> {
         let config = KsConfig::paper(Scheme::Etrk2, parameter);
         let solver = ReferenceSolver::new(config).map_err(|e| e.to_string())?;
-        let grid = grid(parameter, config.resolution)?;
-        let ic = train_ic(&grid, 0).map_err(|e| e.to_string())?;
-        let (states, _) = solver.trajectory(&ic, WARMUP_STEPS);
+        let (ic, warmup) = self.undeveloped_state(parameter)?;
+        let (states, _) = solver.trajectory(&ic, warmup);
         Ok(states.last().cloned().unwrap_or(ic))
+    }
+
+    /// The first training IC and the data's warm-up steps.
+    fn undeveloped_state(&self, parameter: f64) -> Result<(Vec<f64>, usize), String> {
+        let grid = grid(
+            parameter,
+            KsConfig::paper(Scheme::Etrk2, parameter).resolution,
+        )?;
+        let ic = train_ic(&grid, 0).map_err(|e| e.to_string())?;
+        Ok((ic, WARMUP_STEPS))
     }
 
     fn truth_step(&self, parameter: f64) -> Result<StepFn, String> {

@@ -33,6 +33,13 @@ pub trait Playground: Sync {
     /// warm-up).
     fn developed_state(&self, parameter: f64) -> Result<Vec<f64>, String>;
 
+    /// [`Self::developed_state`] as a state and the [`Self::truth_step`]s that develop it, for a
+    /// caller that must not block while they run (the first screen's picture). By default the
+    /// developed state itself and no steps.
+    fn undeveloped_state(&self, parameter: f64) -> Result<(Vec<f64>, usize), String> {
+        Ok((self.developed_state(parameter)?, 0))
+    }
+
     /// The ground-truth solver's step at `parameter` (one learned step, Δt of the data).
     fn truth_step(&self, parameter: f64) -> Result<StepFn, String>;
 
