@@ -155,26 +155,32 @@ impl DrawingBackend for FastCanvas {
 
     /// `src` is RGB, row-major, `3 · w · h` bytes (shorter buffers are refused).
     fn blit_bitmap(&mut self, pos: BackendCoord, (w, h): (u32, u32), src: &[u8]) -> Outcome {
-        let pixels = w as usize * h as usize;
-        if src.len() < 3 * pixels {
-            return Err(DrawingErrorKind::DrawingError(CanvasFailure(format!(
-                "bitmap of {} bytes for {w}×{h} pixels",
-                src.len()
-            ))));
-        }
-        let mut rgba = Vec::with_capacity(4 * pixels);
-        for px in src[..3 * pixels].chunks_exact(3) {
-            rgba.extend_from_slice(&[px[0], px[1], px[2], 255]);
-        }
-        let fail = |e: wasm_bindgen::JsValue| {
-            DrawingErrorKind::DrawingError(CanvasFailure(format!("{e:?}")))
-        };
-        let image =
-            ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w, h).map_err(fail)?;
-        self.context
-            .put_image_data(&image, f64::from(pos.0), f64::from(pos.1))
-            .map_err(fail)
+        put_rgb(&self.context, pos, (w, h), src)
+            .map_err(|why| DrawingErrorKind::DrawingError(CanvasFailure(why)))
     }
+}
+
+/// Puts an RGB image (`3 · w · h` bytes, row-major; shorter buffers are refused) with its
+/// top-left corner at `(x, y)`, opaque.
+fn put_rgb(
+    context: &CanvasRenderingContext2d,
+    (x, y): BackendCoord,
+    (w, h): (u32, u32),
+    rgb: &[u8],
+) -> Result<(), String> {
+    let pixels = w as usize * h as usize;
+    if rgb.len() < 3 * pixels {
+        return Err(format!("bitmap of {} bytes for {w}×{h} pixels", rgb.len()));
+    }
+    let mut rgba = Vec::with_capacity(4 * pixels);
+    for px in rgb[..3 * pixels].chunks_exact(3) {
+        rgba.extend_from_slice(&[px[0], px[1], px[2], 255]);
+    }
+    let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), w, h)
+        .map_err(|e| format!("{e:?}"))?;
+    context
+        .put_image_data(&image, f64::from(x), f64::from(y))
+        .map_err(|e| format!("{e:?}"))
 }
 
 /// Offers `canvas` as a PNG download named `file`.
@@ -226,21 +232,6 @@ impl RgbCanvas {
 
     /// Puts an RGB image `width × height` with its left edge at column `x`.
     fn put_at(&self, x: u32, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
-        let pixels = width as usize * height as usize;
-        if rgb.len() < 3 * pixels {
-            return Err(format!(
-                "bitmap of {} bytes for {width}×{height}",
-                rgb.len()
-            ));
-        }
-        let mut rgba = Vec::with_capacity(4 * pixels);
-        for px in rgb[..3 * pixels].chunks_exact(3) {
-            rgba.extend_from_slice(&[px[0], px[1], px[2], 255]);
-        }
-        let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(&rgba), width, height)
-            .map_err(|e| format!("{e:?}"))?;
-        self.context
-            .put_image_data(&image, f64::from(x), 0.0)
-            .map_err(|e| format!("{e:?}"))
+        put_rgb(&self.context, (x as i32, 0), (width, height), rgb)
     }
 }
