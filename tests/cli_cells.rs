@@ -493,3 +493,78 @@ fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two cells trained as one ensemble (a variant's two seeds, `--ensemble on`) and stopped at
+/// the time limit save one checkpoint that holds both; a rerun resumes the ensemble to the
+/// results of the run that did not stop, bit for bit; a rerun that does not train them together
+/// is refused with the reason.
+#[test]
+fn an_ensemble_stopped_at_its_time_limit_resumes_to_the_same_results() {
+    let dir = scratch("resume-ensemble");
+    let plan = dir.join("plan.json");
+    let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
+    args.extend(STUDY.map(|arg| if arg == "8" { "60" } else { arg }));
+    study(&args);
+    let run_output = |out: &Path, cells: &str, extra: &[&str]| {
+        let mut args = vec!["run-cell", "--plan", path(&plan), "--cell", cells, "--out"];
+        args.push(path(out));
+        args.extend(["--ensemble", "on"]);
+        args.extend(extra);
+        run_cli("study", &args)
+    };
+    let run = |out: &Path, extra: &[&str]| {
+        let output = run_output(out, "2,3", extra);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(output.status.success(), "{stderr}");
+        (String::from_utf8_lossy(&output.stdout).into_owned(), stderr)
+    };
+    let straight = dir.join("straight");
+    run(&straight, &[]);
+
+    let stopped = dir.join("stopped");
+    let (printed, _) = run(&stopped, &["--stop-after", "0"]);
+    for cell in ["cell 2 ", "cell 3 "] {
+        let line = printed
+            .lines()
+            .find(|line| line.starts_with(cell))
+            .unwrap_or_else(|| panic!("no line for {cell}in {printed}"));
+        assert!(
+            line.contains("checkpointed at iteration 10 of 60 after ")
+                && line.contains("(in the ensemble of cells 2, 3, saved as cell 2)"),
+            "{printed}"
+        );
+    }
+    assert!(stopped.join("cell-00002.checkpoint").is_file());
+    assert!(!stopped.join("cell-00003.checkpoint").exists());
+    let status = study(&["status", "--plan", path(&plan), path(&stopped)]);
+    assert!(
+        status.contains("cell 3 (") && status.contains("saved as cell 2"),
+        "{status}"
+    );
+
+    // Cell 2 alone cannot resume the ensemble's checkpoint: refused, naming the other member.
+    let output = run_output(&stopped, "2", &[]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("saved by an ensemble of cells 2, 3 and cell 3 does not run with it"),
+        "{stderr}"
+    );
+    assert!(stopped.join("cell-00002.checkpoint").is_file());
+    let _ = std::fs::remove_file(stopped.join("cell-00002.failed.json"));
+
+    let (_, stderr) = run(&stopped, &[]);
+    assert!(
+        stderr.contains("with cells 3 as one ensemble: resuming at iteration 10 of 60"),
+        "{stderr}"
+    );
+    assert!(!stopped.join("cell-00002.checkpoint").exists());
+    for cell in ["cell-00002.json", "cell-00003.json"] {
+        assert_eq!(
+            cell_without_timing(&stopped.join(cell)),
+            cell_without_timing(&straight.join(cell)),
+            "{cell}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

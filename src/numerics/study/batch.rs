@@ -119,24 +119,21 @@ impl CellBatch {
     }
 
     /// The running training's state between two ticks (`None` outside a training; see
-    /// [`Study::checkpoint`]), as a checkpoint of cell `cell` of `plan`.
-    pub fn checkpoint(
-        &self,
-        plan: &StudyPlan,
-        cell: usize,
-    ) -> Option<Result<CellCheckpoint, CellError>> {
-        let training = self.driver.study().checkpoint()?;
-        Some(
-            training
-                .map(|training| CellCheckpoint {
-                    schema: CHECKPOINT_SCHEMA.to_string(),
-                    plan_hash: plan.hash.clone(),
-                    cell,
-                    training,
-                    wall_secs: self.carried_secs(cell) + self.driver.running_secs(),
-                })
-                .map_err(CellError::from),
-        )
+    /// [`Study::checkpoint`]), as a checkpoint of its cell of `plan` (an ensemble's: its first
+    /// member's).
+    pub fn checkpoint(&self, plan: &StudyPlan) -> Option<Result<CellCheckpoint, CellError>> {
+        let training = match self.driver.study().checkpoint()? {
+            Ok(training) => training,
+            Err(err) => return Some(Err(err.into())),
+        };
+        let cell = plan.cell_of(training.variant, training.seed)?;
+        Some(Ok(CellCheckpoint {
+            schema: CHECKPOINT_SCHEMA.to_string(),
+            plan_hash: plan.hash.clone(),
+            cell,
+            training,
+            wall_secs: self.carried_secs(cell) + self.driver.running_secs(),
+        }))
     }
 
     /// One tick of the study; the events it produced (a resumed cell's finished training counts

@@ -185,6 +185,13 @@ impl StudyPlan {
             last: self.cells.len().saturating_sub(1),
         })
     }
+
+    /// The cell that trains variant `variant` with seed `seed`, if there is one.
+    pub fn cell_of(&self, variant: usize, seed: u64) -> Option<usize> {
+        self.cells
+            .iter()
+            .position(|c| c.variant == variant && c.seed == seed)
+    }
 }
 
 fn seconds(flops: f64, flop_rate: Option<f64>) -> Option<f64> {

@@ -146,10 +146,10 @@ impl Study {
     /// Trains consecutive jobs that share a model (a variant's seeds, and the NOG and WIG
     /// variants of one configuration: [`crate::numerics::train::ensemble::shares_model`]) as
     /// one ensemble ([`crate::numerics::train::EnsembleTrainer`]) where they can (an
-    /// architecture with a member axis, no gradient guard, no checkpoint to resume), else one
-    /// at a time. Every member computes what it would alone, to rounding (see the trainer's
-    /// tests); an ensemble is not checkpointed while it trains. Call before the first
-    /// [`Self::advance`].
+    /// architecture with a member axis, no gradient guard, no single training's checkpoint to
+    /// resume), else one at a time. Every member computes what it would alone, to rounding
+    /// (see the trainer's tests); an ensemble's checkpoint resumes as the same ensemble
+    /// ([`Self::checkpoint`]). Call before the first [`Self::advance`].
     pub fn set_ensembles(&mut self, on: bool) {
         self.ensembles = on;
     }

@@ -5,7 +5,7 @@
 //! recorded in job order as if it had trained alone.
 
 use super::progress::{MemberLosses, Phase};
-use super::runner::{Step, Study};
+use super::runner::{JobSpec, Step, Study};
 use super::stage::{Job, JobTrainer, Stage, StudyError, TrainedMember};
 use crate::numerics::train::ensemble::{ensemble_refusal, shares_model};
 use crate::numerics::train::{EnsembleTrainer, MemberLogs, TrainConfig};
@@ -23,34 +23,37 @@ pub struct Together {
 }
 
 impl Study {
-    /// The jobs from `next` that train as one ensemble: with ensembles on, the consecutive
-    /// jobs whose variants share a model with `next`'s ([`shares_model`]; none with a
-    /// checkpoint to resume), when there are at least two and [`ensemble_refusal`] has no
-    /// objection; else none.
+    /// The jobs from `next` that train as one ensemble: with ensembles on, the members of the
+    /// pending ensemble checkpoint when they start at `next`; else the consecutive jobs whose
+    /// variants share a model with `next`'s ([`shares_model`]; none held by a checkpoint to
+    /// resume), when there are at least two and [`ensemble_refusal`] has no objection; else
+    /// none.
     fn ensemble_configs(&self, next: usize) -> Option<Vec<TrainConfig>> {
         if !self.ensembles {
             return None;
         }
-        let shape = &self.variants[self.jobs.get(next)?.variant];
-        let resumes = |variant: usize, seed: u64| {
-            self.resume
-                .as_ref()
-                .is_some_and(|c| c.variant == variant && c.seed == seed)
+        let config = |job: &JobSpec| TrainConfig {
+            seed: job.seed,
+            ..self.variants[job.variant].clone()
         };
+        if let Some(checkpoint) = self.ensemble_to_resume(next) {
+            let members = checkpoint.together.len() + 1;
+            return Some(self.jobs[next..next + members].iter().map(config).collect());
+        }
+        let shape = &self.variants[self.jobs.get(next)?.variant];
         let configs: Vec<TrainConfig> = self.jobs[next..]
             .iter()
             .take_while(|job| {
-                shares_model(&self.variants[job.variant], shape) && !resumes(job.variant, job.seed)
+                shares_model(&self.variants[job.variant], shape)
+                    && !self.resumes(job.variant, job.seed)
             })
-            .map(|job| TrainConfig {
-                seed: job.seed,
-                ..self.variants[job.variant].clone()
-            })
+            .map(config)
             .collect();
         (configs.len() >= 2 && ensemble_refusal(&configs).is_none()).then_some(configs)
     }
 
-    /// The ensemble of jobs from `next`, when they train as one ([`Self::ensemble_configs`]).
+    /// The ensemble of jobs from `next`, when they train as one ([`Self::ensemble_configs`]),
+    /// resumed from the pending checkpoint when it is theirs.
     pub(super) fn start_together(
         &mut self,
         next: usize,
@@ -58,16 +61,21 @@ impl Study {
         let Some(configs) = self.ensemble_configs(next) else {
             return Ok(None);
         };
+        let resumes = self.ensemble_to_resume(next).is_some();
         let members = configs.len();
         let trainer = self
             .system
             .ensemble_trainer(configs, &self.training_data, &self.device)?;
-        Ok(Some(Box::new(Together {
+        let mut together = Box::new(Together {
             first: next,
             trainer,
             logs: MemberLogs::new(members),
             training_secs: 0.0,
-        })))
+        });
+        if resumes {
+            self.resume_together(&mut together)?;
+        }
+        Ok(Some(together))
     }
 
     /// Up to `budget / K` ensemble iterations (at least one: the work of about `budget`

@@ -27,13 +27,13 @@ use crate::numerics::types::Trajectory;
 
 /// `K` trainings of one shape ([`shares_model`]) in progress, as one model.
 pub struct EnsembleTrainer {
-    configs: Vec<TrainConfig>,
-    ensemble: Option<Ensemble>,
-    optimizer: ModuleOptimizer,
+    pub(super) configs: Vec<TrainConfig>,
+    pub(super) ensemble: Option<Ensemble>,
+    pub(super) optimizer: ModuleOptimizer,
     data: TrainingData,
     stepper: Stepper,
     schedules: Vec<Schedule>,
-    iteration: usize,
+    pub(super) iteration: usize,
 }
 
 impl std::fmt::Debug for EnsembleTrainer {

@@ -9,13 +9,14 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::checkpoints::{checkpoint_path, read_checkpoint, remove_checkpoint, Checkpoints};
-use super::jobs::{run_cells, units, Next};
+use super::checkpoints::{checkpoint_holding, held_cells, remove_checkpoint, Checkpoints};
+use super::jobs::{list, run_cells, units, Next};
 use super::knobs::{DeviceArg, EnsembleArg, JobsArg, KnobArgs};
 use super::study::{experiment, write_results};
 use super::CliError;
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::study::cell::{CellFailure, CellResult};
+use unroll_lab::numerics::study::checkpoint::CellCheckpoint;
 use unroll_lab::numerics::study::cost::calibrate;
 use unroll_lab::numerics::study::driver::RunEvent;
 use unroll_lab::numerics::study::merge::{self, CellState};
@@ -258,10 +259,12 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
             },
             stop_after_secs: args.stop_after,
         });
-    // Cells with a checkpoint resume alone; the others of a variant may train together.
-    let resumes = |cell: usize| checkpoint_path(&args.out, cell).exists();
+    // A cell with a checkpoint resumes with the cells it holds (an ensemble's members); the
+    // others of a variant may train together.
     let together = args.ensemble.on(args.device.device);
-    let units = units(&plan, &todo, together, resumes);
+    let units = units(&plan, &todo, together, |cell| {
+        held_cells(&plan, cell, &args.out)
+    });
     run_cells(
         &plan,
         &units,
@@ -322,18 +325,31 @@ fn unfinished(
     dir: &Path,
     stop_after: Option<f64>,
 ) -> Option<String> {
-    match read_checkpoint(plan, cell, dir) {
-        Ok(Some(checkpoint)) => Some(format!(
-            "checkpointed at iteration {} of {} after {:.1} s: a rerun resumes there",
+    match checkpoint_holding(plan, cell, dir) {
+        Ok(Some((holder, checkpoint))) => Some(format!(
+            "checkpointed at iteration {} of {} after {:.1} s{}: a rerun resumes there",
             checkpoint.training.trainer.iteration,
             plan.cells[cell].config.total_iterations(),
-            checkpoint.wall_secs
+            checkpoint.wall_secs,
+            in_ensemble(plan, holder, &checkpoint),
         )),
         _ if stop_after.is_some() => Some(
             "not finished before the time limit, and no checkpoint: a rerun starts it afresh"
                 .to_string(),
         ),
         _ => None,
+    }
+}
+
+/// ` (in the ensemble of cells 3, 4, 5, saved as cell 3)` for an ensemble's checkpoint, else
+/// nothing.
+fn in_ensemble(plan: &StudyPlan, holder: usize, checkpoint: &CellCheckpoint) -> String {
+    match checkpoint.cells(plan) {
+        Some(held) if held.len() > 1 => format!(
+            " (in the ensemble of cells {}, saved as cell {holder})",
+            list(&held)
+        ),
+        _ => String::new(),
     }
 }
 
@@ -396,12 +412,13 @@ pub fn status(args: &StatusArgs) -> Result<(), CliError> {
         plan.cells.len()
     );
     for problem in &problems {
-        let resumes = match read_checkpoint(&plan, problem.cell, &args.dir) {
-            Ok(Some(checkpoint)) => format!(
-                "; checkpointed at iteration {} of {} after {:.1} s",
+        let resumes = match checkpoint_holding(&plan, problem.cell, &args.dir) {
+            Ok(Some((holder, checkpoint))) => format!(
+                "; checkpointed at iteration {} of {} after {:.1} s{}",
                 checkpoint.training.trainer.iteration,
                 plan.cells[problem.cell].config.total_iterations(),
-                checkpoint.wall_secs
+                checkpoint.wall_secs,
+                in_ensemble(&plan, holder, &checkpoint),
             ),
             Ok(None) => String::new(),
             Err(why) => format!("; its checkpoint is unusable: {why}"),

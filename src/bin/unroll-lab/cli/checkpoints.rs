@@ -2,7 +2,10 @@
 //! seconds, and once more when `--stop-after` ends the run, as `cell-00003.checkpoint`
 //! (MessagePack, written atomically beside the cell's result) and resumed from there when the
 //! cell runs again, so a cell longer than a session (or a cluster's time limit) still
-//! finishes. The file goes once the cell's result is written.
+//! finishes. An ensemble's training is saved once, as its first member's cell, and holds every
+//! member ([`held_cells`], [`checkpoint_holding`]). The file goes once the cell's result is
+//! written (an ensemble's with its first member's: the others are evaluated right after it, and
+//! a run killed in between trains them afresh).
 
 use std::path::{Path, PathBuf};
 
@@ -53,6 +56,41 @@ pub fn read_checkpoint(
         Some(why) => Err(format!("{}: {why}", path.display())),
         None => Ok(Some(checkpoint)),
     }
+}
+
+/// The cells the checkpoint of cell `cell` in `dir` holds (itself; an ensemble's: its members,
+/// itself first), if it has one; itself alone when the checkpoint is unreadable (resuming it
+/// then says why).
+pub fn held_cells(plan: &StudyPlan, cell: usize, dir: &Path) -> Option<Vec<usize>> {
+    match read_checkpoint(plan, cell, dir) {
+        Ok(None) => None,
+        Ok(Some(checkpoint)) => Some(checkpoint.cells(plan).unwrap_or_else(|| vec![cell])),
+        Err(_) => Some(vec![cell]),
+    }
+}
+
+/// The checkpoint in `dir` that holds cell `cell`'s training (its own, or the ensemble's it
+/// trains in, saved as its first member's), with the cell it is saved as; `Err` (in words)
+/// when the cell's own file is unreadable.
+pub fn checkpoint_holding(
+    plan: &StudyPlan,
+    cell: usize,
+    dir: &Path,
+) -> Result<Option<(usize, CellCheckpoint)>, String> {
+    if let Some(own) = read_checkpoint(plan, cell, dir)? {
+        return Ok(Some((cell, own)));
+    }
+    Ok(plan
+        .cells
+        .iter()
+        .map(|spec| spec.index)
+        .filter(|&other| other != cell && checkpoint_path(dir, other).exists())
+        .filter_map(|other| Some((other, read_checkpoint(plan, other, dir).ok()??)))
+        .find(|(_, checkpoint)| {
+            checkpoint
+                .cells(plan)
+                .is_some_and(|held| held.contains(&cell))
+        }))
 }
 
 /// Writes `checkpoint` into `dir` atomically (a temporary file beside it, then a rename).

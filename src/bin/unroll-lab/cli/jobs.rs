@@ -34,33 +34,50 @@ pub struct Heard {
 /// The cells as units of work, in plan order: one cell each, or with `together` consecutive
 /// cells that can share a model as one unit ([`trains_with`](unroll_lab::numerics::study::plan::CellSpec::trains_with): a variant's seeds, the
 /// NOG and WIG variants of one configuration; trained as one ensemble where they can:
-/// [`CellBatch::set_ensembles`]) — except cells `alone` picks (e.g. those with a checkpoint to
-/// resume), which stay units of their own.
+/// [`CellBatch::set_ensembles`]). A cell with a checkpoint to resume is a unit with the cells
+/// its checkpoint holds (`held`: none but itself for a training alone, an ensemble's members
+/// for an ensemble's), so the ensemble that saved it trains again.
 pub fn units(
     plan: &StudyPlan,
     cells: &[usize],
     together: bool,
-    alone: impl Fn(usize) -> bool,
+    held: impl Fn(usize) -> Option<Vec<usize>>,
 ) -> Vec<Vec<usize>> {
     let mut sorted = cells.to_vec();
     sorted.sort_unstable();
+    sorted.dedup();
     let share = |a: usize, b: usize| match (plan.cells.get(a), plan.cells.get(b)) {
         (Some(a), Some(b)) => a.trains_with(b),
         _ => false,
     };
     let mut units: Vec<Vec<usize>> = Vec::new();
-    for cell in sorted {
-        let joins = together
-            && !alone(cell)
-            && units.last().is_some_and(|unit| {
-                unit.last()
-                    .is_some_and(|&last| last + 1 == cell && !alone(last) && share(unit[0], cell))
-            });
-        match units.last_mut() {
-            Some(unit) if joins => unit.push(cell),
-            _ => units.push(vec![cell]),
+    let mut taken = Vec::new();
+    for &cell in &sorted {
+        let Some(members) = held(cell) else { continue };
+        let unit: Vec<usize> =
+            std::iter::once(cell)
+                .chain(members.into_iter().filter(|&m| {
+                    together && m != cell && sorted.contains(&m) && !taken.contains(&m)
+                }))
+                .collect();
+        taken.extend(&unit);
+        units.push(unit);
+    }
+    let mut open: Option<Vec<usize>> = None;
+    for cell in sorted.into_iter().filter(|c| !taken.contains(c)) {
+        match open.as_mut() {
+            Some(unit)
+                if together
+                    && unit.last().is_some_and(|&last| last + 1 == cell)
+                    && share(unit[0], cell) =>
+            {
+                unit.push(cell)
+            }
+            _ => units.extend(open.replace(vec![cell])),
         }
     }
+    units.extend(open);
+    units.sort_by_key(|unit| unit[0]);
     units
 }
 
@@ -208,7 +225,7 @@ fn worker(
 }
 
 /// Runs one unit to its end (or the stop); true when its data are there. A unit of several
-/// cells trains them as an ensemble where it can, without checkpoints.
+/// cells trains them as an ensemble where it can.
 fn run_one(
     work: Work<'_>,
     unit: usize,
@@ -234,25 +251,19 @@ fn run_one(
             return false;
         }
     };
-    let cell = cells[0];
-    let single = cells.len() == 1;
-    batch.set_ensembles(!single);
-    if single {
-        if let Err(why) = resume(&mut batch, work, cell) {
-            send(unit, RunEvent::Error(why));
-            return false;
-        }
+    batch.set_ensembles(cells.len() > 1);
+    if let Err(why) = resume(&mut batch, work, cells) {
+        send(unit, RunEvent::Error(why));
+        return false;
     }
     let mut saved_secs = clock();
     while !batch.stopped() && !stop.load(Ordering::Relaxed) {
-        if let Some(checkpoints) = work.checkpoints.filter(|_| single) {
+        if let Some(checkpoints) = work.checkpoints {
             let now = clock();
-            if checkpoints.time_is_up(now) && save(&batch, work.plan, cell, checkpoints) {
+            if checkpoints.time_is_up(now) && save(&batch, work.plan, checkpoints) {
                 return true;
             }
-            if now - saved_secs >= checkpoints.every_secs
-                && save(&batch, work.plan, cell, checkpoints)
-            {
+            if now - saved_secs >= checkpoints.every_secs && save(&batch, work.plan, checkpoints) {
                 saved_secs = now;
             }
         }
@@ -273,33 +284,59 @@ fn run_one(
     batch.training()
 }
 
-/// Resumes cell `cell`'s training from its checkpoint, if it has one.
-fn resume(batch: &mut CellBatch, work: Work<'_>, cell: usize) -> Result<(), String> {
+/// Resumes the training of the first of `cells` that has a checkpoint, if one has (a unit holds
+/// at most one: [`units`]).
+fn resume(batch: &mut CellBatch, work: Work<'_>, cells: &[usize]) -> Result<(), String> {
     let Some(checkpoints) = work.checkpoints else {
         return Ok(());
     };
-    let cannot = |why: String| {
-        format!("cannot resume cell {cell}: {why} (remove the checkpoint to start it afresh)")
-    };
-    let Some(checkpoint) = read_checkpoint(work.plan, cell, checkpoints.dir).map_err(cannot)?
-    else {
-        return Ok(());
-    };
-    eprintln!(
-        "cell {cell} ({}): resuming at iteration {} of {}",
-        work.plan.cells[cell].label,
-        checkpoint.training.trainer.iteration,
-        work.plan.cells[cell].config.total_iterations(),
-    );
-    batch
-        .resume_from(checkpoint)
-        .map_err(|err| cannot(err.to_string()))
+    for &cell in cells {
+        let cannot = |why: String| {
+            format!("cannot resume cell {cell}: {why} (remove the checkpoint to start it afresh)")
+        };
+        let Some(checkpoint) = read_checkpoint(work.plan, cell, checkpoints.dir).map_err(cannot)?
+        else {
+            continue;
+        };
+        let held = checkpoint.cells(work.plan).unwrap_or_default();
+        if let Some(away) = held.iter().find(|m| !cells.contains(m)) {
+            return Err(cannot(format!(
+                "it was saved by an ensemble of cells {} and cell {away} does not run with it \
+                 here: run them together (every one of them, ensembles on)",
+                list(&held)
+            )));
+        }
+        let ensemble = match held.len() {
+            0 | 1 => String::new(),
+            _ => format!(" with cells {} as one ensemble", list(&held[1..])),
+        };
+        eprintln!(
+            "cell {cell} ({}){ensemble}: resuming at iteration {} of {}",
+            work.plan.cells[cell].label,
+            checkpoint.training.trainer.iteration,
+            work.plan.cells[cell].config.total_iterations(),
+        );
+        return batch
+            .resume_from(checkpoint)
+            .map_err(|err| cannot(err.to_string()));
+    }
+    Ok(())
 }
 
-/// Saves cell `cell`'s training when it is between two iterations; true when there was one to
-/// save (a failed save is reported, and counts as an attempt: the next comes a period later).
-fn save(batch: &CellBatch, plan: &StudyPlan, cell: usize, checkpoints: Checkpoints<'_>) -> bool {
-    let Some(checkpoint) = batch.checkpoint(plan, cell) else {
+/// `1, 2, 5`.
+pub fn list(cells: &[usize]) -> String {
+    cells
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Saves the running training (alone or an ensemble) when it is between two iterations; true
+/// when there was one to save (a failed save is reported, and counts as an attempt: the next
+/// comes a period later).
+fn save(batch: &CellBatch, plan: &StudyPlan, checkpoints: Checkpoints<'_>) -> bool {
+    let Some(checkpoint) = batch.checkpoint(plan) else {
         return false;
     };
     match checkpoint
@@ -308,7 +345,7 @@ fn save(batch: &CellBatch, plan: &StudyPlan, cell: usize, checkpoints: Checkpoin
     {
         Ok(()) => true,
         Err(why) => {
-            eprintln!("cell {cell}: could not save a checkpoint: {why}");
+            eprintln!("could not save a checkpoint: {why}");
             true
         }
     }

@@ -133,7 +133,7 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
     let plan = StudyPlan::new(config, System::description, None)?;
     let cells: Vec<usize> = (0..plan.cells.len()).collect();
     let together = args.ensemble.on(args.device.device);
-    let units = units(&plan, &cells, together, |_| false);
+    let units = units(&plan, &cells, together, |_| None);
     let mut assembly = Assembly::new(plan.clone(), System::description, units.clone());
     let jobs = args.jobs.jobs().min(units.len()).max(1);
     let display = JobsDisplay::new(args.quiet, jobs);
