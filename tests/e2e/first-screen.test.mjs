@@ -56,12 +56,13 @@ async function seriousViolations(page) {
 
 test("the first screen: the system moves beside the question, the presets and Run", async () => {
   const { page, errors } = await open();
-  for (const selector of ["#hero-canvas", "#question", "#hero-presets", "#run"]) {
+  for (const selector of [".hero-window", "#question", "#hero-presets", "#run"]) {
     const box = await page.locator(selector).boundingBox();
     assert.ok(box && box.y + box.height <= 720, `${selector} above the fold at 1280×720: ${JSON.stringify(box)}`);
   }
-  // Side by side on a laptop: the question starts right of the picture.
-  const [picture, question] = [await page.locator("#hero-canvas").boundingBox(), await page.locator("#question").boundingBox()];
+  // Side by side on a laptop: the question starts right of the picture (its window: the canvas
+  // is wider, and slides inside it).
+  const [picture, question] = [await page.locator(".hero-window").boundingBox(), await page.locator("#question").boundingBox()];
   assert.ok(question.x >= picture.x + picture.width, "question beside the picture");
   const sentences = (await page.textContent("#question")).split(/[.?!](\s|$)/).filter((s) => s.trim().length > 1);
   assert.equal(sentences.length, 2, "the question in two sentences");
@@ -95,7 +96,7 @@ test("screenshots of the first screen at 1440×900 and 390×844", async () => {
   const phone = await open("", { width: 390, height: 844 });
   await phone.page.waitForFunction(() => Number(document.querySelector("#hero-canvas").dataset.steps) > 30);
   // Stacked: the question under the picture, nothing wider than the screen.
-  const [picture, question] = [await phone.page.locator("#hero-canvas").boundingBox(), await phone.page.locator("#question").boundingBox()];
+  const [picture, question] = [await phone.page.locator(".hero-window").boundingBox(), await phone.page.locator("#question").boundingBox()];
   assert.ok(question.y >= picture.y + picture.height, "stacked on a phone");
   const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `no horizontal scrolling on a phone (${overflow} px too wide)`);

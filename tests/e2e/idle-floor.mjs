@@ -3,7 +3,8 @@
 // waits until the start-up probe is done and the page has settled, then measures the main
 // thread's busy share (Chromium's Performance.getMetrics: TaskDuration, ScriptDuration) over
 // 5 s windows:
-//   1. the hero playing (woken every animation frame, redrawn at 25 steps/s);
+//   1. the hero playing (its canvas slid 25 steps a second by a CSS animation, which the
+//      compositor runs; the page scrolls the picture and puts 25 new columns once a second);
 //   2. the hero paused;
 //   3. paused, with an empty requestAnimationFrame loop (the browser's cost of a frame);
 //   4. paused, with a loop that puts one 1×48 column on the hero's canvas every 40 ms
