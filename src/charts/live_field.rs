@@ -114,8 +114,8 @@ impl LiveField {
     }
 
     /// The newest `count` frames of the window as RGB bytes, `count` wide (row-major, as
-    /// [`Self::rgb`]): the right edge of the picture, which is all a scrolling redraw puts.
-    pub fn newest_rgb(&self, count: usize) -> Vec<u8> {
+    /// [`Self::rgb`]): the right edge of the picture.
+    fn newest_rgb(&self, count: usize) -> Vec<u8> {
         let (_, h) = self.size();
         let count = count.min(self.width);
         let mut out = Vec::with_capacity(3 * count * h as usize);
@@ -184,8 +184,8 @@ mod tests {
             .iter()
             .flatten()
             .all(|v| v.is_finite() && v.abs() < 10.0));
-        // A scrolling redraw: the picture before, moved left by 3, with the newest 3 columns
-        // put at the right edge, is the picture after.
+        // The newest columns are the picture's right edge: the picture before, moved left by 3,
+        // with the newest 3 columns at the right edge, is the picture after.
         let before = field.rgb();
         field.advance(3);
         let newest = field.newest_rgb(3);

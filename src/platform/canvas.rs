@@ -216,20 +216,6 @@ impl RgbCanvas {
         self.put_at(0, width, height, rgb)
     }
 
-    /// Moves the picture `by` pixels to the left (the canvas drawn onto itself) and puts an RGB
-    /// image `by` wide (`3 · by · height` bytes) in the columns it uncovers at the right edge:
-    /// a scrolling picture's new columns, without redrawing the rest.
-    pub fn scroll_in(&self, by: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
-        let width = self.canvas.width();
-        if by >= width {
-            return self.put_at(0, width, height, rgb);
-        }
-        self.context
-            .draw_image_with_html_canvas_element(&self.canvas, -f64::from(by), 0.0)
-            .map_err(|e| format!("{e:?}"))?;
-        self.put_at(width - by, by, height, rgb)
-    }
-
     /// Puts an RGB image `width × height` with its left edge at column `x`.
     fn put_at(&self, x: u32, width: u32, height: u32, rgb: &[u8]) -> Result<(), String> {
         put_rgb(&self.context, (x as i32, 0), (width, height), rgb)

@@ -8,6 +8,7 @@ pub mod inference;
 pub mod lifecycle;
 pub mod pointer;
 pub mod probe;
+pub mod slide;
 pub mod timer;
 pub mod worker;
 pub mod workers;

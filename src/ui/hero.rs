@@ -1,89 +1,182 @@
 //! The first screen's live picture: the study's ground-truth KS solution computed in the page
 //! ([`LiveField`]) and drawn as a scrolling space–time map, with a pause button (moving content
 //! must be stoppable; it starts paused when the reader prefers reduced motion). `data-steps` on
-//! the canvas counts the steps shown.
+//! the picture counts the steps that have scrolled in.
 //!
-//! The scroll is the compositor's: the canvas is [`CHUNK`] columns wider than its window and a
-//! CSS animation (`static/style.css`, `hero-scroll-a`/`-b`) slides it left by those columns in
-//! one second, with no script. When a slide ends (`animationend`) the page advances the solver
-//! [`CHUNK`] steps, moves the canvas's picture left by them, puts their columns at its right
-//! edge and starts the next slide from the left, all in one task, so the next frame shows the
-//! same picture it showed. The main thread works once a second, not on every frame; pausing
-//! pauses the slide (`animation-play-state`), and a hidden tab runs no slide at all.
+//! The compositor scrolls it, so no script runs while it moves: the picture is a strip of
+//! [`TILES`] small canvases of [`TILE`] steps each, side by side, and one long
+//! [`Slide`] moves the strip left at [`STEPS_PER_SEC`]. Four times a second the page asks the
+//! slide where it is, draws the tiles that will scroll in next (up to [`AHEAD`] tiles beyond
+//! the window's left edge) and moves the tiles that have scrolled out to the right end of the
+//! strip. Every tile is drawn and placed seconds before it shows and moved seconds after it
+//! left, so nothing the page does has to land in a particular frame. The slide pauses while
+//! the tab is hidden; after [`SLIDE_SECS`] it starts again from the left.
 
 use crate::numerics::system::System;
-use leptos::html::Canvas;
+use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
-use web_sys::HtmlCanvasElement;
+use web_sys::{Element, HtmlCanvasElement};
 
 use crate::charts::LiveField;
 use crate::platform::canvas::RgbCanvas;
 use crate::platform::prefers_reduced_motion;
+use crate::platform::slide::Slide;
 use crate::platform::timer::{next_frame, sleep};
 
-/// Frames in the visible window (time steps across the picture).
+/// Steps across the visible window.
 const WINDOW: usize = 240;
-/// Solver steps per slide: the columns the canvas has beyond its window, scrolled in one
-/// second (the slide's length in `static/style.css`), so the picture moves 25 steps a second.
-const CHUNK: usize = 25;
-/// Solver steps per task while the warm-up runs and the first window fills (the page's load
-/// stays in short tasks).
-const FILL_PER_TASK: usize = 60;
+/// Steps per tile (one canvas, one second of the scroll).
+const TILE: usize = 25;
+/// Tiles in the strip: the window's 9.6, one partly out at each edge, and the ones drawn ahead.
+const TILES: usize = 16;
+/// Tiles kept drawn from the one at the window's left edge on: the window's 10 and 4.4 seconds
+/// of scroll ahead of its right edge.
+const AHEAD: usize = 14;
+/// Solver steps scrolled in per second.
+const STEPS_PER_SEC: f64 = 25.0;
+/// The slide's length: an hour, after which it restarts from the left (the one moment the
+/// picture jumps).
+const SLIDE_SECS: f64 = 3600.0;
+/// Milliseconds between two looks at the slide.
+const TICK_MS: i32 = 250;
 
-/// The running picture: the solution, the canvas it is drawn on and which slide runs.
+/// `steps` as a percentage of the window's width (the strip is as wide).
+fn percent(steps: usize) -> f64 {
+    100.0 * steps as f64 / WINDOW as f64
+}
+
+/// The style that puts tile `index` at its place in the strip: moved by `index` tile widths (a
+/// transform, so placing a tile moves nothing else and is no layout shift; a tile is 1 px wider
+/// than its steps, `static/style.css`).
+fn place(index: usize) -> String {
+    format!("transform: translateX(calc({index} * (100% - 1px)))")
+}
+
+/// The running picture: the solution, the strip's canvases and which tile comes next.
 struct Scroller {
     field: LiveField,
-    canvas: HtmlCanvasElement,
-    target: RgbCanvas,
-    /// `a` or `b`: the slide's name, switched to start the next slide from the left.
-    slide: char,
+    tiles: Vec<(HtmlCanvasElement, RgbCanvas)>,
+    slide: Slide,
+    /// Index (from the slide's start) of the next tile to draw.
+    next: usize,
+    /// While paused: the steps scrolled in when the pause was asked for (a pause takes effect
+    /// at the next frame, so the slide may still move a little after it).
+    held: Option<usize>,
 }
 
 impl Scroller {
-    /// Draws the whole picture and starts the first slide.
-    fn start(field: LiveField, canvas: HtmlCanvasElement) -> Result<Self, String> {
-        let target =
-            RgbCanvas::new(canvas.clone()).ok_or("the canvas has no 2-D context".to_string())?;
-        let (w, h) = field.size();
-        target.put(w, h, &field.rgb())?;
+    /// The strip's canvases, tile 0 drawn from `field`'s first window, and the slide of
+    /// `strip` started (paused unless `play`).
+    fn start(
+        field: LiveField,
+        strip: &Element,
+        canvases: Vec<HtmlCanvasElement>,
+        play: bool,
+    ) -> Result<Self, String> {
+        let tiles = canvases
+            .into_iter()
+            .map(|canvas| Some((canvas.clone(), RgbCanvas::new(canvas)?)))
+            .collect::<Option<Vec<_>>>()
+            .ok_or("a tile has no 2-D context")?;
+        let slide = Slide::start(strip, percent(TILE) * SLIDE_SECS, SLIDE_SECS * 1000.0)?;
+        if !play {
+            slide.pause();
+        }
         let mut scroller = Self {
             field,
-            canvas,
-            target,
-            slide: 'b',
+            tiles,
+            slide,
+            next: 0,
+            held: None,
         };
-        scroller.next_slide();
+        scroller.draw_tile()?;
         Ok(scroller)
     }
 
-    /// The slide's end: [`CHUNK`] more steps scrolled into the picture and the next slide
-    /// started from the left, in this one task.
-    fn slid(&mut self) -> Result<(), String> {
-        self.field.advance(CHUNK);
-        let (_, h) = self.field.size();
-        let put = self
-            .target
-            .scroll_in(CHUNK as u32, h, &self.field.newest_rgb(CHUNK));
-        self.next_slide();
-        put
+    /// Draws the next tile: the field's window on its canvas (tile 0: as filled; later
+    /// tiles: [`TILE`] steps on), placed at its position in the strip.
+    fn draw_tile(&mut self) -> Result<(), String> {
+        if self.next > 0 {
+            self.field.advance(TILE);
+        }
+        let (canvas, target) = &self.tiles[self.next % TILES];
+        let (w, h) = self.field.size();
+        target.put(w, h, &self.field.rgb())?;
+        let _ = canvas.set_attribute("style", &place(self.next));
+        self.next += 1;
+        Ok(())
     }
 
-    fn next_slide(&mut self) {
-        self.slide = if self.slide == 'a' { 'b' } else { 'a' };
-        let _ = self
-            .canvas
-            .set_attribute("data-slide", &self.slide.to_string());
+    /// Where the slide is: steps scrolled in since it started.
+    fn scrolled(&self) -> f64 {
+        self.slide.position_ms() / 1000.0 * STEPS_PER_SEC
     }
+
+    /// Plays or pauses the slide (paused while `hidden` whatever `playing` says), draws the
+    /// tiles due and restarts the slide at its end; the steps scrolled in (while paused: when
+    /// the pause was asked for).
+    fn tick(&mut self, playing: bool, hidden: bool) -> Result<usize, String> {
+        if playing && !hidden {
+            self.slide.play();
+            self.held = None;
+        } else {
+            self.slide.pause();
+            self.held.get_or_insert(self.scrolled() as usize);
+        }
+        if self.slide.position_ms() >= SLIDE_SECS * 1000.0 {
+            self.slide.seek(0.0);
+            self.next = 0;
+        }
+        let scrolled = self.scrolled();
+        let first = (scrolled / TILE as f64).floor() as usize;
+        // Tiles that scrolled by unseen (a stalled page) are skipped, not drawn.
+        self.next = self.next.max(first);
+        while self.next <= first + AHEAD {
+            self.draw_tile()?;
+        }
+        Ok(self.held.unwrap_or(scrolled as usize))
+    }
+}
+
+fn document_hidden() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .is_some_and(|d| d.hidden())
 }
 
 /// The live space–time map of the ground truth.
 #[component]
 pub fn HeroAnimation() -> impl IntoView {
-    let canvas = NodeRef::<Canvas>::new();
+    let strip = NodeRef::<Div>::new();
+    let canvases: Vec<NodeRef<Canvas>> = (0..TILES).map(|_| NodeRef::new()).collect();
     let (playing, set_playing) = signal(!prefers_reduced_motion());
     let (steps, set_steps) = signal(0usize);
     let (error, set_error) = signal(String::new());
     let scroller = StoredValue::new_local(None::<Scroller>);
+    // Plays or pauses, draws what is due and shows the steps; false once the picture is gone
+    // or failed.
+    let tick = move || {
+        let Some(play) = playing.try_get_untracked() else {
+            return false;
+        };
+        let ticked = scroller
+            .try_update_value(|s| s.as_mut().map(|s| s.tick(play, document_hidden())))
+            .flatten();
+        match ticked {
+            Some(Ok(shown)) => {
+                if steps.try_get_untracked() != Some(shown) {
+                    let _ = set_steps.try_set(shown);
+                }
+                true
+            }
+            Some(Err(err)) => {
+                let _ = set_error.try_set(err);
+                false
+            }
+            None => false,
+        }
+    };
+    let tiles = canvases.clone();
     leptos::task::spawn_local(async move {
         // The solver's set-up in a task of its own, not in the one that mounts the page.
         sleep(0).await;
@@ -91,56 +184,58 @@ pub fn HeroAnimation() -> impl IntoView {
             set_error.set("The default system has no live picture.".into());
             return;
         };
-        let mut field = match LiveField::start(playground, WINDOW + CHUNK) {
+        let mut field = match LiveField::start(playground, TILE) {
             Ok(field) => field,
             Err(err) => {
                 set_error.set(format!("The live solution could not start: {err}"));
                 return;
             }
         };
-        // The warm-up to a developed state and the first window in slices, each in a task of
-        // its own.
-        loop {
+        // The warm-up to a developed state in slices, each in a task of its own.
+        while !field.fill(TILE) {
             sleep(0).await;
-            if field.fill(FILL_PER_TASK) {
-                break;
-            }
         }
-        let element = loop {
-            match canvas.try_get_untracked() {
-                None => return,
-                Some(Some(element)) => break element,
-                Some(None) => next_frame().await,
+        let (element, canvases) = loop {
+            let Some(element) = strip.try_get_untracked() else {
+                return;
+            };
+            let canvases: Option<Vec<HtmlCanvasElement>> =
+                tiles.iter().map(|c| c.get_untracked()).collect();
+            match (element, canvases) {
+                (Some(element), Some(canvases)) => break (element, canvases),
+                _ => next_frame().await,
             }
         };
-        match Scroller::start(field, element) {
+        let play = playing.try_get_untracked().unwrap_or(false);
+        match Scroller::start(field, &element, canvases, play) {
             Ok(started) => {
-                let _ = set_steps.try_set(started.field.steps());
                 let _ = scroller.try_set_value(Some(started));
             }
             Err(err) => {
                 let _ = set_error.try_set(format!("The live picture could not be drawn: {err}"));
+                return;
             }
         }
-    });
-    let slid = move |_| {
-        let done = scroller.try_update_value(|scroller| {
-            scroller.as_mut().map(|s| s.slid().map(|()| s.field.steps()))
-        });
-        match done.flatten() {
-            Some(Ok(shown)) => set_steps.set(shown),
-            Some(Err(err)) => set_error.set(err),
-            None => {}
+        while tick() {
+            sleep(TICK_MS).await;
         }
-    };
+    });
+    let tiles = canvases
+        .into_iter()
+        .enumerate()
+        .map(|(index, canvas)| {
+            view! {
+                <canvas class="hero-tile" node_ref=canvas width=TILE.to_string() height="48"
+                    style=place(index)></canvas>
+            }
+        })
+        .collect_view();
     view! {
         <figure class="hero-figure">
-            <div class="hero-window" class:paused=move || !playing.get()>
-                <canvas id="hero-canvas" node_ref=canvas width=(WINDOW + CHUNK).to_string() height="48"
-                    data-steps=move || steps.get().to_string()
-                    on:animationend=slid
-                    role="img"
-                    aria-label="Live space–time map of the Kuramoto–Sivashinsky ground truth: position runs top to bottom, time to the right; blue is negative u, red positive."></canvas>
+            <div class="hero-window" id="hero-picture" data-steps=move || steps.get().to_string()
+                role="img"
+                aria-label="Live space–time map of the Kuramoto–Sivashinsky ground truth: position runs top to bottom, time to the right; blue is negative u, red positive.">
+                <div class="hero-strip" node_ref=strip>{tiles}</div>
             </div>
             <figcaption>
                 <strong>"Kuramoto–Sivashinsky, live"</strong>
@@ -148,7 +243,10 @@ pub fn HeroAnimation() -> impl IntoView {
                 ", computed in this page with the study's ground-truth solver (ETRK2, 48 points, L = 8). "
                 "Position runs down, time to the right (the last 240 steps); blue u < 0, red u > 0. "
                 <button id="hero-toggle" type="button" aria-pressed=move || (!playing.get()).to_string()
-                    on:click=move |_| set_playing.update(|p| *p = !*p)>
+                    on:click=move |_| {
+                        set_playing.update(|p| *p = !*p);
+                        tick();
+                    }>
                     {move || if playing.get() { "Pause animation" } else { "Play animation" }}
                 </button>
                 <span class="chart-error" role="alert">{error}</span>

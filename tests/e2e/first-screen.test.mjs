@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { launch } from "./browser.mjs";
+import { heroShifts } from "./hero-shifts.mjs";
 
 const base = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080/";
 const fixture = fileURLToPath(new URL("./fixtures/cli-results.json", import.meta.url));
@@ -39,7 +40,7 @@ async function open(query = "", viewport = { width: 1280, height: 720 }) {
   return { page, errors };
 }
 
-const steps = (page) => page.getAttribute("#hero-canvas", "data-steps").then(Number);
+const steps = (page) => page.getAttribute("#hero-picture", "data-steps").then(Number);
 
 /// Serious and critical axe-core violations of the page as it is now.
 async function seriousViolations(page) {
@@ -70,14 +71,42 @@ test("the first screen: the system moves beside the question, the presets and Ru
   assert.ok(await page.isChecked("#hero-preset-quick"));
   // The animation advances, pauses and resumes.
   const first = await steps(page);
-  await page.waitForFunction((n) => Number(document.querySelector("#hero-canvas").dataset.steps) > n + 5, first);
+  await page.waitForFunction((n) => Number(document.querySelector("#hero-picture").dataset.steps) > n + 5, first);
   await page.click("#hero-toggle");
   assert.equal(await page.getAttribute("#hero-toggle", "aria-pressed"), "true");
   const held = await steps(page);
   await page.waitForTimeout(400);
   assert.equal(await steps(page), held, "paused");
   await page.click("#hero-toggle");
-  await page.waitForFunction((n) => Number(document.querySelector("#hero-canvas").dataset.steps) > n, held);
+  await page.waitForFunction((n) => Number(document.querySelector("#hero-picture").dataset.steps) > n, held);
+  // The compositor slides the picture and the page draws its tiles ahead, so it moves at 25
+  // columns a second and never jumps (a tile drawn or placed late would move it by a tile's 25
+  // columns, ≈ 80 px, at once). Judged by where each screenshot puts it against that speed: never
+  // more than 4 columns ahead of the median. Behind is allowed: after a stalled screenshot the
+  // browser may hand over a frame it had kept. Shifts over a second apart may lie beyond the
+  // search: they start a new stretch.
+  const { width, shifts } = await heroShifts(page, 2.5);
+  const column = width / 240;
+  const speed = (25 * column) / 1000;
+  const all = shifts.map(({ px, dt }) => `${px.toFixed(1)}/${dt}`).join(" ");
+  const stretches = [[0]];
+  let [position, time] = [0, 0];
+  for (const { px, dt } of shifts) {
+    if (dt > 1000) {
+      stretches.push([0]);
+      [position, time] = [0, 0];
+      continue;
+    }
+    [position, time] = [position + px, time + dt];
+    stretches.at(-1).push(position - speed * time);
+  }
+  const judged = stretches.filter((s) => s.length >= 5);
+  assert.ok(judged.length > 0, `a stretch of screenshots under a second apart: ${all}`);
+  for (const ahead of judged) {
+    const median = [...ahead].sort((a, b) => a - b)[ahead.length >> 1];
+    const most = Math.max(...ahead) - median;
+    assert.ok(most < 4 * column, `the picture ran ${most.toFixed(1)} px ahead of 25 columns/s (px/ms of every shift: ${all})`);
+  }
   // A preset picked on the first screen is the form's preset and the URL's.
   await page.check("#hero-preset-horizons");
   assert.equal(await page.inputValue("#preset"), "horizons");
@@ -89,12 +118,12 @@ test("the first screen: the system moves beside the question, the presets and Ru
 test("screenshots of the first screen at 1440×900 and 390×844", async () => {
   mkdirSync(shots, { recursive: true });
   const wide = await open("", { width: 1440, height: 900 });
-  await wide.page.waitForFunction(() => Number(document.querySelector("#hero-canvas").dataset.steps) > 30);
+  await wide.page.waitForFunction(() => Number(document.querySelector("#hero-picture").dataset.steps) > 30);
   await wide.page.screenshot({ path: join(shots, "first-screen-1440x900.png") });
   assert.deepEqual(wide.errors, []);
   await wide.page.close();
   const phone = await open("", { width: 390, height: 844 });
-  await phone.page.waitForFunction(() => Number(document.querySelector("#hero-canvas").dataset.steps) > 30);
+  await phone.page.waitForFunction(() => Number(document.querySelector("#hero-picture").dataset.steps) > 30);
   // Stacked: the question under the picture, nothing wider than the screen.
   const [picture, question] = [await phone.page.locator(".hero-window").boundingBox(), await phone.page.locator("#question").boundingBox()];
   assert.ok(question.y >= picture.y + picture.height, "stacked on a phone");

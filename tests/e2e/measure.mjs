@@ -79,7 +79,7 @@ const idleSeconds = 5;
 const busyBefore = await taskSeconds();
 await page.waitForTimeout(idleSeconds * 1000);
 const busy = (await taskSeconds()) - busyBefore;
-const heroSteps = await page.getAttribute("#hero-canvas", "data-steps");
+const heroSteps = await page.getAttribute("#hero-picture", "data-steps");
 console.log(`idle page, hero animating (${heroSteps} steps shown): main thread busy ${((100 * busy) / idleSeconds).toFixed(1)} % over ${idleSeconds} s; ${describe(await takeTasks())}`);
 
 console.log(`device badge: ${badge.trim()}`);
