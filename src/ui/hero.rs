@@ -65,13 +65,12 @@ struct Scroller {
 }
 
 impl Scroller {
-    /// The strip's canvases, tile 0 drawn from `field`'s first window, and the slide of
-    /// `strip` started (paused unless `play`).
+    /// The strip's canvases, none drawn yet, and the slide of `strip`, paused until the first
+    /// [`Self::tick`].
     fn start(
         field: LiveField,
         strip: &Element,
         canvases: Vec<HtmlCanvasElement>,
-        play: bool,
     ) -> Result<Self, String> {
         let tiles = canvases
             .into_iter()
@@ -79,18 +78,27 @@ impl Scroller {
             .collect::<Option<Vec<_>>>()
             .ok_or("a tile has no 2-D context")?;
         let slide = Slide::start(strip, percent(TILE) * SLIDE_SECS, SLIDE_SECS * 1000.0)?;
-        if !play {
-            slide.pause();
-        }
-        let mut scroller = Self {
+        slide.pause();
+        Ok(Self {
             field,
             tiles,
             slide,
             next: 0,
             held: None,
-        };
-        scroller.draw_tile()?;
-        Ok(scroller)
+        })
+    }
+
+    /// Draws the next tile if it is due (at most [`AHEAD`] tiles beyond the one at the window's
+    /// left edge); true if it drew one.
+    fn draw_due(&mut self) -> Result<bool, String> {
+        let first = (self.scrolled() / TILE as f64).floor() as usize;
+        // Tiles that scrolled by unseen (a stalled page) are skipped, not drawn.
+        self.next = self.next.max(first);
+        if self.next > first + AHEAD {
+            return Ok(false);
+        }
+        self.draw_tile()?;
+        Ok(true)
     }
 
     /// Draws the next tile: the field's window on its canvas (tile 0: as filled; later
@@ -127,14 +135,8 @@ impl Scroller {
             self.slide.seek(0.0);
             self.next = 0;
         }
-        let scrolled = self.scrolled();
-        let first = (scrolled / TILE as f64).floor() as usize;
-        // Tiles that scrolled by unseen (a stalled page) are skipped, not drawn.
-        self.next = self.next.max(first);
-        while self.next <= first + AHEAD {
-            self.draw_tile()?;
-        }
-        Ok(self.held.unwrap_or(scrolled as usize))
+        while self.draw_due()? {}
+        Ok(self.held.unwrap_or(self.scrolled() as usize))
     }
 }
 
@@ -206,14 +208,26 @@ pub fn HeroAnimation() -> impl IntoView {
                 _ => next_frame().await,
             }
         };
-        let play = playing.try_get_untracked().unwrap_or(false);
-        match Scroller::start(field, &element, canvases, play) {
+        match Scroller::start(field, &element, canvases) {
             Ok(started) => {
                 let _ = scroller.try_set_value(Some(started));
             }
             Err(err) => {
                 let _ = set_error.try_set(format!("The live picture could not be drawn: {err}"));
                 return;
+            }
+        }
+        // The first window and the tiles ahead, one tile per task.
+        loop {
+            match scroller.try_update_value(|s| s.as_mut().map(Scroller::draw_due)) {
+                Some(Some(Ok(true))) => sleep(0).await,
+                Some(Some(Ok(false))) => break,
+                Some(Some(Err(err))) => {
+                    let _ =
+                        set_error.try_set(format!("The live picture could not be drawn: {err}"));
+                    return;
+                }
+                _ => return,
             }
         }
         while tick() {
