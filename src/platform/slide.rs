@@ -12,14 +12,10 @@ pub struct Slide {
     animation: Object,
 }
 
-fn call(target: &JsValue, method: &str, args: &Array) -> Result<JsValue, String> {
-    let function: Function = Reflect::get(target, &method.into())
-        .ok()
-        .and_then(|f| f.dyn_into().ok())
-        .ok_or_else(|| format!("this browser has no {method}()"))?;
-    function
-        .apply(target, args)
-        .map_err(|err| format!("{method}() failed: {err:?}"))
+/// `target.method(...args)`, `None` where the browser has no such method or it throws.
+fn call(target: &JsValue, method: &str, args: &Array) -> Option<JsValue> {
+    let function: Function = Reflect::get(target, &method.into()).ok()?.dyn_into().ok()?;
+    function.apply(target, args).ok()
 }
 
 fn object(fields: &[(&str, JsValue)]) -> Object {
@@ -32,8 +28,9 @@ fn object(fields: &[(&str, JsValue)]) -> Object {
 
 impl Slide {
     /// Starts moving `element` from where it is to `percent` % of its own width to the left, at
-    /// a constant speed over `millis` milliseconds; it stays there after.
-    pub fn start(element: &Element, percent: f64, millis: f64) -> Result<Self, String> {
+    /// a constant speed over `millis` milliseconds; it stays there after. `None` where the
+    /// browser has no Web Animations.
+    pub fn start(element: &Element, percent: f64, millis: f64) -> Option<Self> {
         let keyframes = Array::of2(
             &object(&[("transform", "translateX(0)".into())]),
             &object(&[("transform", format!("translateX(-{percent}%)").into())]),
@@ -44,10 +41,8 @@ impl Slide {
             ("fill", "forwards".into()),
         ]);
         let animation = call(element, "animate", &Array::of2(&keyframes, &options))?;
-        Ok(Self {
-            animation: animation
-                .dyn_into()
-                .map_err(|_| "animate() returned no animation".to_string())?,
+        Some(Self {
+            animation: animation.dyn_into().ok()?,
         })
     }
 

@@ -13,8 +13,9 @@
 //! the tab is hidden; after [`SLIDE_SECS`] it starts again from the left.
 
 use crate::numerics::system::System;
-use leptos::html::{Canvas, Div};
+use leptos::html::Div;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlCanvasElement};
 
 use crate::charts::LiveField;
@@ -65,19 +66,27 @@ struct Scroller {
 }
 
 impl Scroller {
-    /// The strip's canvases, none drawn yet, and the slide of `strip`, paused until the first
-    /// [`Self::tick`].
-    fn start(
-        field: LiveField,
-        strip: &Element,
-        canvases: Vec<HtmlCanvasElement>,
-    ) -> Result<Self, String> {
-        let tiles = canvases
-            .into_iter()
-            .map(|canvas| Some((canvas.clone(), RgbCanvas::new(canvas)?)))
-            .collect::<Option<Vec<_>>>()
-            .ok_or("a tile has no 2-D context")?;
-        let slide = Slide::start(strip, percent(TILE) * SLIDE_SECS, SLIDE_SECS * 1000.0)?;
+    /// [`TILES`] canvases put in `strip`, none drawn yet, and the slide of `strip`, paused until
+    /// the first [`Self::tick`].
+    fn start(field: LiveField, strip: &Element) -> Result<Self, String> {
+        let document = strip
+            .owner_document()
+            .ok_or("the strip is in no document")?;
+        let mut tiles = Vec::with_capacity(TILES);
+        for index in 0..TILES {
+            let canvas: HtmlCanvasElement = document
+                .create_element("canvas")
+                .ok()
+                .and_then(|c| c.dyn_into().ok())
+                .ok_or("no canvas")?;
+            canvas.set_class_name("hero-tile");
+            let _ = canvas.set_attribute("style", &place(index));
+            strip.append_child(&canvas).map_err(|_| "no canvas")?;
+            let target = RgbCanvas::new(canvas.clone()).ok_or("a canvas has no 2-D context")?;
+            tiles.push((canvas, target));
+        }
+        let slide = Slide::start(strip, percent(TILE) * SLIDE_SECS, SLIDE_SECS * 1000.0)
+            .ok_or("this browser cannot animate it (no Web Animations)")?;
         slide.pause();
         Ok(Self {
             field,
@@ -150,7 +159,6 @@ fn document_hidden() -> bool {
 #[component]
 pub fn HeroAnimation() -> impl IntoView {
     let strip = NodeRef::<Div>::new();
-    let canvases: Vec<NodeRef<Canvas>> = (0..TILES).map(|_| NodeRef::new()).collect();
     let (playing, set_playing) = signal(!prefers_reduced_motion());
     let (steps, set_steps) = signal(0usize);
     let (error, set_error) = signal(String::new());
@@ -178,7 +186,6 @@ pub fn HeroAnimation() -> impl IntoView {
             None => false,
         }
     };
-    let tiles = canvases.clone();
     leptos::task::spawn_local(async move {
         // The solver's set-up in a task of its own, not in the one that mounts the page.
         sleep(0).await;
@@ -197,36 +204,28 @@ pub fn HeroAnimation() -> impl IntoView {
         while !field.fill(TILE) {
             sleep(0).await;
         }
-        let (element, canvases) = loop {
-            let Some(element) = strip.try_get_untracked() else {
-                return;
-            };
-            let canvases: Option<Vec<HtmlCanvasElement>> =
-                tiles.iter().map(|c| c.get_untracked()).collect();
-            match (element, canvases) {
-                (Some(element), Some(canvases)) => break (element, canvases),
-                _ => next_frame().await,
+        let element = loop {
+            match strip.try_get_untracked() {
+                None => return,
+                Some(Some(element)) => break element,
+                Some(None) => next_frame().await,
             }
         };
-        match Scroller::start(field, &element, canvases) {
+        let fail = move |err: String| {
+            let _ = set_error.try_set(format!("The live picture could not be drawn: {err}"));
+        };
+        match Scroller::start(field, &element) {
             Ok(started) => {
                 let _ = scroller.try_set_value(Some(started));
             }
-            Err(err) => {
-                let _ = set_error.try_set(format!("The live picture could not be drawn: {err}"));
-                return;
-            }
+            Err(err) => return fail(err),
         }
         // The first window and the tiles ahead, one tile per task.
         loop {
             match scroller.try_update_value(|s| s.as_mut().map(Scroller::draw_due)) {
                 Some(Some(Ok(true))) => sleep(0).await,
                 Some(Some(Ok(false))) => break,
-                Some(Some(Err(err))) => {
-                    let _ =
-                        set_error.try_set(format!("The live picture could not be drawn: {err}"));
-                    return;
-                }
+                Some(Some(Err(err))) => return fail(err),
                 _ => return,
             }
         }
@@ -234,22 +233,12 @@ pub fn HeroAnimation() -> impl IntoView {
             sleep(TICK_MS).await;
         }
     });
-    let tiles = canvases
-        .into_iter()
-        .enumerate()
-        .map(|(index, canvas)| {
-            view! {
-                <canvas class="hero-tile" node_ref=canvas width=TILE.to_string() height="48"
-                    style=place(index)></canvas>
-            }
-        })
-        .collect_view();
     view! {
         <figure class="hero-figure">
             <div class="hero-window" id="hero-picture" data-steps=move || steps.get().to_string()
                 role="img"
                 aria-label="Live space–time map of the Kuramoto–Sivashinsky ground truth: position runs top to bottom, time to the right; blue is negative u, red positive.">
-                <div class="hero-strip" node_ref=strip>{tiles}</div>
+                <div class="hero-strip" node_ref=strip></div>
             </div>
             <figcaption>
                 <strong>"Kuramoto–Sivashinsky, live"</strong>
