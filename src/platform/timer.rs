@@ -63,8 +63,8 @@ pub async fn with_timeout<T>(
 }
 
 thread_local! {
-    /// `performance` and its `now` method, looked up once per thread (the page, each worker):
-    /// the hero reads the clock on every animation frame.
+    /// `performance` and its `now` method, looked up once per thread (the page, each worker),
+    /// not by reflection at every reading.
     static CLOCK: Option<(JsValue, js_sys::Function)> = {
         let performance = Reflect::get(&js_sys::global(), &"performance".into()).ok();
         performance.and_then(|performance| {
@@ -108,7 +108,7 @@ pub async fn idle(timeout_ms: u32) {
 
 /// Resolves at the page's next animation frame (`requestAnimationFrame`; a 16 ms timer where
 /// there is none). Every waiter shares one callback, registered once per frame, so a loop woken
-/// on every frame (the hero) builds no promise or closure per frame.
+/// on every frame builds no promise or closure per frame.
 pub async fn next_frame() {
     if js_sys::global().dyn_into::<web_sys::Window>().is_err() {
         return sleep(16).await;
