@@ -9,7 +9,7 @@ use plotters_backend::{
 };
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::{Clamped, JsCast};
-use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, ImageData};
 
 use crate::charts::ChartError;
 use crate::platform::files;
@@ -204,6 +204,26 @@ impl RgbCanvas {
     pub fn new(canvas: HtmlCanvasElement) -> Option<Self> {
         let context = canvas.get_context("2d").ok()??.dyn_into().ok()?;
         Some(Self { canvas, context })
+    }
+
+    /// `count` new canvases of class `class` appended to `parent`, in order (`None` if the
+    /// document cannot make one or one has no 2-D context).
+    pub fn append_to(parent: &Element, class: &str, count: usize) -> Option<Vec<Self>> {
+        let document = parent.owner_document()?;
+        (0..count)
+            .map(|_| {
+                let canvas: HtmlCanvasElement =
+                    document.create_element("canvas").ok()?.dyn_into().ok()?;
+                canvas.set_class_name(class);
+                parent.append_child(&canvas).ok()?;
+                Self::new(canvas)
+            })
+            .collect()
+    }
+
+    /// Sets the canvas's inline style (its placement, say).
+    pub fn set_style(&self, style: &str) {
+        let _ = self.canvas.set_attribute("style", style);
     }
 
     /// Puts an RGB image (`3 · width · height` bytes, row-major) at the top-left corner,

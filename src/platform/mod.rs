@@ -59,6 +59,11 @@ pub fn hide_boot_message() {
     }
 }
 
+/// True while the page's tab is hidden.
+pub fn document_hidden() -> bool {
+    document().is_some_and(|d| d.hidden())
+}
+
 /// Whether the reader asked for less motion (`prefers-reduced-motion: reduce`).
 pub fn prefers_reduced_motion() -> bool {
     use wasm_bindgen::JsCast;

@@ -15,14 +15,12 @@
 use crate::numerics::system::System;
 use leptos::html::Div;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlCanvasElement};
 
 use crate::charts::LiveField;
 use crate::platform::canvas::RgbCanvas;
-use crate::platform::prefers_reduced_motion;
 use crate::platform::slide::Slide;
 use crate::platform::timer::{next_frame, sleep};
+use crate::platform::{document_hidden, prefers_reduced_motion};
 
 /// Steps across the visible window.
 const WINDOW: usize = 240;
@@ -56,7 +54,7 @@ fn place(index: usize) -> String {
 /// The running picture: the solution, the strip's canvases and which tile comes next.
 struct Scroller {
     field: LiveField,
-    tiles: Vec<(HtmlCanvasElement, RgbCanvas)>,
+    tiles: Vec<RgbCanvas>,
     slide: Slide,
     /// Index (from the slide's start) of the next tile to draw.
     next: usize,
@@ -66,35 +64,17 @@ struct Scroller {
 }
 
 impl Scroller {
-    /// [`TILES`] canvases put in `strip`, none drawn yet, and the slide of `strip`, paused until
-    /// the first [`Self::tick`].
-    fn start(field: LiveField, strip: &Element) -> Result<Self, String> {
-        let document = strip
-            .owner_document()
-            .ok_or("the strip is in no document")?;
-        let mut tiles = Vec::with_capacity(TILES);
-        for index in 0..TILES {
-            let canvas: HtmlCanvasElement = document
-                .create_element("canvas")
-                .ok()
-                .and_then(|c| c.dyn_into().ok())
-                .ok_or("no canvas")?;
-            canvas.set_class_name("hero-tile");
-            let _ = canvas.set_attribute("style", &place(index));
-            strip.append_child(&canvas).map_err(|_| "no canvas")?;
-            let target = RgbCanvas::new(canvas.clone()).ok_or("a canvas has no 2-D context")?;
-            tiles.push((canvas, target));
-        }
-        let slide = Slide::start(strip, percent(TILE) * SLIDE_SECS, SLIDE_SECS * 1000.0)
-            .ok_or("this browser cannot animate it (no Web Animations)")?;
+    /// The picture of `field` on `tiles` (none drawn yet) moved by `slide`, which it pauses
+    /// until the first [`Self::tick`].
+    fn start(field: LiveField, tiles: Vec<RgbCanvas>, slide: Slide) -> Self {
         slide.pause();
-        Ok(Self {
+        Self {
             field,
             tiles,
             slide,
             next: 0,
             held: None,
-        })
+        }
     }
 
     /// Draws the next tile if it is due (at most [`AHEAD`] tiles beyond the one at the window's
@@ -116,10 +96,10 @@ impl Scroller {
         if self.next > 0 {
             self.field.advance(TILE);
         }
-        let (canvas, target) = &self.tiles[self.next % TILES];
+        let tile = &self.tiles[self.next % TILES];
         let (w, h) = self.field.size();
-        target.put(w, h, &self.field.rgb())?;
-        let _ = canvas.set_attribute("style", &place(self.next));
+        tile.put(w, h, &self.field.rgb())?;
+        tile.set_style(&place(self.next));
         self.next += 1;
         Ok(())
     }
@@ -147,12 +127,6 @@ impl Scroller {
         while self.draw_due()? {}
         Ok(self.held.unwrap_or(self.scrolled() as usize))
     }
-}
-
-fn document_hidden() -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .is_some_and(|d| d.hidden())
 }
 
 /// The live space–time map of the ground truth.
@@ -214,12 +188,14 @@ pub fn HeroAnimation() -> impl IntoView {
         let fail = move |err: String| {
             let _ = set_error.try_set(format!("The live picture could not be drawn: {err}"));
         };
-        match Scroller::start(field, &element) {
-            Ok(started) => {
-                let _ = scroller.try_set_value(Some(started));
-            }
-            Err(err) => return fail(err),
-        }
+        let Some(tiles) = RgbCanvas::append_to(&element, "hero-tile", TILES) else {
+            return fail("no canvases".into());
+        };
+        let slide_length = percent(TILE) * SLIDE_SECS;
+        let Some(slide) = Slide::start(&element, slide_length, SLIDE_SECS * 1000.0) else {
+            return fail("this browser cannot animate it (no Web Animations)".into());
+        };
+        let _ = scroller.try_set_value(Some(Scroller::start(field, tiles, slide)));
         // The first window and the tiles ahead, one tile per task.
         loop {
             match scroller.try_update_value(|s| s.as_mut().map(Scroller::draw_due)) {
