@@ -90,12 +90,10 @@ impl Scroller {
         Ok(true)
     }
 
-    /// Draws the next tile: the field's window on its canvas (tile 0: as filled; later
-    /// tiles: [`TILE`] steps on), placed at its position in the strip.
+    /// Draws the next tile: the field [`TILE`] steps on, its window on the tile's canvas,
+    /// placed at its position in the strip.
     fn draw_tile(&mut self) -> Result<(), String> {
-        if self.next > 0 {
-            self.field.advance(TILE);
-        }
+        self.field.advance(TILE);
         let tile = &self.tiles[self.next % TILES];
         let (w, h) = self.field.size();
         tile.put(w, h, &self.field.rgb())?;
