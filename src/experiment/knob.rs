@@ -362,7 +362,7 @@ impl Knob {
     /// Sets the knob in a training config (the knobs [`Knob::trains`]; others are ignored).
     pub fn write_train(self, config: &mut TrainConfig, value: &Value) {
         match (self, value) {
-            (Knob::Iterations, Value::Count(v)) => config.iterations = *v,
+            (Knob::Iterations, Value::Count(v)) => config.set_iterations(*v),
             (Knob::Architecture, Value::Architecture(v)) => {
                 config.net = config.net.with_architecture(*v)
             }

@@ -121,8 +121,8 @@ impl Default for Experiment {
 
 impl Experiment {
     /// The browser's defaults for `preset`: its grid's modes and modalities, its base training
-    /// config's network, unroll, α, learning rate and domain sizes; 1 seed,
-    /// [`limits::BROWSER_ITERATIONS`], the study's rollout.
+    /// config's network, unroll, α, learning rate and domain sizes; 1 seed, the preset's
+    /// iterations up to [`limits::BROWSER_ITERATIONS`], the study's rollout.
     pub fn for_preset(preset: Preset) -> Self {
         Self::defaults(preset, Target::Browser)
     }
@@ -137,7 +137,10 @@ impl Experiment {
         let config = system.description().preset(preset, 1);
         let base = &config.base;
         let (seeds, iterations) = match target {
-            Target::Browser => (limits::DEFAULT_SEEDS.0, limits::BROWSER_ITERATIONS),
+            Target::Browser => (
+                limits::DEFAULT_SEEDS.0,
+                base.iterations.min(limits::BROWSER_ITERATIONS),
+            ),
             Target::Native => (limits::DEFAULT_SEEDS.1, base.iterations),
         };
         Self {

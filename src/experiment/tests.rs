@@ -23,7 +23,7 @@ fn custom() -> Experiment {
         warmup: 2,
         detach: 2,
         alpha: 0.25,
-        learning_rates: vec![0.002],
+        learning_rates: vec![0.005],
         seeds: 2,
         iterations: 1200,
         rollout: 200,
@@ -42,7 +42,7 @@ fn the_default_experiment_has_an_empty_query_and_the_short_command() {
     );
     assert_eq!(
         default.cli_command(),
-        "unroll-lab study --preset quick --seeds 1 --iterations 300"
+        "unroll-lab study --preset quick --seeds 1 --iterations 600"
     );
     assert!(default.validate().is_empty());
 }
@@ -54,7 +54,7 @@ fn a_fully_non_default_experiment_round_trips() {
     assert_eq!(
         query,
         "seeds=2&iterations=1200&rollout=200&modes=correct,transition&modalities=nog,wig\
-         &arch=gcn&channels=8&depth=4&m=5&warmup=2&detach=2&alpha=0.25&lr=0.002\
+         &arch=gcn&channels=8&depth=4&m=5&warmup=2&detach=2&alpha=0.25&lr=0.005\
          &scales=0.9,1,1.25"
     );
     let (back, ignored) = Experiment::from_query(&format!("?{query}"));
@@ -290,7 +290,7 @@ fn the_workload_counts_trainings_flops_and_time() {
     assert_eq!((w.trainings, w.iterations), (6, 6 * BROWSER_ITERATIONS));
     let rate = w.flops() / 120.0;
     assert!(cost_summary(&w, Some(rate)).contains("≈ 2 min"));
-    assert!(cost_summary(&w, None).starts_with("6 trainings, 1800 iterations in all;"));
+    assert!(cost_summary(&w, None).starts_with("6 trainings, 3600 iterations in all;"));
     // Two seeds double everything but the memory.
     let two = Experiment {
         seeds: 2,
@@ -319,7 +319,7 @@ fn the_study_config_follows_every_field() {
     assert_eq!(base.net.architecture, Architecture::Gcn);
     assert_eq!((base.unroll.warmup, base.unroll.detach_interval), (2, 2));
     assert_eq!(base.alpha, 0.25);
-    assert_eq!(base.optimizer.learning_rate, 0.002);
+    assert_eq!(base.optimizer.learning_rate, 0.005);
     assert_eq!(base.data.scales, e.scales);
     assert_eq!(base.iterations, 1200);
     assert_eq!(config.eval.rollout_steps, 200);
@@ -370,7 +370,7 @@ fn the_cli_command_names_every_non_default_field() {
         "unroll-lab study --preset quick --seeds 2 --iterations 1200 --rollout 200 \
          --modes correct,transition --modalities nog,wig --architecture gcn --channels 8 \
          --depth 4 --horizon 5 --warmup 2 --detach-interval 2 --alpha 0.25 \
-         --learning-rate 0.002 --scales 0.9,1,1.25"
+         --learning-rate 0.005 --scales 0.9,1,1.25"
     );
     let horizons = Experiment {
         seeds: 3,

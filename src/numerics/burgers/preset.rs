@@ -75,6 +75,7 @@ pub fn quick(mode: Mode, modality: Modality) -> TrainConfig {
         learning_rate: 1e-3,
         decay: 0.9,
         decay_every: 100,
+        decays: None,
     };
     config
 }

@@ -69,6 +69,7 @@ pub fn paper_training(modality: Modality) -> TrainConfig {
             learning_rate: PAPER_LEARNING_RATES[0],
             decay: 0.9f64.powi(4),
             decay_every: epoch,
+            decays: None,
         },
         seed: 0,
         data: TrainDataConfig {
@@ -102,6 +103,7 @@ pub fn reduced_training(modality: Modality) -> TrainConfig {
         learning_rate: REDUCED_LEARNING_RATES[0],
         decay: 0.9,
         decay_every: 50,
+        decays: None,
     };
     if let Some(curriculum) = &mut config.curriculum {
         curriculum.stage_iterations = 1000;

@@ -98,6 +98,12 @@ pub struct OptimizerConfig {
     pub decay: f64,
     /// Iterations between decays K (the study: 2000).
     pub decay_every: usize,
+    /// `Some(n)`: K follows the budget, `⌊(iterations − 1) / n⌋` (at least 1), so a run decays
+    /// n times whatever its length (a few more on runs under ~n² iterations), and
+    /// [`TrainConfig::set_iterations`] keeps it so; the reduced presets compress the study's
+    /// schedule this way. `None`: K is fixed, as in the study's code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decays: Option<usize>,
 }
 
 impl Default for OptimizerConfig {
@@ -106,11 +112,32 @@ impl Default for OptimizerConfig {
             learning_rate: 1e-4,
             decay: 0.9,
             decay_every: 2000,
+            decays: None,
         }
     }
 }
 
 impl OptimizerConfig {
+    /// Adam from `learning_rate`, ×`decay` `decays` times over a run of `iterations`
+    /// ([`OptimizerConfig::decays`]).
+    pub fn decaying(learning_rate: f64, decay: f64, decays: usize, iterations: usize) -> Self {
+        let mut optimizer = Self {
+            learning_rate,
+            decay,
+            decay_every: 1,
+            decays: Some(decays),
+        };
+        optimizer.fit_to(iterations);
+        optimizer
+    }
+
+    /// Sets K for a run of `iterations` where the schedule follows the budget (`decays`).
+    pub fn fit_to(&mut self, iterations: usize) {
+        if let Some(decays) = self.decays {
+            self.decay_every = (iterations.saturating_sub(1) / decays.max(1)).max(1);
+        }
+    }
+
     /// The learning rate at 0-based iteration `iteration`.
     pub fn learning_rate_at(&self, iteration: usize) -> f64 {
         let decays = iteration / self.decay_every.max(1);
@@ -183,6 +210,13 @@ pub const MAX_UNROLL: usize = 64;
 pub const MAX_BATCH: usize = 1024;
 
 impl TrainConfig {
+    /// Sets the iterations; a schedule that follows the budget ([`OptimizerConfig::decays`])
+    /// keeps its number of decays.
+    pub fn set_iterations(&mut self, iterations: usize) {
+        self.iterations = iterations;
+        self.optimizer.fit_to(iterations);
+    }
+
     /// Windows per minibatch actually used: `batch · horizon` for ONE, `batch` otherwise (a
     /// curriculum's ONE is its first stage, at `batch`).
     pub fn effective_batch(&self) -> usize {
@@ -265,6 +299,9 @@ impl TrainConfig {
         }
         if optimizer.decay_every == 0 {
             return Err(TrainError::invalid("decay_every", "must be at least 1"));
+        }
+        if optimizer.decays == Some(0) {
+            return Err(TrainError::invalid("decays", "must be at least 1"));
         }
         if self.data.scales.is_empty() {
             return Err(TrainError::invalid(

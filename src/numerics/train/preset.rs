@@ -70,9 +70,13 @@ pub fn deviations(config: &TrainConfig, paper: &TrainConfig) -> Vec<String> {
         config.optimizer.decay.to_string(),
         paper.optimizer.decay.to_string(),
     );
+    let compressed = match config.optimizer.decays {
+        Some(decays) => format!(", {decays} decays over the run, whatever its iterations"),
+        None => String::new(),
+    };
     differs(
         "lr decay every",
-        format!("{} iterations", config.optimizer.decay_every),
+        format!("{} iterations{compressed}", config.optimizer.decay_every),
         format!("{} iterations", paper.optimizer.decay_every),
     );
     differs(

@@ -62,6 +62,7 @@ pub(super) fn tiny_config_of(
             learning_rate: 2e-3,
             decay: 0.9,
             decay_every: 100,
+            decays: None,
         },
         seed: 11,
         data,
