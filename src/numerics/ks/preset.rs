@@ -95,12 +95,27 @@ pub fn eval_config() -> EvalConfig {
     }
 }
 
+/// The budget of the `sizes` and `horizons` surveys, at which their README tables were
+/// measured: the quick preset's iterations and frames, learning rate 1e-3 ×0.9 every 100
+/// iterations (a fixed interval, so `--iterations` changes the number of decays).
+pub fn survey(mode: Mode, modality: Modality) -> TrainConfig {
+    let mut config = quick(mode, modality);
+    config.optimizer = OptimizerConfig {
+        learning_rate: 1e-3,
+        decay: 0.9,
+        decay_every: 100,
+        decays: None,
+    };
+    config
+}
+
 /// The training configuration of `mode` and `modality` at this preset's budget (`paper`:
-/// the study's settings; every other preset: the quick budget).
+/// the study's settings; `quick`: [`quick`]; the surveys: [`survey`]).
 pub fn training(preset: Preset, mode: Mode, modality: Modality) -> TrainConfig {
     match preset {
         Preset::Paper => paper(mode, modality),
-        _ => quick(mode, modality),
+        Preset::Quick => quick(mode, modality),
+        Preset::Sizes | Preset::Horizons => survey(mode, modality),
     }
 }
 
@@ -161,10 +176,16 @@ mod tests {
     fn the_quick_budget_lists_every_deviation() {
         assert!(preset_deviations(Preset::Paper).is_empty());
         assert!(description(Preset::Quick).contains("study: 44892"));
+        let sizes = training(Preset::Sizes, Mode::Predict, Modality::One);
+        let quick = training(Preset::Quick, Mode::Predict, Modality::One);
         assert_eq!(
-            training(Preset::Sizes, Mode::Predict, Modality::One),
-            training(Preset::Quick, Mode::Predict, Modality::One)
+            (sizes.iterations, sizes.data.frames),
+            (quick.iterations, quick.data.frames)
         );
+        assert_eq!(sizes.optimizer.learning_rate, 1e-3);
+        assert!(preset_deviations(Preset::Horizons)
+            .iter()
+            .any(|d| d == "lr decay every 100 iterations (study: 2000 iterations)"));
     }
 
     #[test]
