@@ -377,7 +377,7 @@ mod tests {
         );
         assert!(predict.contains("--dataset_fraction 0.08"), "{predict}");
         assert!(
-            predict.contains("--lr_factor 30 --lr_gamma 0.9"),
+            predict.contains("--lr_factor 40 --lr_gamma 0.9"),
             "{predict}"
         );
         assert!(
@@ -441,7 +441,7 @@ mod tests {
         );
         assert!(code.contains("net=\"Res;16;10;relu\""), "{code}");
         assert!(
-            code.contains("optim_config=\"adam;600;exp;0.003;27;0.9;True\""),
+            code.contains("optim_config=\"adam;600;exp;0.004;27;0.9;True\""),
             "{code}"
         );
         assert!(snippet.no_flag.iter().any(|n| n.contains("diff_ks")));

@@ -66,7 +66,7 @@ pub fn paper(mode: Mode, modality: Modality) -> TrainConfig {
 /// Iterations of the quick preset.
 pub const QUICK_ITERATIONS: usize = 600;
 /// Initial learning rate of the quick preset.
-pub const QUICK_LEARNING_RATE: f64 = 3e-3;
+pub const QUICK_LEARNING_RATE: f64 = 4e-3;
 
 /// The quick preset: shorter training at a higher learning rate, fewer frames. Its schedule is
 /// the study's compressed: the study decays ×0.9 22 times (every 2000 of 44,892 iterations), the
