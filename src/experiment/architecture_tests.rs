@@ -49,7 +49,7 @@ fn a_size_given_by_hand_is_kept_in_any_order() {
     assert_eq!(Experiment::from_query(&e.to_query()).0, e);
     assert_eq!(
         e.cli_command(),
-        "unroll-lab study --preset quick --seeds 1 --iterations 600 --architecture unet \
+        "unroll-lab study --preset quick --seeds 1 --iterations 900 --architecture unet \
          --channels 16"
     );
 }

@@ -41,8 +41,8 @@ pub const MAX_SCALES: (usize, usize) = (8, 16);
 pub const BROWSER_MEMORY_LIMIT_BYTES: f64 = 1.5 * 1024.0 * 1024.0 * 1024.0;
 
 /// Most default iterations per variant in the browser (CPU backend in wasm): the page runs a
-/// preset's own budget up to this (KS's quick preset: all of it, ≈ 80 s on 2 cores).
-pub const BROWSER_ITERATIONS: usize = 600;
+/// preset's own budget up to this (KS's quick preset: all of it, 78 s on 2 cores).
+pub const BROWSER_ITERATIONS: usize = 900;
 /// Default seeds: `(browser, native)`.
 pub const DEFAULT_SEEDS: (usize, usize) = (1, 3);
 /// Default evaluation rollout (the study's).

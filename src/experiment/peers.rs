@@ -387,7 +387,7 @@ mod tests {
         assert!(export
             .no_flag
             .iter()
-            .any(|n| n.contains("decay every 27 iterations")));
+            .any(|n| n.contains("decay every 40 iterations")));
         assert!(export
             .no_flag
             .iter()
@@ -441,7 +441,7 @@ mod tests {
         );
         assert!(code.contains("net=\"Res;16;10;relu\""), "{code}");
         assert!(
-            code.contains("optim_config=\"adam;600;exp;0.004;27;0.9;True\""),
+            code.contains("optim_config=\"adam;900;exp;0.004;40;0.9;True\""),
             "{code}"
         );
         assert!(snippet.no_flag.iter().any(|n| n.contains("diff_ks")));

@@ -42,7 +42,7 @@ fn the_default_experiment_has_an_empty_query_and_the_short_command() {
     );
     assert_eq!(
         default.cli_command(),
-        "unroll-lab study --preset quick --seeds 1 --iterations 600"
+        "unroll-lab study --preset quick --seeds 1 --iterations 900"
     );
     assert!(default.validate().is_empty());
 }
@@ -290,7 +290,7 @@ fn the_workload_counts_trainings_flops_and_time() {
     assert_eq!((w.trainings, w.iterations), (6, 6 * BROWSER_ITERATIONS));
     let rate = w.flops() / 120.0;
     assert!(cost_summary(&w, Some(rate)).contains("≈ 2 min"));
-    assert!(cost_summary(&w, None).starts_with("6 trainings, 3600 iterations in all;"));
+    assert!(cost_summary(&w, None).starts_with("6 trainings, 5400 iterations in all;"));
     // Two seeds double everything but the memory.
     let two = Experiment {
         seeds: 2,

@@ -161,7 +161,7 @@ test("the paper's ks_train.py line and an APEBench snippet beside the CLI comman
   assert.match(ks, /^python ks_train\.py --learning_task correct --network_type CNN --channels 16 --depth 10 --predhori 4 --warmup_steps 1 --detach_interval 0 --batch_size 16/);
   assert.match(ks, /--train_onestep 0 --train_nog 1 --train_wig 1/);
   assert.match(ks, /python ks_eval\.py --numtests 20 --horizon 12 --metric rellinf/);
-  assert.match(await page.textContent("#ks-train-noflag"), /decay every 27 iterations/);
+  assert.match(await page.textContent("#ks-train-noflag"), /decay every 40 iterations/);
   const ape = await page.textContent("#apebench-snippet");
   assert.match(ape, /scenario="diff_ks"/);
   assert.match(ape, /for task in \["correct;parallel"\]/);

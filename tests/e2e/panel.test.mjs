@@ -132,7 +132,7 @@ test("a malformed URL says what was ignored and uses defaults", async () => {
   assert.equal(await page.inputValue("#seeds"), "1");
   assert.equal(await page.inputValue("#channels"), "16");
   assert.ok(await page.isChecked("#modes-predict"));
-  assert.equal(await page.textContent("#cli-command"), "unroll-lab study --preset quick --seeds 1 --iterations 600");
+  assert.equal(await page.textContent("#cli-command"), "unroll-lab study --preset quick --seeds 1 --iterations 900");
   assert.deepEqual(errors, []);
   await page.close();
 });

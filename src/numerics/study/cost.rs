@@ -357,11 +357,11 @@ mod tests {
     fn cost_counts_trainings_flops_and_memory() {
         let config = Ks.preset(Preset::Quick, 1);
         let c = cost(&config, &Ks);
-        assert_eq!((c.trainings, c.iterations), (6, 6 * 600));
+        assert_eq!((c.trainings, c.iterations), (6, 6 * 900));
         let training: f64 = config
             .variants()
             .iter()
-            .map(|v| 600.0 * flops_per_iteration(v, 48, Ks.solver_flops_per_state(v.mode, v.alpha)))
+            .map(|v| 900.0 * flops_per_iteration(v, 48, Ks.solver_flops_per_state(v.mode, v.alpha)))
             .sum();
         assert!((c.training_flops - training).abs() <= 1e-9 * training);
         assert!(c.evaluation_flops > 0.0);
