@@ -40,9 +40,22 @@ pub const MAX_SCALES: (usize, usize) = (8, 16);
 /// ceiling (the estimate is printed before the study runs).
 pub const BROWSER_MEMORY_LIMIT_BYTES: f64 = 1.5 * 1024.0 * 1024.0 * 1024.0;
 
-/// Most default iterations per variant in the browser (CPU backend in wasm): the page runs a
-/// preset's own budget up to this (KS's quick preset: all of it, 78 s on 2 cores).
-pub const BROWSER_ITERATIONS: usize = 900;
+/// The largest preset budget (iterations per variant) the page runs whole by default: KS's
+/// quick preset, 82 s on one worker of this project's 2-core machine.
+pub const BROWSER_WHOLE_BUDGET: usize = 900;
+/// Default iterations per variant in the browser for a preset whose budget is larger
+/// (Kolmogorov's curricula).
+pub const BROWSER_ITERATIONS: usize = 300;
+
+/// Default iterations per variant in the browser for a preset of `budget` iterations: all of
+/// them up to [`BROWSER_WHOLE_BUDGET`], else [`BROWSER_ITERATIONS`].
+pub fn browser_iterations(budget: usize) -> usize {
+    if budget <= BROWSER_WHOLE_BUDGET {
+        budget
+    } else {
+        BROWSER_ITERATIONS
+    }
+}
 /// Default seeds: `(browser, native)`.
 pub const DEFAULT_SEEDS: (usize, usize) = (1, 3);
 /// Default evaluation rollout (the study's).

@@ -122,7 +122,8 @@ impl Default for Experiment {
 impl Experiment {
     /// The browser's defaults for `preset`: its grid's modes and modalities, its base training
     /// config's network, unroll, α, learning rate and domain sizes; 1 seed, the preset's
-    /// iterations up to [`limits::BROWSER_ITERATIONS`], the study's rollout.
+    /// iterations where the page runs them whole ([`limits::browser_iterations`]), the study's
+    /// rollout.
     pub fn for_preset(preset: Preset) -> Self {
         Self::defaults(preset, Target::Browser)
     }
@@ -139,7 +140,7 @@ impl Experiment {
         let (seeds, iterations) = match target {
             Target::Browser => (
                 limits::DEFAULT_SEEDS.0,
-                base.iterations.min(limits::BROWSER_ITERATIONS),
+                limits::browser_iterations(base.iterations),
             ),
             Target::Native => (limits::DEFAULT_SEEDS.1, base.iterations),
         };

@@ -191,3 +191,26 @@ fn kolmogorov_decay_scales_with_the_stage() {
         .stage_iterations;
     assert_eq!((stage, base.optimizer.decay_every), (4000, 200));
 }
+
+/// The page runs a preset's whole budget where it fits (KS's quick preset, Burgers'), else a
+/// 300-iteration taste (Kolmogorov's curriculum of 3000); natively every preset runs whole.
+#[test]
+fn the_page_runs_a_budget_whole_where_it_fits() {
+    use super::limits::{BROWSER_ITERATIONS, BROWSER_WHOLE_BUDGET};
+    let iterations =
+        |system, target| Experiment::defaults_for(system, Preset::Quick, target).iterations;
+    assert_eq!(
+        iterations(System::Ks, Target::Browser),
+        BROWSER_WHOLE_BUDGET
+    );
+    assert_eq!(
+        iterations(System::Ks, Target::Browser),
+        iterations(System::Ks, Target::Native)
+    );
+    assert_eq!(iterations(System::Burgers, Target::Browser), 600);
+    assert_eq!(
+        iterations(System::Kolmogorov, Target::Browser),
+        BROWSER_ITERATIONS
+    );
+    assert!(iterations(System::Kolmogorov, Target::Native) > BROWSER_WHOLE_BUDGET);
+}

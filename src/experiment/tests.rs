@@ -1,7 +1,7 @@
 //! The experiment's knobs through every surface: URL, form validation, workload, study config
 //! and CLI command.
 
-use super::limits::{BROWSER_ITERATIONS, BROWSER_MEMORY_LIMIT_BYTES};
+use super::limits::{BROWSER_MEMORY_LIMIT_BYTES, BROWSER_WHOLE_BUDGET};
 use super::*;
 use crate::numerics::study::cost::memory_bytes;
 use crate::report::units::cost_summary;
@@ -287,7 +287,7 @@ fn the_workload_counts_trainings_flops_and_time() {
         w,
         crate::numerics::study::cost::cost(&default.study_config(), default.system.description())
     );
-    assert_eq!((w.trainings, w.iterations), (6, 6 * BROWSER_ITERATIONS));
+    assert_eq!((w.trainings, w.iterations), (6, 6 * BROWSER_WHOLE_BUDGET));
     let rate = w.flops() / 120.0;
     assert!(cost_summary(&w, Some(rate)).contains("≈ 2 min"));
     assert!(cost_summary(&w, None).starts_with("6 trainings, 5400 iterations in all;"));
