@@ -67,16 +67,11 @@ pub fn full(mode: Mode, modality: Modality) -> TrainConfig {
     }
 }
 
-/// The quick budget: 600 iterations at learning rate 1e-3 ×0.9 every 100 (KS's quick budget).
+/// The quick budget: 600 iterations at learning rate 1e-3 ×0.9 every 100 (KS's survey budget).
 pub fn quick(mode: Mode, modality: Modality) -> TrainConfig {
     let mut config = full(mode, modality);
     config.iterations = 600;
-    config.optimizer = OptimizerConfig {
-        learning_rate: 1e-3,
-        decay: 0.9,
-        decay_every: 100,
-        decays: None,
-    };
+    config.optimizer = OptimizerConfig::every(1e-3, 0.9, 100);
     config
 }
 

@@ -99,12 +99,7 @@ pub fn paper_training(modality: Modality) -> TrainConfig {
 pub fn reduced_training(modality: Modality) -> TrainConfig {
     let mut config = paper_training(modality);
     config.data.frames = 400;
-    config.optimizer = OptimizerConfig {
-        learning_rate: REDUCED_LEARNING_RATES[0],
-        decay: 0.9,
-        decay_every: 50,
-        decays: None,
-    };
+    config.optimizer = OptimizerConfig::every(REDUCED_LEARNING_RATES[0], 0.9, 50);
     if let Some(curriculum) = &mut config.curriculum {
         curriculum.stage_iterations = 1000;
         curriculum.learning_rates = REDUCED_LEARNING_RATES.to_vec();

@@ -101,12 +101,7 @@ pub fn eval_config() -> EvalConfig {
 pub fn survey(mode: Mode, modality: Modality) -> TrainConfig {
     let mut config = quick(mode, modality);
     config.iterations = 600;
-    config.optimizer = OptimizerConfig {
-        learning_rate: 1e-3,
-        decay: 0.9,
-        decay_every: 100,
-        decays: None,
-    };
+    config.optimizer = OptimizerConfig::every(1e-3, 0.9, 100);
     config
 }
 

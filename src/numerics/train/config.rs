@@ -118,6 +118,16 @@ impl Default for OptimizerConfig {
 }
 
 impl OptimizerConfig {
+    /// Adam from `learning_rate`, ×`decay` every `decay_every` iterations (a fixed interval).
+    pub fn every(learning_rate: f64, decay: f64, decay_every: usize) -> Self {
+        Self {
+            learning_rate,
+            decay,
+            decay_every,
+            decays: None,
+        }
+    }
+
     /// Adam from `learning_rate`, ×`decay` `decays` times over a run of `iterations`
     /// ([`OptimizerConfig::decays`]).
     pub fn decaying(learning_rate: f64, decay: f64, decays: usize, iterations: usize) -> Self {
