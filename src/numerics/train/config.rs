@@ -100,7 +100,7 @@ pub struct OptimizerConfig {
     pub decay_every: usize,
     /// `Some(n)`: K follows the budget, `⌊(iterations − 1) / n⌋` (at least 1), so a run decays
     /// n times whatever its length (a few more on runs under ~n² iterations), and
-    /// [`TrainConfig::set_iterations`] keeps it so; the reduced presets compress the study's
+    /// [`TrainConfig::set_iterations`] keeps it so; KS's quick preset compresses the study's
     /// schedule this way. `None`: K is fixed, as in the study's code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decays: Option<usize>,
