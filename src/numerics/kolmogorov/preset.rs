@@ -65,12 +65,7 @@ pub fn paper_training(modality: Modality) -> TrainConfig {
         },
         batch: 1,
         iterations: 0,
-        optimizer: OptimizerConfig {
-            learning_rate: PAPER_LEARNING_RATES[0],
-            decay: 0.9f64.powi(4),
-            decay_every: epoch,
-            decays: None,
-        },
+        optimizer: OptimizerConfig::every(PAPER_LEARNING_RATES[0], 0.9f64.powi(4), epoch),
         seed: 0,
         data: TrainDataConfig {
             scales: TRAIN_REYNOLDS.to_vec(),

@@ -58,12 +58,7 @@ pub(super) fn tiny_config_of(
         },
         batch: 4,
         iterations: 40,
-        optimizer: OptimizerConfig {
-            learning_rate: 2e-3,
-            decay: 0.9,
-            decay_every: 100,
-            decays: None,
-        },
+        optimizer: OptimizerConfig::every(2e-3, 0.9, 100),
         seed: 11,
         data,
         black_box_solver: false,
