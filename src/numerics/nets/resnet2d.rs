@@ -13,8 +13,20 @@
 //! `kolmogorov/helpers.py`, which counts 3 input and 3 output channels; the network it trains
 //! takes 4 (u, v, p, Re/1000) and returns 2, i.e. `10·f₀ − 9·f_last − 1` = 7 (sizes 0, 1) or 15
 //! (sizes 2, 3) parameters more: [`official_variable_count`] reproduces the paper's four.
+//!
+//! Two paths compute the same function. On the CPU backend in f32 under
+//! [`super::fused::Fusion::Block`] the network converts once to the grid layout `[C, N, N, B]`
+//! ([`super::grid2d`]), runs each block as one fused op ([`super::fused_block2d`]: 2 gemms
+//! forward, 4 backward, the skip inside the second) and the output convolution as another
+//! ([`super::fused_conv2d`]), and converts back. Everywhere else (wgpu, WebGPU, f64, the other
+//! fusion levels, checkpoints without skip convolutions) it runs the composite batch-first code
+//! below (`[B, C, N, N]`, the reference).
 
 use super::fused::leaky_relu;
+use super::fused_block::fuses;
+use super::fused_block2d::residual_block2d;
+use super::fused_conv2d::conv2d_layer;
+use super::grid2d::{from_grid2d, to_grid2d};
 use burn::module::{Module, Param};
 use burn::tensor::{Device, Tensor};
 
@@ -259,6 +271,30 @@ impl ResNet2d {
         let output = PeriodicConv2d::init(last, OUTPUT_CHANNELS, 3, device, rng);
         Self { blocks, output }
     }
+
+    /// Every block's skip convolution, if every block has one.
+    fn skips(&self) -> Option<Vec<&PeriodicConv2d>> {
+        self.blocks
+            .iter()
+            .map(|block| block.skip.as_ref())
+            .collect()
+    }
+
+    /// The fused path of [`Network::forward`] (see the module docs): `state: [B, 3·N²]`,
+    /// `parameter: [B, 1]` → `[B, 2·N²]` through the grid layout `[C, N, N, B]`.
+    fn forward_fused(
+        &self,
+        state: Tensor<2>,
+        parameter: Tensor<2>,
+        n: usize,
+        skips: &[&PeriodicConv2d],
+    ) -> Tensor<2> {
+        let x = to_grid2d(state, parameter, n);
+        let x = self.blocks.iter().zip(skips).fold(x, |x, (block, skip)| {
+            residual_block2d(x, &block.conv1, &block.conv2, skip)
+        });
+        from_grid2d(conv2d_layer(x, &self.output))
+    }
 }
 
 impl Network for ResNet2d {
@@ -280,10 +316,20 @@ impl Network for ResNet2d {
     }
 
     /// `state: [batch, 3·N²]` (u, v, p, each `N × N` row-major), `parameter: [batch, 1]`
-    /// (`Re/1000`) → the velocity correction `[batch, 2·N²]`.
+    /// (`Re/1000`) → the velocity correction `[batch, 2·N²]`: the fused path where it applies,
+    /// else the composite (module docs).
     fn forward(&self, state: Tensor<2>, parameter: Tensor<2>) -> Tensor<2> {
         let [batch, values] = state.dims();
         let n = grid_side(values / 3);
+        let first = self
+            .blocks
+            .first()
+            .map_or(&self.output, |block| &block.conv1);
+        if let Some(skips) = self.skips() {
+            if fuses(&state, &first.weight.val(), &self.output.weight.val()) {
+                return self.forward_fused(state, parameter, n, &skips);
+            }
+        }
         let fields = state.reshape([batch, 3, n, n]);
         let constant = parameter.reshape([batch, 1, 1, 1]).expand([batch, 1, n, n]);
         let x = Tensor::cat(vec![fields, constant], 1);
