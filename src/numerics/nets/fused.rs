@@ -31,8 +31,9 @@ pub enum Fusion {
     /// LeakyReLU fused ([`leaky_relu`]).
     Activation,
     /// LeakyReLU, ResNet1D's residual block ([`super::fused_block`]), the dilated ResNet's and
-    /// the U-Net's convolutions ([`super::fused_conv`]) and the GCN's edge convolutions
-    /// ([`super::fused_edge`]) fused: the default.
+    /// the U-Net's convolutions ([`super::fused_conv`]), the GCN's edge convolutions
+    /// ([`super::fused_edge`]) and the 2-D ResNet's blocks and output convolution
+    /// ([`super::fused_block2d`], [`super::fused_conv2d`]) fused: the default.
     Block,
 }
 

@@ -1,5 +1,6 @@
 //! The autodiff side every hand-written op of the networks shares ([`super::fused_block`],
-//! [`super::fused_conv`], [`super::fused_edge`]): one node over the op's inputs whose backward
+//! [`super::fused_conv`], [`super::fused_edge`], [`super::fused_block2d`],
+//! [`super::fused_conv2d`]): one node over the op's inputs whose backward
 //! hands the output's gradient to the inner backend's hand-written backward and registers each
 //! input's gradient.
 
