@@ -159,22 +159,31 @@ fn every_paper_size_fused_equals_composite_in_values_and_gradients() {
 }
 
 /// One fused op per block and one for the output convolution under [`Fusion::Block`], on the
-/// CPU with and without autodiff; none under [`Fusion::Composite`] or without skip convs.
+/// CPU with and without autodiff; none under [`Fusion::Composite`] or without skip convs. The
+/// forward's gemm calls: `2D + 1` fused, `B·(3D + 1)` composite (one per sample and conv).
 #[test]
 fn the_network_takes_the_fused_path_on_the_cpu() {
+    use crate::numerics::counted::gemm_calls;
     let calls = || {
         let blocks = FUSED_BLOCKS_2D.with(std::cell::Cell::get);
         (blocks, FUSED_CONVS_2D.with(std::cell::Cell::get))
     };
+    let blocks = PaperSize::Feat0.features().len();
     for device in [cpu(), cpu_autodiff()] {
         let net = ResNet2d::build(PaperSize::Feat0, &device, &mut InitRng::new(2));
         let (u, s) = inputs(2, 3 * 36, &device);
-        let before = calls();
+        let (before, gemms) = (calls(), gemm_calls());
         with_fusion(Fusion::Composite, || net.forward(u.clone(), s.clone()));
         assert_eq!(calls(), before, "composite");
+        assert_eq!(
+            gemm_calls() - gemms,
+            2 * (3 * blocks as u64 + 1),
+            "composite gemms"
+        );
+        let gemms = gemm_calls();
         with_fusion(Fusion::Block, || net.forward(u.clone(), s.clone()));
-        let blocks = PaperSize::Feat0.features().len();
         assert_eq!(calls(), (before.0 + blocks, before.1 + 1), "fused");
+        assert_eq!(gemm_calls() - gemms, 2 * blocks as u64 + 1, "fused gemms");
         // A checkpoint of the identity-skip layout (C → C blocks).
         let mut net = ResNet2d::init(&[4, 4], &device, &mut InitRng::new(2));
         net.blocks[1].skip = None;

@@ -146,7 +146,8 @@ pub fn flops_per_sample(features: &[usize], points: usize) -> f64 {
 /// Floats of the intermediate tensors autodiff keeps for one sample on `points` grid points:
 /// per block the two stacked 3×3 tap inputs (`9·C_in`, `9·C_out`), the two conv outputs, the
 /// inner activation, the skip conv (`C_in + C_out`), the sum and the outer activation; the
-/// output conv's taps and output.
+/// output conv's taps and output. That is the composite path's; the fused path
+/// ([`super::fused_block2d`]) keeps `10·C_in + 12·C_out` per block, `3·C_out` fewer.
 pub fn activation_floats_per_sample(features: &[usize], points: usize) -> f64 {
     let blocks: usize = block_widths(features)
         .map(|(ci, co)| 9 * ci + 9 * co + 5 * co + ci + co)
