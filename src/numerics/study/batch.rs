@@ -3,15 +3,17 @@
 //! ([`DataSource::Given`]) — then the cells' trainings run in plan order through the same
 //! [`Driver`] and tick size as the CLI's one-process study. The batch passes the driver's
 //! events on, less the whole study's (a finished variant, the results): its finished
-//! trainings are the driver's [`RunEvent::TrainingFinished`].
+//! trainings are the driver's [`RunEvent::TrainingFinished`]. A cell run on its own
+//! ([`run_cell`]) is a batch of one: the study's data and baseline are regenerated from their
+//! seeds (deterministic, so every cell sees the same), then the cell's one training runs and is
+//! evaluated.
 
 use std::rc::Rc;
 
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
-use super::cell::CellError;
-use super::checkpoint::{CellCheckpoint, CHECKPOINT_SCHEMA};
+use super::cell::{CellCheckpoint, CellError, CellResult, CHECKPOINT_SCHEMA};
 use super::driver::{Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK};
 use super::physics::Systems;
 use super::plan::StudyPlan;
@@ -40,6 +42,42 @@ pub struct CellBatch {
     driver: Driver,
     /// The resumed cell and the wall seconds it ran before (added to its finished training's).
     carried: Option<(usize, f64)>,
+}
+
+/// Runs cell `index` of `plan` on `device` (`systems`: the registry's `System::physics`);
+/// `clock` reads seconds.
+pub async fn run_cell(
+    plan: &StudyPlan,
+    index: usize,
+    systems: Systems,
+    device: &Device,
+    clock: Rc<dyn Fn() -> f64>,
+) -> Result<CellResult, CellError> {
+    let mut batch = CellBatch::new(
+        plan,
+        &[index],
+        systems,
+        device,
+        clock,
+        DataSource::Make { share: false },
+    )?;
+    let mut result = None;
+    while !batch.stopped() {
+        for event in batch.tick().await {
+            match event {
+                RunEvent::Error(message) => return Err(CellError::Run(message)),
+                RunEvent::TrainingFinished(finished) => {
+                    let study = batch.study();
+                    let mut r = CellResult::new(plan, &finished);
+                    r.baseline_tests = study.baseline_tests().to_vec();
+                    r.samples = study.samples().to_vec();
+                    result = Some(r);
+                }
+                _ => {}
+            }
+        }
+    }
+    result.ok_or(CellError::NoOutcome)
 }
 
 impl CellBatch {

@@ -1,19 +1,16 @@
-//! One cell of a [`StudyPlan`] run on its own (a [`CellBatch`] of one): the study's data and
-//! baseline are regenerated from their seeds (deterministic, so every cell sees the same), then
-//! the cell's one training runs and is evaluated. The [`CellResult`] keeps what the merge needs:
-//! the seed's outcome and, in a cell file, the baseline's per-test metrics and the sample tests
-//! (a worker pool's cells leave them out: the pool made them once).
+//! What one cell of a [`StudyPlan`] leaves on record, and why it may have none. The
+//! [`CellResult`] keeps what the merge needs: the seed's outcome and, in a cell file, the
+//! baseline's per-test metrics and the sample tests (a worker pool's cells leave them out: the
+//! pool made them once); a [`CellFailure`] is written instead when the cell could not run
+//! ([`CellError`]); a [`CellCheckpoint`] holds its training between two ticks. A cell runs in a
+//! batch (`super::batch::run_cell`, a batch of one).
 
-use std::rc::Rc;
-
-use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
 use super::aggregate::SeedOutcome;
-use super::batch::{CellBatch, DataSource};
-use super::driver::{RunEvent, TrainingFinished};
+use super::checkpoint::TrainingCheckpoint;
+use super::driver::TrainingFinished;
 use super::evaluate::TestMetrics;
-use super::physics::Systems;
 use super::plan::{PlanError, StudyPlan};
 use super::results::SampleTest;
 use super::StudyError;
@@ -46,6 +43,58 @@ pub struct CellResult {
     pub wall_secs: f64,
     /// Of which making the study's data and scoring the baseline.
     pub data_secs: f64,
+}
+
+/// The schema tag of a [`CellCheckpoint`].
+pub const CHECKPOINT_SCHEMA: &str = "unroll-lab/checkpoint@1";
+
+/// A cell of a plan between two iterations of its training (what `study run-cell` writes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CellCheckpoint {
+    /// [`CHECKPOINT_SCHEMA`].
+    pub schema: String,
+    /// The hash of the plan the cell belongs to.
+    pub plan_hash: String,
+    /// The cell's index in the plan.
+    pub cell: usize,
+    /// Its training's state.
+    pub training: TrainingCheckpoint,
+    /// Wall-clock seconds the cell has run up to this checkpoint, over every run of it (data,
+    /// training and evaluation): a resumed cell's result reports its whole time.
+    #[serde(default)]
+    pub wall_secs: f64,
+}
+
+impl CellCheckpoint {
+    /// The cells whose trainings it holds (an ensemble's members: several), in member order;
+    /// `None` if one is not a cell of `plan`.
+    pub fn cells(&self, plan: &StudyPlan) -> Option<Vec<usize>> {
+        self.training
+            .trainings()
+            .into_iter()
+            .map(|(variant, seed)| plan.cell_of(variant, seed))
+            .collect()
+    }
+
+    /// Why this checkpoint cannot resume cell `cell` of the plan hashed `plan_hash`, if it
+    /// cannot.
+    pub fn mismatch(&self, plan_hash: &str, cell: usize) -> Option<String> {
+        if self.schema != CHECKPOINT_SCHEMA {
+            Some(format!(
+                "its schema is {:?}, not {CHECKPOINT_SCHEMA:?}",
+                self.schema
+            ))
+        } else if self.plan_hash != plan_hash {
+            Some(format!(
+                "it belongs to plan {}, not {plan_hash}",
+                self.plan_hash
+            ))
+        } else if self.cell != cell {
+            Some(format!("it belongs to cell {}, not {cell}", self.cell))
+        } else {
+            None
+        }
+    }
 }
 
 /// A cell that could not run: written instead of a [`CellResult`], so the failure is on
@@ -83,42 +132,6 @@ pub enum CellError {
     /// The run ended without the cell's outcome.
     #[error("the cell finished without an outcome")]
     NoOutcome,
-}
-
-/// Runs cell `index` of `plan` on `device` (`systems`: the registry's `System::physics`);
-/// `clock` reads seconds.
-pub async fn run_cell(
-    plan: &StudyPlan,
-    index: usize,
-    systems: Systems,
-    device: &Device,
-    clock: Rc<dyn Fn() -> f64>,
-) -> Result<CellResult, CellError> {
-    let mut batch = CellBatch::new(
-        plan,
-        &[index],
-        systems,
-        device,
-        clock,
-        DataSource::Make { share: false },
-    )?;
-    let mut result = None;
-    while !batch.stopped() {
-        for event in batch.tick().await {
-            match event {
-                RunEvent::Error(message) => return Err(CellError::Run(message)),
-                RunEvent::TrainingFinished(finished) => {
-                    let study = batch.study();
-                    let mut r = CellResult::new(plan, &finished);
-                    r.baseline_tests = study.baseline_tests().to_vec();
-                    r.samples = study.samples().to_vec();
-                    result = Some(r);
-                }
-                _ => {}
-            }
-        }
-    }
-    result.ok_or(CellError::NoOutcome)
 }
 
 impl CellResult {

@@ -5,10 +5,8 @@
 //! every system through it; [`PhysicalSystem`](super::physics::PhysicalSystem) adds the data,
 //! the metrics and the hybrid step on top.
 
+use super::config::{Preset, StudyConfig};
 use super::playground::Playground;
-use super::preset::Preset;
-use super::runner::SAMPLE_FRAMES;
-use super::StudyConfig;
 use crate::numerics::nets::Architecture;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::{Mode, TrainConfig, TrainError};
@@ -16,6 +14,9 @@ use crate::numerics::types::solver_setup::find;
 use crate::numerics::types::{
     Parameter, SetupWords, SolverSetup, SpaceTime, StateShape, System, SystemFacts,
 };
+
+/// Most frames kept per space–time map (the default [`SystemDescription::sample`]).
+pub const SAMPLE_FRAMES: usize = 100;
 
 /// Finds the description of a [`System`]: the registry's `System::description`, handed to the
 /// page's side of the study (the worker pool, the plan's checks), which never names a system.
@@ -184,5 +185,18 @@ pub trait SystemDescription: Sync {
     /// mean over seeds and flagged (`None`: every model counts).
     fn diverged_error(&self) -> Option<f64> {
         None
+    }
+}
+
+impl StudyConfig {
+    /// Checks the grid ([`StudyConfig::validate_grid`]) and every variant's training config
+    /// against `system` (this config's system's implementation: its parameter range,
+    /// architectures and modes).
+    pub fn validate(&self, system: &dyn SystemDescription) -> Result<(), TrainError> {
+        self.validate_grid()?;
+        for variant in self.variants() {
+            system.validate(&variant)?;
+        }
+        Ok(())
     }
 }

@@ -14,8 +14,9 @@ use super::aggregate::SeedOutcome;
 use super::physics::Systems;
 use super::prepared::Prepared;
 use super::progress::eta_secs;
+use super::progress::{Phase, StudyProgress};
 use super::results::{StudyResults, VariantId, VariantResult};
-use super::runner::{Phase, Study, StudyProgress};
+use super::runner::Study;
 use super::{StudyConfig, StudyError};
 use crate::numerics::train::{Modality, Mode};
 

@@ -9,16 +9,7 @@ use crate::numerics::nets::Net;
 use crate::numerics::readback::read_f32;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::TrainError;
-pub use crate::numerics::types::{EvalConfig, TestMetrics};
-
-/// The ground truth of one test size: `truth[test][t]` for `t = 0..=rollout_steps` (f64).
-#[derive(Debug, Clone)]
-pub struct TestSize {
-    /// Scale `s`.
-    pub scale: f64,
-    /// `[tests][rollout_steps + 1][N]`, frame 0 = the evaluation start.
-    pub truth: Vec<Vec<Vec<f64>>>,
-}
+pub use crate::numerics::types::{EvalConfig, TestMetrics, TestSize};
 
 /// Frame 0 of each test as a `[tests, N]` tensor on `device` (f32).
 pub fn start_state<'a>(

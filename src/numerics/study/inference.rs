@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::evaluate::rollout;
 use super::physics::PhysicalSystem;
-use super::results::VariantId;
 use crate::numerics::nets::export::load_weights;
 use crate::numerics::nets::NetConfig;
+use crate::numerics::train::variant::VariantId;
 use crate::numerics::types::{SolverSetup, System};
 
 /// One trained variant rolled out from one state.

@@ -6,12 +6,9 @@ use super::aggregate::{downsample, variant_result, SeedOutcome};
 use super::evaluate::{rollout_chunk_groups, start_state};
 use super::progress::Phase;
 use super::results::SeedTraining;
-use super::runner::{Step, Study, EVAL_STEPS_PER_ITERATION, SAMPLE_TEST};
+use super::runner::{Step, Study, EVAL_STEPS_PER_ITERATION, EVAL_WORK, SAMPLE_TEST};
 use super::stage::{Evaluation, Job, Stage, StudyError, TestRollout};
 use crate::numerics::nets::export::weights_bytes;
-
-/// Work units of evaluating one test size.
-pub(super) const EVAL_WORK: f64 = 50.0;
 
 impl Study {
     /// Trains `job` for up to `budget` iterations; once it is trained, evaluation starts (or,

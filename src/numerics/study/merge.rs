@@ -233,7 +233,7 @@ mod tests {
     use super::*;
     use crate::numerics::backend;
     use crate::numerics::ks::system::Ks;
-    use crate::numerics::study::cell::run_cell;
+    use crate::numerics::study::batch::run_cell;
     use crate::numerics::study::driver::{
         Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK,
     };

@@ -2,16 +2,15 @@
 //! the variant fixing mode, modality, size, horizon and system) plus its evaluation on the
 //! test set. A [`StudyPlan`] lists every cell with its full training config and counted cost;
 //! its identity is [`config_hash`], which every cell result carries, so results of another
-//! study are never merged by mistake. Cells run with [`super::cell::run_cell`] and merge with
+//! study are never merged by mistake. Cells run with [`super::batch::run_cell`] and merge with
 //! [`super::merge::merge`] into exactly the results of the one-process study.
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
+use super::config::{config_hash, StudyConfig};
 use super::cost::cost;
 use super::description::Descriptions;
 use super::description::SystemDescription;
-use super::StudyConfig;
 use crate::numerics::train::ensemble::shares_model;
 use crate::numerics::train::TrainConfig;
 use crate::numerics::types::System;
@@ -97,13 +96,6 @@ pub enum PlanError {
         /// The last index.
         last: usize,
     },
-}
-
-/// The identity of a study: the first 16 hex digits of the SHA-256 of its config's JSON.
-pub fn config_hash(config: &StudyConfig) -> String {
-    let json = serde_json::to_string(config).unwrap_or_default();
-    let digest = Sha256::digest(json.as_bytes());
-    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 impl StudyPlan {

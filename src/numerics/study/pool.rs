@@ -463,7 +463,7 @@ mod tests {
         // And the cluster's cell files (each making its own data) merge into the same.
         let states: Vec<CellState> = (0..plan.cells.len())
             .map(|i| {
-                let r = pollster::block_on(crate::numerics::study::cell::run_cell(
+                let r = pollster::block_on(crate::numerics::study::batch::run_cell(
                     &plan,
                     i,
                     crate::numerics::system::System::physics,

@@ -11,9 +11,8 @@ use burn::tensor::Device;
 
 use super::aggregate::{study_results, SeedOutcome};
 use super::evaluate::{TestMetrics, TestSize};
-use super::jobs::EVAL_WORK;
 use super::physics::{PhysicalSystem, Systems};
-pub use super::progress::{Phase, StudyProgress};
+use super::progress::{Phase, StudyProgress};
 use super::results::{Metrics, SampleTest, StudyResults, VariantResult};
 use super::stage::{Job, JobTrainer, Stage, StudyError};
 use super::StudyConfig;
@@ -26,8 +25,6 @@ use crate::numerics::types::Trajectory;
 pub const EVAL_STEPS_PER_ITERATION: usize = 8;
 /// Index, within each test size, of the test kept for the space–time maps.
 pub const SAMPLE_TEST: usize = 0;
-/// Most frames kept per space–time map.
-pub const SAMPLE_FRAMES: usize = 100;
 
 /// A job of the grid: which variant, which seed.
 pub(super) struct JobSpec {
@@ -64,6 +61,8 @@ pub struct Study {
 
 /// Work units of one data trajectory (and of one test size's data, and of the baseline).
 pub(super) const DATA_WORK: f64 = 20.0;
+/// Work units of evaluating one test size.
+pub(super) const EVAL_WORK: f64 = 50.0;
 
 /// The next stage and what to report.
 pub(super) type Step = Result<(Stage, StudyProgress), StudyError>;

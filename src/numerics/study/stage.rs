@@ -9,7 +9,7 @@ use super::results::SpaceTime;
 use crate::numerics::nets::{Net, NetError};
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::step::Stepper;
-use crate::numerics::train::{TrainConfig, TrainError, Trainer};
+use crate::numerics::train::{EnsembleTrainer, MemberLogs, TrainConfig, TrainError, Trainer};
 
 /// Why a study was refused or stopped.
 #[derive(Debug, thiserror::Error)]
@@ -81,7 +81,7 @@ pub enum Stage {
     /// Training a job.
     Training(Box<Job>),
     /// Training consecutive jobs of one variant (its seeds) together as one ensemble.
-    TrainingTogether(Box<super::together::Together>),
+    TrainingTogether(Box<Together>),
     /// Evaluating a trained job on the test set (recorded on the call after its last test).
     Evaluating(Box<Job>, Box<Evaluation>),
     /// Every job is recorded: the results are complete.
@@ -112,6 +112,19 @@ pub enum JobTrainer {
     Alone(Box<Trainer>),
     /// An ensemble it was a member of, trained to the end: the member's network.
     Member(Box<TrainedMember>),
+}
+
+/// Jobs `first..first + K` training as one ensemble (the stage
+/// [`super::together`] runs).
+pub struct Together {
+    /// The first member's job index.
+    pub first: usize,
+    /// The ensemble.
+    pub trainer: EnsembleTrainer,
+    /// Each member's losses.
+    pub logs: MemberLogs,
+    /// Seconds spent in training steps (all members together).
+    pub training_secs: f64,
 }
 
 /// A job trained as a member of an ensemble.

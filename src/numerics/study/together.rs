@@ -1,26 +1,14 @@
 //! The ensemble stage of a [`Study`]: consecutive jobs that can share one model (a variant's
 //! seeds, and the NOG and WIG variants of one configuration: [`shares_model`]) trained together
-//! as one [`EnsembleTrainer`] ([`Study::set_ensembles`]). When the ensemble is done
+//! as one [`EnsembleTrainer`](crate::numerics::train::EnsembleTrainer) ([`Study::set_ensembles`]). When the ensemble is done
 //! each member becomes an ordinary trained [`Job`] ([`JobTrainer::Member`]), evaluated and
 //! recorded in job order as if it had trained alone.
 
 use super::progress::{MemberLosses, Phase};
 use super::runner::{JobSpec, Step, Study};
-use super::stage::{Job, JobTrainer, Stage, StudyError, TrainedMember};
+use super::stage::{Job, JobTrainer, Stage, StudyError, Together, TrainedMember};
 use crate::numerics::train::ensemble::{ensemble_refusal, shares_model};
-use crate::numerics::train::{EnsembleTrainer, MemberLogs, TrainConfig};
-
-/// Jobs `first..first + K` training as one ensemble.
-pub struct Together {
-    /// The first member's job index.
-    pub first: usize,
-    /// The ensemble.
-    pub trainer: EnsembleTrainer,
-    /// Each member's losses.
-    pub logs: MemberLogs,
-    /// Seconds spent in training steps (all members together).
-    pub training_secs: f64,
-}
+use crate::numerics::train::{MemberLogs, TrainConfig};
 
 impl Study {
     /// The jobs from `next` that train as one ensemble: with ensembles on, the members of the

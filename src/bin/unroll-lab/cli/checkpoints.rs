@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use unroll_lab::numerics::study::checkpoint::CellCheckpoint;
+use unroll_lab::numerics::study::cell::CellCheckpoint;
 use unroll_lab::numerics::study::plan::StudyPlan;
 
 /// Where and how often the running cells are saved.
