@@ -10,8 +10,7 @@ use std::process::Command;
 
 use unroll_lab::experiment::Experiment;
 use unroll_lab::numerics::nets::Architecture;
-use unroll_lab::numerics::study::Preset;
-use unroll_lab::numerics::study::StudyConfig;
+use unroll_lab::numerics::study::contract::config::{Preset, StudyConfig};
 use unroll_lab::numerics::train::{Modality, Mode};
 
 #[test]

@@ -6,7 +6,7 @@ use super::knob::{Kind, Knob, Value};
 use super::limits::{range_text, Target};
 use crate::numerics::names::UnknownName;
 use crate::numerics::nets::Architecture;
-use crate::numerics::study::Preset;
+use crate::numerics::study::contract::config::Preset;
 use crate::numerics::system::System;
 use crate::numerics::train::{Modality, Mode};
 use crate::numerics::types::SolverSetup;

@@ -1,40 +1,22 @@
 //! A study = training configurations × seeds → evaluated results: the one data path shared by
-//! the CLI (`unroll-lab study`) and the browser. [`StudyConfig`] names the grid (modes ×
-//! modalities × network sizes × unroll horizons × seeds); [`runner::Study`] runs it in small,
-//! resumable increments; [`aggregate`] turns per-seed metrics into the results schema.
+//! the CLI (`unroll-lab study`, `run-cell`, `merge`) and the browser's worker pool. Six rooms,
+//! each importing only the rooms listed before it (a test, `tests/layering.rs`, holds it, with
+//! no import circle between the files of a room either):
+//!
+//! - [`contract`]: what a system implements (`SystemDescription`, `PhysicalSystem`, its
+//!   playground) and the grid it is asked to run (`StudyConfig`, `Preset`);
+//! - [`rollout`]: a trained network stepped by its system's hybrid step (the evaluation's
+//!   batched rollouts, the playground's inference);
+//! - [`data`]: what a study makes, as plain serialisable data (the results file and its
+//!   aggregation, progress, the data made once, a training's checkpoint, the convergence fits);
+//! - [`run`]: one study in small resumable steps (`Study`, its stages, the `Driver` loop);
+//! - [`cells`]: a study cut into cells for clusters and workers (its cost, the plan, a batch of
+//!   cells, the merge);
+//! - [`workers`]: the browser's pool of workers (messages, the pure controller, the device choice).
 
-pub mod aggregate;
-pub mod batch;
-pub mod cell;
-pub mod checkpoint;
-pub mod config;
-pub mod controller;
-pub mod convergence;
-pub mod cost;
-pub mod description;
-pub mod device_choice;
-pub mod driver;
-pub mod evaluate;
-pub mod inference;
-mod jobs;
-pub mod merge;
-pub mod packed;
-pub mod physics;
-pub mod plan;
-pub mod playground;
-pub mod pool;
-pub mod prepared;
-pub mod progress;
-pub mod results;
-pub mod resume;
-pub mod runner;
-pub mod stage;
-pub mod together;
-
-pub use crate::numerics::types::EvalConfig;
-#[cfg(test)]
-pub(crate) use config::tiny_config;
-pub use config::{NetSize, Preset, StudyConfig, MAX_ROLLOUT, MAX_TESTS_PER_SIZE, MAX_TRAININGS};
-pub use progress::{Phase, StudyProgress};
-pub use runner::Study;
-pub use stage::StudyError;
+pub mod cells;
+pub mod contract;
+pub mod data;
+pub mod rollout;
+pub mod run;
+pub mod workers;

@@ -7,7 +7,7 @@ use crate::numerics::backend;
 use crate::numerics::ks::system::Ks;
 use crate::numerics::nets::fused::{set_fusion, Fusion};
 use crate::numerics::nets::Architecture;
-use crate::numerics::study::physics::PhysicalSystem;
+use crate::numerics::study::contract::physics::PhysicalSystem;
 use crate::numerics::types::Trajectory;
 
 fn read(t: Tensor<1>) -> Vec<f32> {

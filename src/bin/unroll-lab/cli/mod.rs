@@ -21,7 +21,7 @@ use clap::{Parser, Subcommand};
 
 use unroll_lab::numerics::kolmogorov::KolmogorovError;
 use unroll_lab::numerics::ks::KsError;
-use unroll_lab::numerics::study::StudyError;
+use unroll_lab::numerics::study::run::stage::StudyError;
 use unroll_lab::numerics::train::TrainError;
 
 /// Exit code for bad arguments or files.

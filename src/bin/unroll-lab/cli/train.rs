@@ -14,7 +14,7 @@ use unroll_lab::experiment::limits::check;
 use unroll_lab::experiment::{Knob, Target, Value};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::nets::Architecture;
-use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::study::contract::config::Preset;
 use unroll_lab::numerics::system::System;
 use unroll_lab::numerics::train::run::{run_blocking, Progress};
 use unroll_lab::numerics::train::{Modality, Mode, TrainConfig};

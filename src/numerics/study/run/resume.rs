@@ -10,13 +10,13 @@
 //!
 //! Native only: the weights are read synchronously.
 
-use super::checkpoint::{MemberCheckpoint, TrainingCheckpoint};
-use super::packed::Packed;
-use super::prepared::{Prepared, PreparedTests, PreparedTrajectory};
-use super::runner::Study;
-use super::runner::DATA_WORK;
+use super::runner::{Study, DATA_WORK};
 use super::stage::{Job, JobTrainer, Stage, StudyError, Together};
-use crate::numerics::study::config::config_hash;
+use crate::numerics::study::contract::config::config_hash;
+use crate::numerics::study::data::aggregate::metrics;
+use crate::numerics::study::data::checkpoint::{MemberCheckpoint, TrainingCheckpoint};
+use crate::numerics::study::data::packed::Packed;
+use crate::numerics::study::data::prepared::{Prepared, PreparedTests, PreparedTrajectory};
 use crate::numerics::types::Trajectory;
 
 fn checkpoint_error(why: impl Into<String>) -> StudyError {
@@ -213,9 +213,7 @@ impl Study {
             .iter()
             .map(PreparedTests::unpack)
             .collect::<Result<_, String>>()?;
-        self.baseline = Some(super::aggregate::metrics(&[prepared
-            .baseline_tests
-            .as_slice()]));
+        self.baseline = Some(metrics(&[prepared.baseline_tests.as_slice()]));
         self.baseline_tests = prepared.baseline_tests;
         self.samples = prepared.samples;
         let sizes = self.config.eval.scales.len();
@@ -229,7 +227,7 @@ impl Study {
 mod tests {
     use super::*;
     use crate::numerics::backend;
-    use crate::numerics::study::config::tiny_config;
+    use crate::numerics::study::contract::config::tiny_config;
 
     fn finished(mut study: Study) -> Study {
         let mut guard = 0;

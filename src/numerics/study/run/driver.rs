@@ -10,14 +10,14 @@ use std::rc::Rc;
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
-use super::aggregate::SeedOutcome;
-use super::physics::Systems;
-use super::prepared::Prepared;
-use super::progress::eta_secs;
-use super::progress::{Phase, StudyProgress};
-use super::results::{StudyResults, VariantId, VariantResult};
 use super::runner::Study;
-use super::{StudyConfig, StudyError};
+use super::stage::StudyError;
+use crate::numerics::study::contract::config::StudyConfig;
+use crate::numerics::study::contract::physics::Systems;
+use crate::numerics::study::data::aggregate::SeedOutcome;
+use crate::numerics::study::data::prepared::Prepared;
+use crate::numerics::study::data::progress::{eta_secs, Phase, StudyProgress};
+use crate::numerics::study::data::results::{StudyResults, VariantId, VariantResult};
 use crate::numerics::train::{Modality, Mode};
 
 /// What a running study reports, in order.
@@ -186,7 +186,7 @@ impl Driver {
     }
 
     /// The study being run, to change before its first tick (e.g. [`Study::resume_from`]).
-    pub(super) fn study_mut(&mut self) -> &mut Study {
+    pub(in crate::numerics::study) fn study_mut(&mut self) -> &mut Study {
         &mut self.study
     }
 
@@ -342,7 +342,7 @@ pub fn series_name(config: &StudyConfig, id: &VariantId, seed: u64) -> String {
 mod tests {
     use super::*;
     use crate::numerics::backend;
-    use crate::numerics::study::tiny_config;
+    use crate::numerics::study::contract::config::tiny_config;
 
     #[test]
     fn a_tiny_study_reports_progress_losses_variants_and_results() {

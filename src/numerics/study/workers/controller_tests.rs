@@ -5,8 +5,8 @@ use std::rc::Rc;
 
 use super::*;
 use crate::numerics::backend;
-use crate::numerics::study::batch::CellBatch;
-use crate::numerics::study::tiny_config;
+use crate::numerics::study::cells::batch::CellBatch;
+use crate::numerics::study::contract::config::tiny_config;
 use crate::numerics::train::Modality;
 
 /// Two modalities × two seeds: four trainings over two workers.

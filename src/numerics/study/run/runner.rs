@@ -9,16 +9,16 @@
 
 use burn::tensor::Device;
 
-use super::aggregate::{study_results, SeedOutcome};
-use super::evaluate::{TestMetrics, TestSize};
-use super::physics::{PhysicalSystem, Systems};
-use super::progress::{Phase, StudyProgress};
-use super::results::{Metrics, SampleTest, StudyResults, VariantResult};
 use super::stage::{Job, JobTrainer, Stage, StudyError};
-use super::StudyConfig;
+use crate::numerics::study::contract::config::StudyConfig;
+use crate::numerics::study::contract::physics::{PhysicalSystem, Systems};
+use crate::numerics::study::data::aggregate::{self, study_results, SeedOutcome};
+use crate::numerics::study::data::checkpoint::TrainingCheckpoint;
+use crate::numerics::study::data::progress::{Phase, StudyProgress};
+use crate::numerics::study::data::results::{Metrics, SampleTest, StudyResults, VariantResult};
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::{TrainConfig, Trainer};
-use crate::numerics::types::Trajectory;
+use crate::numerics::types::{TestMetrics, TestSize, Trajectory};
 
 /// Evaluation rollout steps per training iteration of the `advance` budget (a rollout step of
 /// 10 tests costs a small fraction of a training iteration: forward only, no unroll).
@@ -52,7 +52,7 @@ pub struct Study {
     pub(super) work_total: f64,
     pub(super) clock: Box<dyn Fn() -> f64>,
     /// A training to resume when it starts ([`Study::resume_from`]).
-    pub(super) resume: Option<super::checkpoint::TrainingCheckpoint>,
+    pub(super) resume: Option<TrainingCheckpoint>,
     /// Train consecutive jobs that share a model as one ensemble where they can ([`Study::set_ensembles`]).
     pub(super) ensembles: bool,
     /// Jobs an ensemble trained, waiting for their evaluation (in job order).
@@ -123,7 +123,7 @@ impl Study {
     }
 
     /// Keeps only the jobs (trainings, variant-major then seed, as in a
-    /// [`super::plan::StudyPlan`]) whose index is in `cells`; the data and the baseline are
+    /// [`crate::numerics::study::cells::plan::StudyPlan`]) whose index is in `cells`; the data and the baseline are
     /// still made in full. Call before the first [`Self::advance`].
     pub fn only_jobs(mut self, cells: &[usize]) -> Result<Self, StudyError> {
         let jobs = self.jobs.len();
@@ -367,7 +367,7 @@ impl Study {
         let next = if index + 1 < self.tests_in_all_sizes() {
             Stage::Baseline { next: index + 1 }
         } else {
-            self.baseline = Some(super::aggregate::metrics(&[self.baseline_tests.as_slice()]));
+            self.baseline = Some(aggregate::metrics(&[self.baseline_tests.as_slice()]));
             Stage::NextJob { next: 0 }
         };
         Ok((next, self.progress(Phase::Data, None)))
@@ -400,7 +400,7 @@ impl Study {
             self.results.iter().flatten().cloned().collect(),
             self.baseline
                 .clone()
-                .unwrap_or_else(|| super::aggregate::metrics(&[])),
+                .unwrap_or_else(|| aggregate::metrics(&[])),
             self.samples.clone(),
             wall_secs,
         )

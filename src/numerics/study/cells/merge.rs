@@ -3,12 +3,14 @@
 //! one-process study does (same per-variant seed order, same [`study_results`]), refusing
 //! missing, failed or foreign cells unless a partial merge is asked for.
 
-use super::aggregate::{metrics, study_results, variant_result, SeedOutcome};
 use super::cell::{CellFailure, CellResult, CELL_SCHEMA};
-use super::description::SystemDescription;
-use super::evaluate::TestMetrics;
 use super::plan::StudyPlan;
-use super::results::{MissingCell, SampleTest, StudyResults};
+use crate::numerics::study::contract::description::SystemDescription;
+use crate::numerics::study::data::aggregate::{
+    metrics, study_results, variant_result, SeedOutcome,
+};
+use crate::numerics::study::data::results::{MissingCell, SampleTest, StudyResults};
+use crate::numerics::types::TestMetrics;
 
 /// What the output directory holds for one cell.
 #[derive(Debug, Clone, PartialEq)]
@@ -148,7 +150,7 @@ pub fn merge(
 }
 
 /// [`merge`] where the baseline's per-test metrics and the sample tests were made once for
-/// every cell (`shared`, a worker pool's [`super::prepared::Prepared`]) and the cells do not
+/// every cell (`shared`, a worker pool's [`crate::numerics::study::data::prepared::Prepared`]) and the cells do not
 /// carry copies of them.
 pub fn merge_shared(
     plan: &StudyPlan,
@@ -233,11 +235,11 @@ mod tests {
     use super::*;
     use crate::numerics::backend;
     use crate::numerics::ks::system::Ks;
-    use crate::numerics::study::batch::run_cell;
-    use crate::numerics::study::driver::{
+    use crate::numerics::study::cells::batch::run_cell;
+    use crate::numerics::study::contract::config::{tiny_config, StudyConfig};
+    use crate::numerics::study::run::driver::{
         Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK,
     };
-    use crate::numerics::study::{tiny_config, StudyConfig};
     use crate::numerics::train::Modality;
 
     /// Two modalities × two seeds of the tiny study.

@@ -14,11 +14,13 @@ use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
 use super::cell::{CellCheckpoint, CellError, CellResult, CHECKPOINT_SCHEMA};
-use super::driver::{Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK};
-use super::physics::Systems;
 use super::plan::StudyPlan;
-use super::prepared::Prepared;
-use super::Study;
+use crate::numerics::study::contract::physics::Systems;
+use crate::numerics::study::data::prepared::Prepared;
+use crate::numerics::study::run::driver::{
+    Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK,
+};
+use crate::numerics::study::run::runner::Study;
 
 /// Where a batch's data and baseline come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -31,7 +33,7 @@ pub enum DataSource {
     },
     /// Made elsewhere for the same plan.
     Given(Box<Prepared>),
-    /// Made elsewhere; they follow in a [`super::pool::ToWorker::Data`] message, which the
+    /// Made elsewhere; they follow in a [`crate::numerics::study::workers::ToWorker::Data`] message, which the
     /// page forwards from the batch that made them without reading it. A batch is built from
     /// the `Given` data that message carries, never from this.
     Shipped,

@@ -1,7 +1,7 @@
 //! A study's running training as data (what `study run-cell` saves between two ticks): one
 //! training's trainer state and losses ([`TrainingCheckpoint`]), or an ensemble's, which names
 //! its other members ([`TrainingCheckpoint::together`]). The study makes and resumes one in
-//! [`crate::numerics::study::resume`].
+//! [`crate::numerics::study::run::resume`].
 
 use serde::{Deserialize, Serialize};
 

@@ -2,13 +2,13 @@
 //! the test set piece by piece (every test of every size as one rollout batch), and recording
 //! it (weights, per-seed outcome, the variant's result once all its seeds are in).
 
-use super::aggregate::{downsample, variant_result, SeedOutcome};
-use super::evaluate::{rollout_chunk_groups, start_state};
-use super::progress::Phase;
-use super::results::SeedTraining;
 use super::runner::{Step, Study, EVAL_STEPS_PER_ITERATION, EVAL_WORK, SAMPLE_TEST};
 use super::stage::{Evaluation, Job, Stage, StudyError, TestRollout};
 use crate::numerics::nets::export::weights_bytes;
+use crate::numerics::study::data::aggregate::{downsample, variant_result, SeedOutcome};
+use crate::numerics::study::data::progress::Phase;
+use crate::numerics::study::data::results::SeedTraining;
+use crate::numerics::study::rollout::evaluate::{rollout_chunk_groups, start_state};
 
 impl Study {
     /// Trains `job` for up to `budget` iterations; once it is trained, evaluation starts (or,

@@ -7,10 +7,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::config::{config_hash, StudyConfig};
 use super::cost::cost;
-use super::description::Descriptions;
-use super::description::SystemDescription;
+use crate::numerics::study::contract::config::{config_hash, StudyConfig};
+use crate::numerics::study::contract::description::{Descriptions, SystemDescription};
+use crate::numerics::study::run::stage::StudyError;
 use crate::numerics::train::ensemble::shares_model;
 use crate::numerics::train::TrainConfig;
 use crate::numerics::types::System;
@@ -106,7 +106,7 @@ impl StudyPlan {
         config: StudyConfig,
         systems: Descriptions,
         flop_rate: Option<f64>,
-    ) -> Result<Self, super::StudyError> {
+    ) -> Result<Self, StudyError> {
         let system = systems(config.system);
         config.validate(system)?;
         let cells = cells(&config, system, flop_rate);
@@ -229,7 +229,7 @@ fn cells(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numerics::study::Preset;
+    use crate::numerics::study::contract::config::Preset;
 
     #[test]
     fn a_plan_lists_every_training_with_its_cost() {

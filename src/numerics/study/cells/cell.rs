@@ -7,13 +7,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::aggregate::SeedOutcome;
-use super::checkpoint::TrainingCheckpoint;
-use super::driver::TrainingFinished;
-use super::evaluate::TestMetrics;
 use super::plan::{PlanError, StudyPlan};
-use super::results::SampleTest;
-use super::StudyError;
+use crate::numerics::study::data::aggregate::SeedOutcome;
+use crate::numerics::study::data::checkpoint::TrainingCheckpoint;
+use crate::numerics::study::data::results::SampleTest;
+use crate::numerics::study::run::driver::TrainingFinished;
+use crate::numerics::study::run::stage::StudyError;
+use crate::numerics::types::TestMetrics;
 
 /// The schema tag of a cell result.
 pub const CELL_SCHEMA: &str = "unroll-lab/cell@1";

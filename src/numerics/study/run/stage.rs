@@ -1,15 +1,15 @@
-//! Where a [`super::Study`] is: one [`Stage`] per kind of work, and the [`StudyError`] of a
+//! Where a [`super::runner::Study`] is: one [`Stage`] per kind of work, and the [`StudyError`] of a
 //! study that cannot go on. The transitions live in [`super::runner`], one small function each.
 
 use burn::module::Module;
 use burn::tensor::Tensor;
 
-use super::evaluate::TestMetrics;
-use super::results::SpaceTime;
 use crate::numerics::nets::{Net, NetError};
+use crate::numerics::study::data::results::SpaceTime;
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{EnsembleTrainer, MemberLogs, TrainConfig, TrainError, Trainer};
+use crate::numerics::types::TestMetrics;
 
 /// Why a study was refused or stopped.
 #[derive(Debug, thiserror::Error)]

@@ -97,7 +97,7 @@ impl PreparedTests {
 impl Prepared {
     /// The baseline and the samples alone (no training trajectories, no test truths): what the
     /// page keeps for the merge while the bulk travels from worker to worker as text it never
-    /// reads ([`super::batch::DataSource::Shipped`]).
+    /// reads ([`crate::numerics::study::cells::batch::DataSource::Shipped`]).
     pub fn without_bulk(&self) -> Self {
         Self {
             config_hash: self.config_hash.clone(),

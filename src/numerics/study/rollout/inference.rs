@@ -6,9 +6,9 @@ use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
 use super::evaluate::rollout;
-use super::physics::PhysicalSystem;
 use crate::numerics::nets::export::load_weights;
 use crate::numerics::nets::NetConfig;
+use crate::numerics::study::contract::physics::PhysicalSystem;
 use crate::numerics::train::variant::VariantId;
 use crate::numerics::types::{SolverSetup, System};
 

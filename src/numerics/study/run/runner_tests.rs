@@ -3,7 +3,7 @@
 use super::*;
 use crate::numerics::backend;
 use crate::numerics::ks::system::RESOLUTION;
-use crate::numerics::study::{tiny_config, NetSize, Preset};
+use crate::numerics::study::contract::config::{tiny_config, NetSize, Preset};
 use crate::numerics::train::Modality;
 
 /// A tiny end-to-end study: 2 sizes, 1 seed, few iterations; every field is produced and the
@@ -78,11 +78,9 @@ fn tiny_study_produces_every_field() {
         // Error over time: one point per frame, zero at the start, within [0, cap] after.
         assert_eq!(v.metrics.error_curve.len(), 61);
         assert!(v.metrics.error_curve[0].1 < 1e-12);
-        assert!(v
-            .metrics
-            .error_curve
-            .iter()
-            .all(|(_, e)| (0.0..=super::super::results::ERROR_CURVE_CAP).contains(e)));
+        assert!(v.metrics.error_curve.iter().all(|(_, e)| (0.0
+            ..=crate::numerics::study::data::results::ERROR_CURVE_CAP)
+            .contains(e)));
         assert!(v.metrics.error_curve[1..].iter().any(|(_, e)| *e > 0.0));
     }
     assert_eq!(results.baseline.error_curve.len(), 61);

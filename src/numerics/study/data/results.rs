@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Preset, StudyConfig};
 use crate::numerics::metrics::mean_std;
+use crate::numerics::study::contract::config::{Preset, StudyConfig};
 pub use crate::numerics::train::variant::VariantId;
 use crate::numerics::train::{Modality, Mode};
 use crate::numerics::types::nullable;
@@ -321,7 +321,7 @@ mod space_time_tests {
 
     #[test]
     fn summary_of_a_results_file() {
-        let text = include_str!("../../../tests/e2e/fixtures/cli-results.json");
+        let text = include_str!("../../../../tests/e2e/fixtures/cli-results.json");
         let full = super::StudyResults::from_json(text).expect("fixture");
         let summary = super::StudyResults::summary_from_json(text).expect("summary");
         assert_eq!(

@@ -1,7 +1,7 @@
 //! Evaluation rollouts of a trained model on any system's test set: the hybrid model stepped
 //! from each test's frame 0 in chunks, one readback per chunk; a study steps every test of
 //! every size as one batch ([`rollout_chunk_groups`]). The truths, the baseline and the
-//! metrics are the system's ([`super::physics::PhysicalSystem`]).
+//! metrics are the system's ([`crate::numerics::study::contract::physics::PhysicalSystem`]).
 
 use burn::tensor::{Device, Tensor, TensorData};
 
@@ -9,7 +9,6 @@ use crate::numerics::nets::Net;
 use crate::numerics::readback::read_f32;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::TrainError;
-pub use crate::numerics::types::{EvalConfig, TestMetrics, TestSize};
 
 /// Frame 0 of each test as a `[tests, N]` tensor on `device` (f32).
 pub fn start_state<'a>(

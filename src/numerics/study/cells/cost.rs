@@ -5,15 +5,16 @@
 
 use burn::tensor::Device;
 
-use super::description::SystemDescription;
-use super::physics::PhysicalSystem;
-use super::{EvalConfig, Preset, StudyConfig, StudyError};
 use crate::numerics::nets::NetConfig;
+use crate::numerics::study::contract::config::{Preset, StudyConfig};
+use crate::numerics::study::contract::description::SystemDescription;
+use crate::numerics::study::contract::physics::PhysicalSystem;
+use crate::numerics::study::run::stage::StudyError;
 use crate::numerics::train::ensemble::ensemble_refusal;
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::{EnsembleTrainer, MemberLogs, Modality, Mode, TrainConfig, Trainer};
-use crate::numerics::types::Trajectory;
+use crate::numerics::types::{EvalConfig, Trajectory};
 
 /// What a study costs. See [`cost`].
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -4,9 +4,9 @@
 //! each member becomes an ordinary trained [`Job`] ([`JobTrainer::Member`]), evaluated and
 //! recorded in job order as if it had trained alone.
 
-use super::progress::{MemberLosses, Phase};
 use super::runner::{JobSpec, Step, Study};
 use super::stage::{Job, JobTrainer, Stage, StudyError, Together, TrainedMember};
+use crate::numerics::study::data::progress::{MemberLosses, Phase};
 use crate::numerics::train::ensemble::{ensemble_refusal, shares_model};
 use crate::numerics::train::{MemberLogs, TrainConfig};
 

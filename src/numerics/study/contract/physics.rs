@@ -7,7 +7,7 @@
 
 use burn::tensor::Device;
 
-pub use super::description::SystemDescription;
+use super::description::SystemDescription;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{EnsembleTrainer, Mode, TrainConfig, TrainError, Trainer};

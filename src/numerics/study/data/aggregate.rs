@@ -4,14 +4,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::evaluate::TestMetrics;
 use super::results::{
     Metrics, SampleTest, SeedStat, SeedTraining, SpaceTime, StabilityCounts, StudyResults,
     VariantId, VariantResult, RESULTS_SCHEMA,
 };
-use super::StudyConfig;
 use crate::numerics::metrics::Stability;
+use crate::numerics::study::contract::config::StudyConfig;
 use crate::numerics::train::{Modality, TrainConfig};
+use crate::numerics::types::TestMetrics;
 
 /// What one seed of one variant produced. `tests` is empty when training diverged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

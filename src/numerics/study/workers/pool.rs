@@ -1,23 +1,23 @@
 //! A study spread over a pool of workers (the browser's Web Workers): the messages between the
 //! page and a worker, how the cells are shared out ([`partition`]), and the page's
 //! [`Assembly`] of what the workers report — overall progress, the variants as they complete,
-//! and the results through the cluster merge ([`super::merge::merge_shared`], with the
+//! and the results through the cluster merge ([`crate::numerics::study::cells::merge::merge_shared`], with the
 //! baseline made once), so they do not depend on the pool's size. What happens when is the
 //! [`super::controller`]'s; no browser types here: the page and the worker binary do the posting.
 
 use serde::{Deserialize, Serialize};
 
-use super::batch::DataSource;
-use super::cell::CellResult;
-use super::description::{Descriptions, SystemDescription};
 use super::device_choice::{DeviceProbe, ProbeRequest};
-use super::driver::{RunEvent, TrainingFinished};
-use super::evaluate::TestMetrics;
-use super::inference::{RolloutReply, RolloutRequest};
-use super::merge::{merge_shared, CellState, MergeError};
-use super::plan::{CellSpec, StudyPlan};
-use super::prepared::Prepared;
-use super::results::{SampleTest, StudyResults, VariantResult};
+use crate::numerics::study::cells::batch::DataSource;
+use crate::numerics::study::cells::cell::CellResult;
+use crate::numerics::study::cells::merge::{merge_shared, CellState, MergeError};
+use crate::numerics::study::cells::plan::{CellSpec, StudyPlan};
+use crate::numerics::study::contract::description::{Descriptions, SystemDescription};
+use crate::numerics::study::data::prepared::Prepared;
+use crate::numerics::study::data::results::{SampleTest, StudyResults, VariantResult};
+use crate::numerics::study::rollout::inference::{RolloutReply, RolloutRequest};
+use crate::numerics::study::run::driver::{RunEvent, TrainingFinished};
+use crate::numerics::types::TestMetrics;
 
 /// Most workers a pool starts.
 pub const MAX_WORKERS: usize = 8;
@@ -315,8 +315,8 @@ mod tests {
 
     use super::*;
     use crate::numerics::backend;
-    use crate::numerics::study::batch::CellBatch;
-    use crate::numerics::study::{tiny_config, Preset};
+    use crate::numerics::study::cells::batch::CellBatch;
+    use crate::numerics::study::contract::config::{tiny_config, Preset};
     use crate::numerics::train::Modality;
 
     #[test]
@@ -463,7 +463,7 @@ mod tests {
         // And the cluster's cell files (each making its own data) merge into the same.
         let states: Vec<CellState> = (0..plan.cells.len())
             .map(|i| {
-                let r = pollster::block_on(crate::numerics::study::batch::run_cell(
+                let r = pollster::block_on(crate::numerics::study::cells::batch::run_cell(
                     &plan,
                     i,
                     crate::numerics::system::System::physics,
@@ -474,7 +474,7 @@ mod tests {
                 CellState::of_result(&plan, i, r)
             })
             .collect();
-        let cells = crate::numerics::study::merge::merge(
+        let cells = crate::numerics::study::cells::merge::merge(
             &plan,
             crate::numerics::system::System::Ks.description(),
             &states,

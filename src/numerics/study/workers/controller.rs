@@ -6,13 +6,13 @@
 //! failed worker or a cancel stops every worker and keeps the finished trainings as partial
 //! results. No browser code: the page (`ui::pool_run`) only executes the actions.
 
-use super::batch::DataSource;
-use super::description::Descriptions;
-use super::driver::{Losses, RunEvent};
-use super::plan::StudyPlan;
 use super::pool::{partition, Assembly, Fault, FromWorker, ToWorker};
-use super::progress::eta_secs;
-use super::results::StudyResults;
+use crate::numerics::study::cells::batch::DataSource;
+use crate::numerics::study::cells::plan::StudyPlan;
+use crate::numerics::study::contract::description::Descriptions;
+use crate::numerics::study::data::progress::eta_secs;
+use crate::numerics::study::data::results::StudyResults;
+use crate::numerics::study::run::driver::{Losses, RunEvent};
 
 /// What the controller is told.
 #[derive(Debug, Clone, PartialEq)]
@@ -263,7 +263,7 @@ impl PoolController {
     fn training_finished(
         &mut self,
         worker: usize,
-        finished: super::driver::TrainingFinished,
+        finished: crate::numerics::study::run::driver::TrainingFinished,
         now: f64,
     ) -> Vec<Action> {
         let mut actions = Vec::new();
