@@ -61,10 +61,12 @@ pub struct CellSpec {
 }
 
 impl CellSpec {
-    /// Whether this cell and `other` may train as members of one ensemble (a variant's seeds;
-    /// the NOG and WIG variants of one configuration): [`shares_model`].
+    /// Whether this cell and `other` may train as members of one ensemble: their architecture
+    /// has an ensemble form (`Architecture::has_ensemble`, from the registry) and their
+    /// configurations share a model ([`shares_model`]: a variant's seeds; the NOG and WIG
+    /// variants of one configuration).
     pub fn trains_with(&self, other: &CellSpec) -> bool {
-        shares_model(&self.config, &other.config)
+        self.config.net.architecture.has_ensemble() && shares_model(&self.config, &other.config)
     }
 }
 
@@ -230,6 +232,30 @@ fn cells(
 mod tests {
     use super::*;
     use crate::numerics::study::contract::config::Preset;
+
+    /// Cells train together only where the registry gives their architecture an ensemble
+    /// form: a variant's seeds do, the same cells of an architecture without one do not.
+    #[test]
+    fn cells_train_together_only_with_an_ensemble_form() {
+        let config = crate::numerics::ks::preset::study_config(Preset::Quick, 2);
+        let plan = StudyPlan::new(config, crate::numerics::system::System::description, None)
+            .expect("plan");
+        let (first, second) = (&plan.cells[0], &plan.cells[1]);
+        assert_eq!((first.variant, second.variant), (0, 0));
+        assert!(first.trains_with(second));
+        for architecture in crate::numerics::nets::Architecture::ALL {
+            let with = |cell: &CellSpec| {
+                let mut cell = cell.clone();
+                cell.config.net.architecture = architecture;
+                cell
+            };
+            assert_eq!(
+                with(first).trains_with(&with(second)),
+                architecture.has_ensemble(),
+                "{architecture}"
+            );
+        }
+    }
 
     #[test]
     fn a_plan_lists_every_training_with_its_cost() {
