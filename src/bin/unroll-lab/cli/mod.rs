@@ -8,6 +8,7 @@ mod cells;
 mod checkpoints;
 mod jobs;
 mod knobs;
+mod output;
 mod simulate;
 mod simulate_kolmogorov;
 mod slopes;
