@@ -5,7 +5,7 @@
 
 use super::knob::{Knob, Value};
 use super::problem::Problem;
-use crate::numerics::metrics::{ERROR_HORIZON, STABILITY_HORIZON};
+use crate::numerics::metrics::ERROR_HORIZON;
 use crate::numerics::nets::{CHANNELS_RANGE, DEPTH_RANGE};
 use crate::numerics::study::contract::config::{MAX_ROLLOUT, MAX_TRAININGS};
 use crate::numerics::system::System;
@@ -58,8 +58,6 @@ pub fn browser_iterations(budget: usize) -> usize {
 }
 /// Default seeds: `(browser, native)`.
 pub const DEFAULT_SEEDS: (usize, usize) = (1, 3);
-/// Default evaluation rollout (the study's).
-pub const DEFAULT_ROLLOUT: usize = STABILITY_HORIZON;
 
 impl Target {
     fn pick<T>(self, (browser, native): (T, T)) -> T {

@@ -170,7 +170,8 @@ impl Problem {
             }
             Problem::Unknown(err) => err.to_string(),
             Problem::Coming(name) => format!(
-                "unknown system '{name}' (expected ks; Kolmogorov flow is not available yet)"
+                "system '{name}' is listed but not available yet (expected {})",
+                crate::numerics::names::in_words(&System::ALL.map(System::name))
             ),
             Problem::Repeated(item) => format!("--{flag} lists {item} twice"),
             Problem::Empty => format!("--{flag} is an empty list"),

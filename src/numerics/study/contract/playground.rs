@@ -1,7 +1,7 @@
 //! What the playground (a reader's own initial state rolled out by the truth, the coarse solver
 //! and the trained models) and the first screen's live picture need of a 1-D system: its two
 //! families of initial states and its ground-truth solver stepped from any state. A system
-//! offers it through `PhysicalSystem::playground`.
+//! offers it through `SystemDescription::playground`.
 
 /// A boxed one-step solver: state `[N]` → state `[N]` (f64).
 pub type StepFn = Box<dyn Fn(&[f64]) -> Vec<f64> + Send + Sync>;

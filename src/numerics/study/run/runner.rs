@@ -153,14 +153,6 @@ impl Study {
         self.ensembles = on;
     }
 
-    /// Every finished training: `(variant index, seed, outcome)`, in the order they ran.
-    pub fn seed_outcomes(&self) -> impl Iterator<Item = (usize, &SeedOutcome)> {
-        self.outcomes
-            .iter()
-            .enumerate()
-            .flat_map(|(variant, outcomes)| outcomes.iter().map(move |o| (variant, o)))
-    }
-
     /// The baseline's metrics on every test (size-major), once the data stage is over.
     pub fn baseline_tests(&self) -> &[TestMetrics] {
         &self.baseline_tests
