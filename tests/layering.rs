@@ -429,7 +429,8 @@ fn study_rooms_and_their_files_import_without_cycles() {
             let code = non_test_code(file, &text);
             assert!(
                 !code.contains("super::super"),
-                "{} reaches out through super::super (name another room as                  crate::numerics::study::<room>)",
+                "{} reaches out through super::super (name another room as \
+                 crate::numerics::study::<room>)",
                 file.display()
             );
             for other in names_after(&code, "crate::numerics::study::") {

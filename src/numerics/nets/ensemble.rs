@@ -1,11 +1,11 @@
 //! An ensemble: `K` networks of one architecture and size as one module whose weights carry a
-//! leading member axis, so `K` independent trainings step in lockstep with one op per layer
-//! for all of them. An architecture has one where its registry line says so (`[ensemble]` in
+//! leading member axis, so `K` independent trainings step in lockstep with one op per layer for all
+//! of them. An architecture has one where its registry line says so (`[ensemble]` in
 //! [`super::registry`], its network implementing [`Stacks`]): the residual frames (ResNet1D,
-//! dilated ResNet, ring GCN: [`super::ensemble_frame`]), the U-Net ([`super::ensemble_unet`])
-//! and the FNO ([`super::ensemble_fno`]); the 2-D ResNet has none. They work in the grid layout of [`super::grid`] with the
-//! member axis first, `[K, C, N, B]`. Member `k` computes exactly what its own network computes
-//! (tests: values and gradients to 1e-5).
+//! dilated ResNet, ring GCN: [`super::ensemble_frame`]), the U-Net ([`super::ensemble_unet`]) and
+//! the FNO ([`super::ensemble_fno`]); the 2-D ResNet has none. They work in the grid layout of
+//! [`super::grid`] with the member axis first, `[K, C, N, B]`. Member `k` computes exactly what its
+//! own network computes (tests: values and gradients to 1e-5).
 
 use burn::module::{Module, Param};
 use burn::tensor::{Device, Tensor};

@@ -44,7 +44,8 @@ impl Trajectory {
     }
 }
 
-/// The ground truth of one test size (a study's test set is one per parameter value): `truth[test][t]` for `t = 0..=rollout_steps` (f64).
+/// The ground truth of one test size (a study's test set is one per parameter value):
+/// `truth[test][t]` for `t = 0..=rollout_steps` (f64).
 #[derive(Debug, Clone)]
 pub struct TestSize {
     /// The parameter value (KS: the scale `s`).

@@ -33,9 +33,9 @@ pub enum DataSource {
     },
     /// Made elsewhere for the same plan.
     Given(Box<Prepared>),
-    /// Made elsewhere; they follow in a [`crate::numerics::study::workers::ToWorker::Data`] message, which the
-    /// page forwards from the batch that made them without reading it. A batch is built from
-    /// the `Given` data that message carries, never from this.
+    /// Made elsewhere; they follow in a [`crate::numerics::study::workers::pool::ToWorker::Data`]
+    /// message, which the page forwards from the batch that made them without reading it. A batch
+    /// is built from the `Given` data that message carries, never from this.
     Shipped,
 }
 

@@ -149,9 +149,9 @@ pub fn merge(
     merge_shared(plan, system, states, allow_partial, None)
 }
 
-/// [`merge`] where the baseline's per-test metrics and the sample tests were made once for
-/// every cell (`shared`, a worker pool's [`crate::numerics::study::data::prepared::Prepared`]) and the cells do not
-/// carry copies of them.
+/// [`merge`] where the baseline's per-test metrics and the sample tests were made once for every
+/// cell (`shared`, a worker pool's [`crate::numerics::study::data::prepared::Prepared`]) and the
+/// cells do not carry copies of them.
 pub fn merge_shared(
     plan: &StudyPlan,
     system: &dyn SystemDescription,

@@ -14,7 +14,8 @@ use crate::numerics::types::{TestMetrics, TestSize};
 /// The data and baseline of one study.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Prepared {
-    /// [`config_hash`] of the study they were made for.
+    /// [`config_hash`](crate::numerics::study::contract::config::config_hash) of the study they
+    /// were made for.
     pub config_hash: String,
     /// The training trajectories, in the study's order.
     pub training: Vec<PreparedTrajectory>,

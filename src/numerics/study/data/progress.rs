@@ -21,7 +21,7 @@ pub enum Phase {
     Training,
     /// Evaluating a trained variant.
     Evaluating,
-    /// All done: [`Study::results`] is ready.
+    /// All done: [`Study::results`](crate::numerics::study::run::runner::Study::results) is ready.
     Done,
 }
 
@@ -36,7 +36,8 @@ pub struct MemberLosses {
     pub new_losses: Vec<f32>,
 }
 
-/// A progress report after each [`Study::advance`].
+/// A progress report after each
+/// [`Study::advance`](crate::numerics::study::run::runner::Study::advance).
 #[derive(Debug, Clone, PartialEq)]
 pub struct StudyProgress {
     /// Current phase.

@@ -53,7 +53,8 @@ pub struct Study {
     pub(super) clock: Box<dyn Fn() -> f64>,
     /// A training to resume when it starts ([`Study::resume_from`]).
     pub(super) resume: Option<TrainingCheckpoint>,
-    /// Train consecutive jobs that share a model as one ensemble where they can ([`Study::set_ensembles`]).
+    /// Train consecutive jobs that share a model as one ensemble where they can
+    /// ([`Study::set_ensembles`]).
     pub(super) ensembles: bool,
     /// Jobs an ensemble trained, waiting for their evaluation (in job order).
     pub(super) trained: Vec<Job>,
@@ -123,8 +124,8 @@ impl Study {
     }
 
     /// Keeps only the jobs (trainings, variant-major then seed, as in a
-    /// [`crate::numerics::study::cells::plan::StudyPlan`]) whose index is in `cells`; the data and the baseline are
-    /// still made in full. Call before the first [`Self::advance`].
+    /// [`crate::numerics::study::cells::plan::StudyPlan`]) whose index is in `cells`; the data and
+    /// the baseline are still made in full. Call before the first [`Self::advance`].
     pub fn only_jobs(mut self, cells: &[usize]) -> Result<Self, StudyError> {
         let jobs = self.jobs.len();
         if let Some(&index) = cells.iter().find(|&&i| i >= jobs) {

@@ -1,8 +1,8 @@
-//! The ensemble stage of a [`Study`]: consecutive jobs that can share one model (a variant's
-//! seeds, and the NOG and WIG variants of one configuration: [`shares_model`]) trained together
-//! as one [`EnsembleTrainer`](crate::numerics::train::EnsembleTrainer) ([`Study::set_ensembles`]). When the ensemble is done
-//! each member becomes an ordinary trained [`Job`] ([`JobTrainer::Member`]), evaluated and
-//! recorded in job order as if it had trained alone.
+//! The ensemble stage of a [`Study`]: consecutive jobs that can share one model (a variant's seeds,
+//! and the NOG and WIG variants of one configuration: [`shares_model`]) trained together as one
+//! [`EnsembleTrainer`](crate::numerics::train::EnsembleTrainer) ([`Study::set_ensembles`]). When
+//! the ensemble is done each member becomes an ordinary trained [`Job`] ([`JobTrainer::Member`]),
+//! evaluated and recorded in job order as if it had trained alone.
 
 use super::runner::{JobSpec, Step, Study};
 use super::stage::{Job, JobTrainer, Stage, StudyError, Together, TrainedMember};

@@ -1,8 +1,8 @@
-//! A study spread over a pool of workers (the browser's Web Workers): the messages between the
-//! page and a worker, how the cells are shared out ([`partition`]), and the page's
-//! [`Assembly`] of what the workers report — overall progress, the variants as they complete,
-//! and the results through the cluster merge ([`crate::numerics::study::cells::merge::merge_shared`], with the
-//! baseline made once), so they do not depend on the pool's size. What happens when is the
+//! A study spread over a pool of workers (the browser's Web Workers): the messages between the page
+//! and a worker, how the cells are shared out ([`partition`]), and the page's [`Assembly`] of what
+//! the workers report — overall progress, the variants as they complete, and the results through
+//! the cluster merge ([`crate::numerics::study::cells::merge::merge_shared`], with the baseline
+//! made once), so they do not depend on the pool's size. What happens when is the
 //! [`super::controller`]'s; no browser types here: the page and the worker binary do the posting.
 
 use serde::{Deserialize, Serialize};
