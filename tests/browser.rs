@@ -6,8 +6,8 @@
 
 use leptos::prelude::*;
 use unroll_lab::numerics::selfcheck;
-use unroll_lab::numerics::study::device_choice::{choose, Preference, ProbeRequest};
-use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::study::contract::config::Preset;
+use unroll_lab::numerics::study::workers::device_choice::{choose, Preference, ProbeRequest};
 use unroll_lab::numerics::types::System;
 use unroll_lab::platform::{compute, probe};
 use unroll_lab::report::compute::ComputeDevice;
@@ -237,7 +237,7 @@ async fn every_architecture_trains_in_every_mode_and_modality_in_wasm() {
 async fn kolmogorov_wig_trains_with_its_curriculum_in_wasm() {
     unroll_lab::platform::run_static_constructors();
     use unroll_lab::numerics::backend;
-    use unroll_lab::numerics::study::Preset;
+    use unroll_lab::numerics::study::contract::config::Preset;
     use unroll_lab::numerics::system::System;
     use unroll_lab::numerics::train::run::LossLog;
     use unroll_lab::numerics::train::Modality;

@@ -8,7 +8,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{assert_usage_error, run_cli};
+use common::{assert_usage_error, path, results_without_timing, run_cli, scratch, study};
 
 /// Two modes × two modalities of a 4 × 1 network, two seeds, 8 iterations: 8 cells.
 const STUDY: [&str; 16] = [
@@ -30,42 +30,6 @@ const STUDY: [&str; 16] = [
     "1",
 ];
 
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("unroll-lab-cells-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("UTF-8 path")
-}
-
-/// Runs `unroll-lab study <args>`; its stdout, or a panic with its stderr.
-fn study(args: &[&str]) -> String {
-    let output = run_cli("study", args);
-    assert!(
-        output.status.success(),
-        "study {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// A results file without its timing (wall time, iterations/s).
-fn results_without_timing(path: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(path).expect("results");
-    let mut results: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    results["wall_secs"] = 0.into();
-    for variant in results["variants"].as_array_mut().expect("variants") {
-        for training in variant["training"].as_array_mut().expect("training") {
-            training["iterations_per_sec"] = 0.into();
-        }
-    }
-    results
-}
-
 fn plan(dir: &Path) -> PathBuf {
     let plan = dir.join("plan.json");
     let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
@@ -77,7 +41,7 @@ fn plan(dir: &Path) -> PathBuf {
 
 #[test]
 fn cells_run_one_by_one_merge_into_the_one_process_results() {
-    let dir = scratch("merge");
+    let dir = scratch("cells", "merge");
     let single = dir.join("single.json");
     let mut args = vec!["--quiet", "--out", path(&single)];
     args.extend(STUDY);
@@ -129,7 +93,7 @@ fn cells_run_one_by_one_merge_into_the_one_process_results() {
 
 #[test]
 fn missing_cells_are_named_and_a_partial_merge_says_so() {
-    let dir = scratch("partial");
+    let dir = scratch("cells", "partial");
     let plan = plan(&dir);
     let cells = dir.join("cells");
     study(&[
@@ -188,7 +152,7 @@ fn missing_cells_are_named_and_a_partial_merge_says_so() {
 
 #[test]
 fn bad_plans_cells_and_directories_exit_2() {
-    let dir = scratch("bad");
+    let dir = scratch("cells", "bad");
     let plan = plan(&dir);
     let cells = dir.join("cells");
     assert_usage_error(
@@ -319,7 +283,7 @@ fn bad_plans_cells_and_directories_exit_2() {
 
 #[test]
 fn slurm_scripts_run_every_cell_then_the_merge() {
-    let dir = scratch("slurm");
+    let dir = scratch("cells", "slurm");
     let plan = plan(&dir);
     let out = dir.join("run");
     let printed = study(&[
@@ -413,7 +377,7 @@ fn cell_without_timing(path: &Path) -> serde_json::Value {
 
 #[test]
 fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
-    let dir = scratch("resume");
+    let dir = scratch("cells", "resume");
     let plan = dir.join("plan.json");
     let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
     // 60 iterations: the stop comes after the first tick of training (20).
@@ -500,7 +464,7 @@ fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
 /// is refused with the reason.
 #[test]
 fn an_ensemble_stopped_at_its_time_limit_resumes_to_the_same_results() {
-    let dir = scratch("resume-ensemble");
+    let dir = scratch("cells", "resume-ensemble");
     let plan = dir.join("plan.json");
     let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
     args.extend(STUDY.map(|arg| if arg == "8" { "60" } else { arg }));
@@ -566,5 +530,45 @@ fn an_ensemble_stopped_at_its_time_limit_resumes_to_the_same_results() {
             "{cell}"
         );
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `run-cell` and `merge` refuse an output they cannot write before any work (exit 2, one line
+/// naming it); the cells' folder is made, and nothing is left in it by the check.
+#[test]
+fn unwritable_outputs_are_refused_before_any_work() {
+    let dir = scratch("cells", "unwritable");
+    let plan = plan(&dir);
+    let run_cell = |out: &str| {
+        assert_usage_error(
+            "study",
+            &[
+                "run-cell",
+                "--plan",
+                path(&plan),
+                "--cell",
+                "0",
+                "--out",
+                out,
+            ],
+            out,
+        )
+    };
+    let refused = run_cell("/proc/unroll-lab-cells");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("nothing was run"), "{stderr}");
+    let cells = dir.join("cells");
+    let merge = |out: &str| {
+        assert_usage_error(
+            "study",
+            &["merge", "--plan", path(&plan), "--out", out, path(&cells)],
+            out,
+        )
+    };
+    std::fs::create_dir_all(&cells).expect("cells");
+    merge("/proc/unroll-lab-results.json");
+    let missing = dir.join("no/such/folder/results.json");
+    merge(path(&missing));
+    assert_eq!(std::fs::read_dir(&cells).expect("cells").count(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }

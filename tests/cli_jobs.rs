@@ -4,9 +4,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-use common::{assert_usage_error, run_cli};
+use common::{assert_usage_error, path, results_without_timing, run_cli, scratch, study};
 
 /// Two modes × two modalities of a 4 × 1 network, two seeds, 6 iterations: 8 trainings.
 const STUDY: [&str; 16] = [
@@ -28,43 +26,9 @@ const STUDY: [&str; 16] = [
     "1",
 ];
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("unroll-lab-jobs-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().expect("UTF-8 path")
-}
-
-fn study(args: &[&str]) -> String {
-    let output = run_cli("study", args);
-    assert!(
-        output.status.success(),
-        "study {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// A results file without its timing (wall time, iterations/s), which no two runs share.
-fn results_without_timing(path: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(path).expect("results");
-    let mut results: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    results["wall_secs"] = 0.into();
-    for variant in results["variants"].as_array_mut().expect("variants") {
-        for training in variant["training"].as_array_mut().expect("training") {
-            training["iterations_per_sec"] = 0.into();
-        }
-    }
-    results
-}
-
 #[test]
 fn two_jobs_give_exactly_the_results_of_one() {
-    let dir = scratch("study");
+    let dir = scratch("jobs", "study");
     let run = |jobs: &str| {
         let out = dir.join(format!("results-{jobs}.json"));
         let mut args = vec!["--quiet", "--jobs", jobs, "--out", path(&out)];
@@ -86,7 +50,7 @@ fn two_jobs_give_exactly_the_results_of_one() {
 /// The estimate is for the threads that will run: `--jobs`, but no more than the trainings.
 #[test]
 fn the_estimate_is_for_the_threads_that_run() {
-    let dir = scratch("estimate");
+    let dir = scratch("jobs", "estimate");
     let estimate = |jobs: &str| {
         let out = dir.join(format!("results-{jobs}.json"));
         let mut args = vec!["--jobs", jobs, "--out", path(&out)];
@@ -115,7 +79,7 @@ fn the_estimate_is_for_the_threads_that_run() {
 
 #[test]
 fn a_list_of_cells_on_two_jobs_merges_into_the_one_job_study() {
-    let dir = scratch("cells");
+    let dir = scratch("jobs", "cells");
     let plan = dir.join("plan.json");
     let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
     args.extend(STUDY);

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 
 use strategies::experiment;
 use unroll_lab::experiment::{Experiment, Kind, Knob, Target, KNOBS};
-use unroll_lab::numerics::study::plan::StudyPlan;
+use unroll_lab::numerics::study::cells::plan::StudyPlan;
 
 /// A value `knob` can never accept: letters for numbers, an unknown name for names, a
 /// negative number or one past every limit for whole numbers.

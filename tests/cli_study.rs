@@ -10,8 +10,7 @@ use std::process::Command;
 
 use unroll_lab::experiment::Experiment;
 use unroll_lab::numerics::nets::Architecture;
-use unroll_lab::numerics::study::Preset;
-use unroll_lab::numerics::study::StudyConfig;
+use unroll_lab::numerics::study::contract::config::{Preset, StudyConfig};
 use unroll_lab::numerics::train::{Modality, Mode};
 
 #[test]
@@ -314,4 +313,27 @@ fn ensembles_write_the_results_of_one_training_at_a_time() {
         assert_eq!(modality, other);
         assert!((a - e).abs() <= 1e-5 * a.abs(), "{modality}: {e} vs {a}");
     }
+}
+
+/// An output that cannot be written is refused before any work: exit 2 and one line naming it,
+/// no estimate, no training (`study --out /proc/x.json` once trained the whole study first).
+#[test]
+fn unwritable_outputs_are_refused_before_any_work() {
+    let refused = common::assert_usage_error(
+        "study",
+        &["--out", "/proc/x.json", "--iterations", "200"],
+        "cannot write --out /proc/x.json",
+    );
+    assert!(refused.stdout.is_empty(), "nothing was run");
+    common::assert_usage_error(
+        "study",
+        &["--csv", "/nonexistent-unroll-lab/x.csv", "--quiet"],
+        "its folder /nonexistent-unroll-lab does not exist",
+    );
+    let folder = std::env::temp_dir();
+    common::assert_usage_error(
+        "study",
+        &["--out", folder.to_str().expect("UTF-8"), "--quiet"],
+        "it is a folder",
+    );
 }

@@ -118,6 +118,11 @@ fn every_new_architecture_trains_and_reports_its_parameters() {
 
 #[test]
 fn bad_arguments_exit_2_with_a_specific_message() {
+    // An output folder that cannot be made is refused before the data and the training.
+    assert_usage_error(
+        &["--out", "/proc/unroll-lab-train"],
+        "/proc/unroll-lab-train",
+    );
     assert_usage_error(&["--preset", "huge"], "unknown preset 'huge'");
     assert_usage_error(&["--modality", "all"], "unknown modality 'all'");
     assert_usage_error(&["--mode", "guess"], "unknown mode 'guess'");

@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use unroll_lab::numerics::study::plan::config_hash;
-use unroll_lab::numerics::study::plan::StudyPlan;
+use unroll_lab::numerics::study::cells::plan::StudyPlan;
+use unroll_lab::numerics::study::contract::config::config_hash;
 use unroll_lab::numerics::system::System;
 use unroll_lab::report::committed::{check_run, CommittedIndex};
 

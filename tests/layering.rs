@@ -8,7 +8,10 @@
 //!   system's folder: `train/`, `study/`, `experiment/`, `report/`, `charts/` and `ui/` reach the
 //!   physics through `PhysicalSystem` (non-test code);
 //! - the plain-data floor (`numerics/types/`) imports only the numerics' utilities;
-//! - the `numerics` folders (and top-level files) import each other without cycles.
+//! - the `numerics` folders (and top-level files) import each other without cycles;
+//! - `numerics/study/` is rooms (folders) of at most eight files, each with a module doc, that
+//!   import each other without cycles, and the files of each room import each other without
+//!   cycles (non-test code).
 
 use std::path::{Path, PathBuf};
 
@@ -235,9 +238,8 @@ fn numerics_graph() -> Vec<(String, Vec<String>)> {
     nodes
 }
 
-#[test]
-fn numerics_folders_import_each_other_without_cycles() {
-    let graph = numerics_graph();
+/// Panics with the first import cycle of `graph` (`what`: whose imports), found depth-first.
+fn assert_acyclic(graph: &[(String, Vec<String>)], what: &str) {
     let index = |name: &str| graph.iter().position(|(n, _)| n == name);
     // Depth-first search; 1 = on the stack, 2 = done.
     fn visit(
@@ -246,6 +248,7 @@ fn numerics_folders_import_each_other_without_cycles() {
         index: &dyn Fn(&str) -> Option<usize>,
         state: &mut Vec<u8>,
         stack: &mut Vec<usize>,
+        what: &str,
     ) {
         state[node] = 1;
         stack.push(node);
@@ -258,10 +261,10 @@ fn numerics_folders_import_each_other_without_cycles() {
                     .chain([&next])
                     .map(|&n| graph[n].0.as_str())
                     .collect();
-                panic!("numerics import cycle: {}", cycle.join(" → "));
+                panic!("{what} import cycle: {}", cycle.join(" → "));
             }
             if state[next] == 0 {
-                visit(next, graph, index, state, stack);
+                visit(next, graph, index, state, stack, what);
             }
         }
         stack.pop();
@@ -270,9 +273,180 @@ fn numerics_folders_import_each_other_without_cycles() {
     let mut state = vec![0u8; graph.len()];
     for node in 0..graph.len() {
         if state[node] == 0 {
-            visit(node, &graph, &index, &mut state, &mut Vec::new());
+            visit(node, graph, &index, &mut state, &mut Vec::new(), what);
         }
     }
+}
+
+#[test]
+fn numerics_folders_import_each_other_without_cycles() {
+    assert_acyclic(&numerics_graph(), "numerics");
+}
+
+#[test]
+#[should_panic(expected = "test import cycle: b → c → b")]
+fn a_cycle_is_found() {
+    let graph = |edges: &[(&str, &[&str])]| -> Vec<(String, Vec<String>)> {
+        edges
+            .iter()
+            .map(|(node, to)| (node.to_string(), to.iter().map(|s| s.to_string()).collect()))
+            .collect()
+    };
+    assert_acyclic(&graph(&[("a", &["b"]), ("b", &["c"]), ("c", &[])]), "test");
+    assert_acyclic(
+        &graph(&[("a", &["b"]), ("b", &["c"]), ("c", &["b"])]),
+        "test",
+    );
+}
+
+/// Most Rust files in a room of `numerics/study/` (its `mod.rs` and test files included).
+const MAX_ROOM_FILES: usize = 8;
+
+/// The names `code` reaches through `prefix` (`super::`, `crate::numerics::study::`): the first
+/// path segment after it, every entry of a `prefix{a::X, b}` group included. A `prefix` that
+/// follows a path (`super::super::`) is not counted here.
+fn names_after(code: &str, prefix: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out: Vec<String> = Vec::new();
+    for (at, _) in code.match_indices(prefix) {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c == ':' || c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &code[at + prefix.len()..];
+        let names = if let Some(group) = rest.strip_prefix('{') {
+            let (mut depth, mut end) = (1, group.len());
+            for (i, c) in group.char_indices() {
+                depth += match c {
+                    '{' => 1,
+                    '}' => -1,
+                    _ => 0,
+                };
+                if depth == 0 {
+                    end = i;
+                    break;
+                }
+            }
+            let (mut parts, mut depth, mut start) = (Vec::new(), 0, 0);
+            let group = &group[..end];
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        parts.push(ident(&group[start..i]));
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            parts.push(ident(&group[start..]));
+            parts
+        } else {
+            vec![ident(rest)]
+        };
+        for name in names {
+            if !name.is_empty() && !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn names_after_reads_paths_and_groups() {
+    let code = "use super::a::X;\nuse super::{b::{Y, Z}, c};\nlet v = super::super::d::W;\n";
+    assert_eq!(names_after(code, "super::"), ["a", "b", "c", "super"]);
+}
+
+/// The rooms of `numerics/study/` (its folders), each with its Rust files.
+fn study_rooms() -> Vec<(String, Vec<PathBuf>)> {
+    let root = src().join("numerics/study");
+    let mut rooms = Vec::new();
+    for entry in std::fs::read_dir(&root).expect("study dir") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if path.is_dir() {
+            let mut files = Vec::new();
+            rust_files(&path, &mut files);
+            rooms.push((name.to_string(), files));
+        } else {
+            assert_eq!(
+                name,
+                "mod.rs",
+                "{} lies loose in study/: every file of the study is in a room",
+                path.display()
+            );
+        }
+    }
+    rooms.sort();
+    rooms
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_string()
+}
+
+/// `study/` is rooms (folders) of at most [`MAX_ROOM_FILES`] files, each with a module doc; the
+/// rooms import each other without a cycle (named as `crate::numerics::study::<room>`, never
+/// through `super::super`), and so do the files of each room (named as `super::<file>`).
+#[test]
+fn study_rooms_and_their_files_import_without_cycles() {
+    let rooms = study_rooms();
+    assert!(rooms.len() >= 4, "study/ has rooms {rooms:?}");
+    let names: Vec<String> = rooms.iter().map(|(room, _)| room.clone()).collect();
+    let mut room_graph = Vec::new();
+    for (room, files) in &rooms {
+        assert!(
+            files.len() <= MAX_ROOM_FILES,
+            "study/{room} holds {} files (at most {MAX_ROOM_FILES})",
+            files.len()
+        );
+        let doc = files
+            .iter()
+            .find(|f| stem(f) == "mod")
+            .map(|f| std::fs::read_to_string(f).expect("readable"))
+            .unwrap_or_default();
+        assert!(
+            doc.starts_with("//!"),
+            "study/{room}/mod.rs opens with no module doc"
+        );
+        let stems: Vec<String> = files.iter().map(|f| stem(f)).collect();
+        let own = format!("crate::numerics::study::{room}::");
+        let mut imports: Vec<String> = Vec::new();
+        let mut file_graph = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(file).expect("readable");
+            let code = non_test_code(file, &text);
+            assert!(
+                !code.contains("super::super"),
+                "{} reaches out through super::super (name another room as \
+                 crate::numerics::study::<room>)",
+                file.display()
+            );
+            for other in names_after(&code, "crate::numerics::study::") {
+                if names.contains(&other) && &other != room && !imports.contains(&other) {
+                    imports.push(other);
+                }
+            }
+            let mut siblings = names_after(&code, "super::");
+            siblings.extend(names_after(&code, &own));
+            siblings.retain(|name| stems.contains(name) && *name != stem(file));
+            file_graph.push((stem(file), siblings));
+        }
+        assert_acyclic(&file_graph, &format!("study/{room}"));
+        room_graph.push((room.clone(), imports));
+    }
+    assert_acyclic(&room_graph, "study rooms");
 }
 
 #[test]

@@ -11,8 +11,9 @@ use std::time::Instant;
 
 use unroll_lab::experiment::{Experiment, Target};
 use unroll_lab::numerics::backend;
-use unroll_lab::numerics::study::prepared::Prepared;
-use unroll_lab::numerics::study::{Preset, Study};
+use unroll_lab::numerics::study::contract::config::Preset;
+use unroll_lab::numerics::study::data::prepared::Prepared;
+use unroll_lab::numerics::study::run::runner::Study;
 use unroll_lab::numerics::system::System;
 
 fn measure(system: System) {

@@ -163,10 +163,10 @@ pub fn fixture() -> StudyResults {
     variants[0].training[0].loss_curve[4].1 = f32::INFINITY;
     StudyResults {
         schema: RESULTS_SCHEMA.into(),
-        preset: crate::numerics::study::Preset::Quick,
+        preset: crate::numerics::study::contract::config::Preset::Quick,
         config: crate::numerics::system::System::Ks
             .description()
-            .preset(crate::numerics::study::Preset::Quick, 1),
+            .preset(crate::numerics::study::contract::config::Preset::Quick, 1),
         variants,
         baseline: metrics(0.9, 4.0, [0, 0, 4, 16]),
         wall_secs: 12.0,

@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 use super::colormap;
-use crate::numerics::study::playground::{Playground, StepFn};
+use crate::numerics::study::contract::playground::{Playground, StepFn};
 
 /// Colour scale of the picture: |u| ≤ this (KS at L = 8 stays within about ±3).
 const SCALE: f64 = 3.0;

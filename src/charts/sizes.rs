@@ -13,7 +13,7 @@ use super::{
 };
 use crate::numerics::metrics::log_log_slope;
 use crate::numerics::nets::{Architecture, Marker};
-use crate::numerics::study::convergence::convergence_fits;
+use crate::numerics::study::data::convergence::convergence_fits;
 use crate::report::results::{StudyResults, VariantResult};
 
 /// Pixel width of the legend strip (names like `C-WIG dilated (slope -0.47 ± 0.02)`).
@@ -199,7 +199,7 @@ mod tests {
     use super::super::fixture::{cli_fixture, count, fixture, render, sizes_fixture};
     use super::*;
     use crate::numerics::nets::Architecture;
-    use crate::numerics::study::convergence::convergence_fits;
+    use crate::numerics::study::data::convergence::convergence_fits;
     use crate::numerics::train::{Modality, Mode};
 
     #[test]
@@ -258,12 +258,14 @@ mod tests {
             v.metrics.relative_error = crate::report::results::SeedStat::from_values(vec![e]);
         }
         // Without the smallest size: the three largest only.
-        let tail = &crate::numerics::study::convergence::convergence_fits_skipping(&results, 1)[0];
+        let tail =
+            &crate::numerics::study::data::convergence::convergence_fits_skipping(&results, 1)[0];
         assert_eq!(tail.points.len(), 3);
         assert!((tail.points[0].0 - 1_700.0).abs() < 1e-9);
         assert!((tail.seed_slopes[2] - (-1.0 / 3.0 + 0.04)).abs() < 1e-9);
         assert!(
-            crate::numerics::study::convergence::convergence_fits_skipping(&results, 3).is_empty()
+            crate::numerics::study::data::convergence::convergence_fits_skipping(&results, 3)
+                .is_empty()
         );
         let fit = &convergence_fits(&diverged)[0];
         assert_eq!(fit.seed_slopes.len(), 1);

@@ -3,7 +3,7 @@
 //! `s` (L = 8·s). It lives in the URL (`ic=train:0.1,-0.1`, `ic=drawn:0,0.5,-1.2,…`, `ic-s=1.1`),
 //! so a shared link shows the same state; reading never panics and words what is wrong.
 
-use crate::numerics::study::playground::Playground;
+use crate::numerics::study::contract::playground::Playground;
 
 /// URL key of the state.
 pub const STATE_KEY: &str = "ic";

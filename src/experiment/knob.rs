@@ -8,7 +8,7 @@ use std::fmt;
 
 pub use super::value::Value;
 use super::Experiment;
-use crate::numerics::study::Preset;
+use crate::numerics::study::contract::config::Preset;
 use crate::numerics::system::System;
 use crate::numerics::train::{Mode, TrainConfig};
 use crate::numerics::types::SolverSetup;

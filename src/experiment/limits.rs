@@ -5,9 +5,9 @@
 
 use super::knob::{Knob, Value};
 use super::problem::Problem;
-use crate::numerics::metrics::{ERROR_HORIZON, STABILITY_HORIZON};
+use crate::numerics::metrics::ERROR_HORIZON;
 use crate::numerics::nets::{CHANNELS_RANGE, DEPTH_RANGE};
-use crate::numerics::study::{MAX_ROLLOUT, MAX_TRAININGS};
+use crate::numerics::study::contract::config::{MAX_ROLLOUT, MAX_TRAININGS};
 use crate::numerics::system::System;
 use crate::numerics::train::config::MAX_UNROLL;
 use crate::numerics::types::SolverSetup;
@@ -58,8 +58,6 @@ pub fn browser_iterations(budget: usize) -> usize {
 }
 /// Default seeds: `(browser, native)`.
 pub const DEFAULT_SEEDS: (usize, usize) = (1, 3);
-/// Default evaluation rollout (the study's).
-pub const DEFAULT_ROLLOUT: usize = STABILITY_HORIZON;
 
 impl Target {
     fn pick<T>(self, (browser, native): (T, T)) -> T {
@@ -170,7 +168,7 @@ fn check_rates(rates: &[f64], system: System) -> Result<(), Problem> {
     rates.iter().try_for_each(|&lr| check_rate(lr))?;
     let stages = system
         .description()
-        .preset(crate::numerics::study::Preset::Quick, 1)
+        .preset(crate::numerics::study::contract::config::Preset::Quick, 1)
         .base
         .curriculum
         .map_or(1, |c| c.horizons.len());

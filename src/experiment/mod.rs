@@ -5,7 +5,7 @@
 //! writes); [`limits`] holds the one limits table (browser and native); [`problem`] words what
 //! is wrong for each surface; [`query`] is the URL codec, [`command`] the equivalent
 //! `unroll-lab study …` command and the deviations from the study, [`validate`] the per-field
-//! validation and the workload (the cost model itself is [`crate::numerics::study::cost`]).
+//! validation and the workload (the cost model itself is [`crate::numerics::study::cells::cost`]).
 //!
 //! A preset sets the grid axis (network sizes for `sizes`, unroll horizons for `horizons`) and
 //! the defaults of every knob; the knobs override the preset's base training config. In the
@@ -37,7 +37,7 @@ pub use problem::Problem;
 pub use validate::FieldError;
 
 use crate::numerics::nets::{Architecture, NetConfig};
-use crate::numerics::study::{NetSize, Preset, StudyConfig};
+use crate::numerics::study::contract::config::{NetSize, Preset, StudyConfig};
 use crate::numerics::system::System;
 use crate::numerics::train::{Modality, Mode};
 use crate::numerics::types::SolverSetup;

@@ -5,7 +5,7 @@
 
 use super::Experiment;
 use crate::numerics::nets::{resnet2d, Architecture};
-use crate::numerics::study::Preset;
+use crate::numerics::study::contract::config::Preset;
 use crate::numerics::system::System;
 use crate::numerics::train::config::{Curriculum, TrainDataConfig};
 use crate::numerics::train::preset::iterations_for_epochs;
@@ -362,7 +362,7 @@ impl Experiment {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numerics::study::Preset;
+    use crate::numerics::study::contract::config::Preset;
 
     #[test]
     fn the_default_experiment_maps_to_ks_train_flags() {

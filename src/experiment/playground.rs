@@ -1,12 +1,12 @@
 //! The playground: the ground truth, the coarse solver alone and every trained variant whose
 //! weights are at hand, rolled out from a reader's own [`InitialState`] (inference only), with
 //! the error of each against the truth at every step. The system's
-//! [`Playground`](crate::numerics::study::playground::Playground) supplies the solvers.
+//! [`Playground`](crate::numerics::study::contract::playground::Playground) supplies the solvers.
 
 use super::initial_state::InitialState;
 use crate::numerics::metrics::relative_error_per_frame;
-use crate::numerics::study::inference::RolloutRequest;
-use crate::numerics::study::results::{StudyResults, VariantId};
+use crate::numerics::study::data::results::{StudyResults, VariantId};
+use crate::numerics::study::rollout::inference::RolloutRequest;
 use crate::numerics::system::SystemDescription;
 
 /// Most steps a playground rollout takes.
@@ -72,7 +72,7 @@ pub fn models_of(
 /// The playground of `system`, or why there is none.
 fn playground_of(
     system: &dyn SystemDescription,
-) -> Result<&dyn crate::numerics::study::playground::Playground, String> {
+) -> Result<&dyn crate::numerics::study::contract::playground::Playground, String> {
     system
         .playground()
         .ok_or_else(|| format!("{} has no playground", system.title()))
@@ -108,7 +108,7 @@ pub fn reference_rollouts(
 }
 
 /// What a worker needs to roll `model` out from `state` over `steps` steps (at most
-/// [`MAX_STEPS`] and the truth's length): [`crate::numerics::study::inference::model_frames`].
+/// [`MAX_STEPS`] and the truth's length): [`crate::numerics::study::rollout::inference::model_frames`].
 /// Its ticket is 0: whoever sends it numbers it.
 pub fn rollout_request(
     system: &dyn SystemDescription,
@@ -146,7 +146,7 @@ mod tests {
     use crate::numerics::backend;
     use crate::numerics::nets::export::weights_bytes;
     use crate::numerics::nets::NetConfig;
-    use crate::numerics::study::inference::model_frames;
+    use crate::numerics::study::rollout::inference::model_frames;
     use crate::numerics::system::{PhysicalSystem, System};
     use crate::numerics::types::SolverSetup;
 

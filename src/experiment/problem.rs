@@ -6,7 +6,7 @@ use super::knob::{Kind, Knob, Value};
 use super::limits::{range_text, Target};
 use crate::numerics::names::UnknownName;
 use crate::numerics::nets::Architecture;
-use crate::numerics::study::Preset;
+use crate::numerics::study::contract::config::Preset;
 use crate::numerics::system::System;
 use crate::numerics::train::{Modality, Mode};
 use crate::numerics::types::SolverSetup;
@@ -170,7 +170,8 @@ impl Problem {
             }
             Problem::Unknown(err) => err.to_string(),
             Problem::Coming(name) => format!(
-                "unknown system '{name}' (expected ks; Kolmogorov flow is not available yet)"
+                "system '{name}' is listed but not available yet (expected {})",
+                crate::numerics::names::in_words(&System::ALL.map(System::name))
             ),
             Problem::Repeated(item) => format!("--{flag} lists {item} twice"),
             Problem::Empty => format!("--{flag} is an empty list"),

@@ -6,7 +6,7 @@
 use super::knob::{Knob, Value};
 use super::limits::Target;
 use super::{Experiment, KNOBS};
-use crate::numerics::study::Preset;
+use crate::numerics::study::contract::config::Preset;
 
 /// The URL key of the preset (not a knob: it sets the knobs' defaults).
 pub const PRESET_KEY: &str = "preset";

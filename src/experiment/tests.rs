@@ -3,7 +3,7 @@
 
 use super::limits::{BROWSER_MEMORY_LIMIT_BYTES, BROWSER_WHOLE_BUDGET};
 use super::*;
-use crate::numerics::study::cost::memory_bytes;
+use crate::numerics::study::cells::cost::memory_bytes;
 use crate::report::units::cost_summary;
 
 /// Every field differs from the headline defaults (but the architectures of the `sizes` grid,
@@ -285,7 +285,10 @@ fn the_workload_counts_trainings_flops_and_time() {
     // The workload is the cost model of the study the experiment runs.
     assert_eq!(
         w,
-        crate::numerics::study::cost::cost(&default.study_config(), default.system.description())
+        crate::numerics::study::cells::cost::cost(
+            &default.study_config(),
+            default.system.description()
+        )
     );
     assert_eq!((w.trainings, w.iterations), (6, 6 * BROWSER_WHOLE_BUDGET));
     let rate = w.flops() / 120.0;

@@ -1,10 +1,10 @@
 //! Per-field validation of an experiment (every applicable knob against the limits of its
 //! target, in [`KNOBS`] order, then the browser's memory ceiling) and the workload shown before
-//! a run ([`crate::numerics::study::cost`]).
+//! a run ([`crate::numerics::study::cells::cost`]).
 
 use super::limits::{self, Target, BROWSER_MEMORY_LIMIT_BYTES};
 use super::{Experiment, Knob, KNOBS};
-use crate::numerics::study::cost::{cost, Cost};
+use crate::numerics::study::cells::cost::{cost, Cost};
 use crate::report::units::format_bytes;
 
 /// A problem with one field: `(field, message)`; `field` is the knob's URL key (or
@@ -48,7 +48,7 @@ impl Experiment {
             }
         }
         if errors.is_empty() && self.target == Target::Browser {
-            let memory = crate::numerics::study::cost::memory_bytes(
+            let memory = crate::numerics::study::cells::cost::memory_bytes(
                 &self.study_config(),
                 self.system.description(),
             );

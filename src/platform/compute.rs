@@ -1,7 +1,7 @@
 //! The compute devices in the browser: WebGPU when the browser offers an adapter and it passes
 //! the self-check (with the reason when not), burn's CPU backend (compiled to wasm), and the
 //! URL's `?device=` / `?device-slowdown=` (the choice between them is
-//! `numerics::study::device_choice`, made from the start-up probe, `platform::probe`).
+//! `numerics::study::workers::device_choice`, made from the start-up probe, `platform::probe`).
 
 use burn::tensor::Device;
 use js_sys::{Promise, Reflect};
@@ -10,7 +10,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::files;
 use super::timer::with_timeout;
-use crate::numerics::study::device_choice::{Preference, Slowdown};
+use crate::numerics::study::workers::device_choice::{Preference, Slowdown};
 use crate::numerics::{backend, selfcheck};
 
 /// How long the WebGPU self-check may take (a software adapter compiles shaders slowly).

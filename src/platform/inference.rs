@@ -10,9 +10,9 @@ use std::rc::Rc;
 use futures::channel::oneshot;
 
 use super::workers::{Heard, WorkerHandle, WORKER_SCRIPT};
-use crate::numerics::study::driver::RunEvent;
-use crate::numerics::study::inference::RolloutRequest;
-use crate::numerics::study::pool::{FromWorker, ToWorker};
+use crate::numerics::study::rollout::inference::RolloutRequest;
+use crate::numerics::study::run::driver::RunEvent;
+use crate::numerics::study::workers::pool::{FromWorker, ToWorker};
 
 type Pending = HashMap<u64, oneshot::Sender<Result<Vec<Vec<f64>>, String>>>;
 

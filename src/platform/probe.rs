@@ -12,10 +12,12 @@ use burn::tensor::Device;
 use super::compute;
 use super::timer::{now_secs, sleep};
 use super::workers::{worker_script, Heard, WorkerHandle};
-use crate::numerics::study::cost::{Calibration, TIMED_ITERATIONS};
-use crate::numerics::study::device_choice::{DeviceProbe, ProbeRequest, Timing, STILL_MEASURING};
-use crate::numerics::study::driver::RunEvent;
-use crate::numerics::study::pool::{FromWorker, ToWorker};
+use crate::numerics::study::cells::cost::{Calibration, TIMED_ITERATIONS};
+use crate::numerics::study::run::driver::RunEvent;
+use crate::numerics::study::workers::device_choice::{
+    DeviceProbe, ProbeRequest, Timing, STILL_MEASURING,
+};
+use crate::numerics::study::workers::pool::{FromWorker, ToWorker};
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::types::Trajectory;
 use crate::numerics::{backend, selfcheck};

@@ -15,11 +15,13 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::timer::{now_secs, sleep, yield_now};
 use super::{compute, probe};
-use crate::numerics::study::batch::{CellBatch, DataSource};
-use crate::numerics::study::driver::RunEvent;
-use crate::numerics::study::inference::{model_frames, RolloutReply};
-use crate::numerics::study::plan::StudyPlan;
-use crate::numerics::study::pool::{message_text, worker_posts, Fault, FromWorker, ToWorker};
+use crate::numerics::study::cells::batch::{CellBatch, DataSource};
+use crate::numerics::study::cells::plan::StudyPlan;
+use crate::numerics::study::rollout::inference::{model_frames, RolloutReply};
+use crate::numerics::study::run::driver::RunEvent;
+use crate::numerics::study::workers::pool::{
+    message_text, worker_posts, Fault, FromWorker, ToWorker,
+};
 use crate::numerics::system::System;
 
 fn scope() -> DedicatedWorkerGlobalScope {

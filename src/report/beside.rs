@@ -2,7 +2,7 @@
 //! same run, which are comparable (same system and preset), and the rows of the side-by-side
 //! table (error and relative-to-ONE of each variant, here and committed).
 
-use crate::numerics::study::Preset;
+use crate::numerics::study::contract::config::Preset;
 use crate::report::results::{cells, SeedStat, StudyResults, VariantResult};
 
 /// Whether `a` and `b` are the same run (same config, wall time and variants): the committed

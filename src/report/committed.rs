@@ -6,8 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::numerics::study::description::Descriptions;
-use crate::numerics::study::plan::{config_hash, StudyPlan};
+use crate::numerics::study::cells::plan::StudyPlan;
+use crate::numerics::study::contract::config::config_hash;
+use crate::numerics::study::contract::description::Descriptions;
 use crate::report::results::{StudyResults, VariantResult};
 
 /// The schema tag of `results/index.json`.

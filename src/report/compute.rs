@@ -3,7 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::numerics::study::device_choice::{Choice, DeviceKind, DeviceProbe, Slowdown, Timing};
+use crate::numerics::study::workers::device_choice::{
+    Choice, DeviceKind, DeviceProbe, Slowdown, Timing,
+};
 
 /// The device the app trains on, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -155,7 +157,7 @@ fn plural(n: usize, word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numerics::study::device_choice::{choose, Preference};
+    use crate::numerics::study::workers::device_choice::{choose, Preference};
 
     fn probe(webgpu: Timing) -> DeviceProbe {
         DeviceProbe {

@@ -1,6 +1,6 @@
 //! Shared data formats and their wording for people: the compute-device description, the
 //! `simulate` output, `train.json`, the results schema (re-exported from
-//! [`crate::numerics::study::results`]) and unit formatting.
+//! [`crate::numerics::study::data`]) and unit formatting.
 
 pub mod beside;
 pub mod committed;

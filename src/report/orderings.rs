@@ -3,7 +3,7 @@
 //! by 3–6× (the study: ≈ 4.5×). Each is judged on the seeds' mean relative error and on every
 //! seed alone, so a reader sees whether the seeds agree.
 
-use crate::numerics::study::results::{StudyResults, VariantResult};
+use crate::numerics::study::data::results::{StudyResults, VariantResult};
 use crate::numerics::train::{Modality, Mode};
 
 /// The band of C-NOG / P-WIG error ratios counted as the study's "≈ 4.5-fold".

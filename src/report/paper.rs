@@ -3,8 +3,8 @@
 //! one-line verdict of what reproduces at this budget and what does not.
 
 use crate::numerics::nets::Architecture;
-use crate::numerics::study::results::{StudyResults, VariantResult};
-use crate::numerics::study::Preset;
+use crate::numerics::study::contract::config::Preset;
+use crate::numerics::study::data::results::{StudyResults, VariantResult};
 use crate::numerics::system::System;
 use crate::numerics::train::preset::iterations_for_epochs;
 use crate::numerics::train::Modality;
@@ -397,7 +397,7 @@ pub fn verdict(rows: &[PaperRow]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numerics::study::results::StudyResults;
+    use crate::numerics::study::data::results::StudyResults;
 
     fn fixture() -> StudyResults {
         let text = include_str!("../../tests/e2e/fixtures/cli-results.json");

@@ -1,10 +1,10 @@
 //! The results file `unroll-lab/results@1`. Defined next to the study that writes it
-//! ([`crate::numerics::study::results`]) so that `numerics` never imports `report`; re-exported
+//! ([`crate::numerics::study::data`]) so that `numerics` never imports `report`; re-exported
 //! here, where the other file schemas live, with its views as text ([`ResultsText`]: the paper's
 //! table and the CSV).
 
 use super::orderings::{orderings, summary};
-pub use crate::numerics::study::results::*;
+pub use crate::numerics::study::data::results::*;
 use crate::numerics::system::SystemFacts;
 
 /// The words of a results file's system (metric, baseline, maps, parameter), found through the
@@ -173,7 +173,7 @@ pub fn cells(m: &Metrics, plus_minus: &str) -> [String; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numerics::study::Preset;
+    use crate::numerics::study::contract::config::Preset;
     use crate::numerics::system::System;
 
     /// Old files import unchanged; written back, everything but the config is the file's, and

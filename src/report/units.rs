@@ -1,6 +1,6 @@
 //! Units for people: FLOPs, bytes, durations, and the one-line cost of a study.
 
-use crate::numerics::study::cost::Cost;
+use crate::numerics::study::cells::cost::Cost;
 
 const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 

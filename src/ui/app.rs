@@ -10,10 +10,10 @@ use leptos::prelude::*;
 
 use super::{DeviceBadge, StudyPanel};
 use crate::experiment::Experiment;
-use crate::numerics::study::device_choice::{
+use crate::numerics::study::workers::device_choice::{
     choose, DeviceKind, DeviceProbe, Preference, ProbeRequest,
 };
-use crate::numerics::study::pool::pool_size;
+use crate::numerics::study::workers::pool::pool_size;
 use crate::numerics::train::ensemble::shares_model;
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::TrainConfig;

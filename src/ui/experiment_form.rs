@@ -11,7 +11,7 @@ use super::Later;
 
 use crate::experiment::{Experiment, Kind, Knob, Value};
 use crate::numerics::nets::Architecture;
-use crate::numerics::study::Preset;
+use crate::numerics::study::contract::config::Preset;
 use crate::numerics::system::{System, COMING_SYSTEMS};
 use crate::numerics::train::{Modality, Mode};
 use crate::numerics::types::SolverSetup;

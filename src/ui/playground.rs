@@ -15,7 +15,7 @@ use crate::experiment::initial_state::{
 use crate::experiment::playground::{
     models_of, reference_rollouts, rollout_request, scored, Rollout, MAX_STEPS,
 };
-use crate::numerics::study::playground::Playground;
+use crate::numerics::study::contract::playground::Playground;
 use crate::numerics::system::{System, SystemDescription};
 use crate::platform::canvas as canvas_backend;
 use crate::platform::inference::InferenceWorker;

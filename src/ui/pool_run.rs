@@ -10,10 +10,10 @@ use std::rc::{Rc, Weak};
 use leptos::prelude::*;
 
 use crate::charts::{extend_curve, LossCurve};
-use crate::numerics::study::controller::{Action, Input, PoolController};
-use crate::numerics::study::plan::StudyPlan;
-use crate::numerics::study::pool::Fault;
-use crate::numerics::study::results::StudyResults;
+use crate::numerics::study::cells::plan::StudyPlan;
+use crate::numerics::study::data::results::StudyResults;
+use crate::numerics::study::workers::controller::{Action, Input, PoolController};
+use crate::numerics::study::workers::pool::Fault;
 use crate::numerics::system::System;
 use crate::platform::files;
 use crate::platform::lifecycle::OnPageHide;

@@ -21,11 +21,11 @@ use super::{
 };
 use crate::charts::LossCurve;
 use crate::experiment::Experiment;
-use crate::numerics::study::cost::cost;
-use crate::numerics::study::device_choice::WEBGPU_PARALLEL;
-use crate::numerics::study::plan::StudyPlan;
-use crate::numerics::study::pool::{pool_size, Fault};
-use crate::numerics::study::Preset;
+use crate::numerics::study::cells::cost::cost;
+use crate::numerics::study::cells::plan::StudyPlan;
+use crate::numerics::study::contract::config::Preset;
+use crate::numerics::study::workers::device_choice::WEBGPU_PARALLEL;
+use crate::numerics::study::workers::pool::{pool_size, Fault};
 use crate::numerics::train::Mode;
 use crate::platform::files;
 use crate::platform::timer::sleep;

@@ -1,5 +1,10 @@
-//! Helpers shared by the CLI contract tests.
+//! Helpers shared by the CLI contract tests (each test crate uses some of them).
+#![allow(
+    dead_code,
+    reason = "each test crate includes every helper and uses some"
+)]
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Runs `unroll-lab <command> <args…>`.
@@ -23,4 +28,41 @@ pub fn assert_usage_error(command: &str, args: &[&str], needle: &str) -> Output 
         "{stderr:?} should mention {needle:?}"
     );
     output
+}
+
+/// A fresh directory for one test: `unroll-lab-<kind>-<pid>-<name>` in the temporary folder.
+pub fn scratch(kind: &str, name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("unroll-lab-{kind}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// `p` as text (the tests' paths are UTF-8).
+pub fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// Runs `unroll-lab study <args>`; its stdout, or a panic with its stderr.
+pub fn study(args: &[&str]) -> String {
+    let output = run_cli("study", args);
+    assert!(
+        output.status.success(),
+        "study {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A results file without its timing (wall time, iterations/s), which no two runs share.
+pub fn results_without_timing(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("results");
+    let mut results: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    results["wall_secs"] = 0.into();
+    for variant in results["variants"].as_array_mut().expect("variants") {
+        for training in variant["training"].as_array_mut().expect("training") {
+            training["iterations_per_sec"] = 0.into();
+        }
+    }
+    results
 }

@@ -5,7 +5,7 @@ use proptest::sample::subsequence;
 
 use unroll_lab::experiment::{Experiment, Target};
 use unroll_lab::numerics::nets::Architecture;
-use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::study::contract::config::Preset;
 use unroll_lab::numerics::system::System;
 use unroll_lab::numerics::train::{Modality, Mode};
 

@@ -8,7 +8,7 @@
 //! ICs), [`data`] (training trajectories, test truths, the baseline), [`evaluate`] (test
 //! metrics), [`stepper`] (the hybrid prediction/correction step), [`preset`] (the budgets, the test
 //! set), [`system`] (Burgers as the
-//! study's [`crate::numerics::study::physics::PhysicalSystem`]). `tests` checks the solvers against
+//! study's [`crate::numerics::study::contract::physics::PhysicalSystem`]). `tests` checks the solvers against
 //! the Cole–Hopf solution.
 
 pub mod config;

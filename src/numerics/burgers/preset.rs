@@ -9,7 +9,7 @@ use super::config::{
 };
 use crate::numerics::metrics::ERROR_HORIZON;
 use crate::numerics::nets::NetConfig;
-use crate::numerics::study::{Preset, StudyConfig};
+use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::train::config::{
     Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig,
 };

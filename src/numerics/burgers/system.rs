@@ -11,8 +11,9 @@ use super::config::{
 use super::stepper::BurgersStepper;
 use super::{data, evaluate, preset};
 use crate::numerics::nets::Architecture;
-use crate::numerics::study::physics::{PhysicalSystem, SystemDescription};
-use crate::numerics::study::{Preset, StudyConfig};
+use crate::numerics::study::contract::config::{Preset, StudyConfig};
+use crate::numerics::study::contract::description::SystemDescription;
+use crate::numerics::study::contract::physics::PhysicalSystem;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
@@ -343,7 +344,8 @@ mod tests {
     #[test]
     fn every_one_d_architecture_trains_in_every_mode_and_modality() {
         use crate::numerics::backend;
-        use crate::numerics::study::{NetSize, Study};
+        use crate::numerics::study::contract::config::NetSize;
+        use crate::numerics::study::run::runner::Study;
         for &architecture in Burgers.architectures() {
             let mut config = Burgers.preset(Preset::Quick, 1);
             let size = architecture.facts().size_grid[0];

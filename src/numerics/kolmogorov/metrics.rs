@@ -2,7 +2,7 @@
 //! MSE is NaN or above [`DIVERGED_MSE`] is "diverged".
 
 use crate::numerics::metrics::{correlation_time, stability};
-use crate::numerics::study::evaluate::TestMetrics;
+use crate::numerics::types::TestMetrics;
 
 /// A model with a larger (or NaN) velocity MSE is diverged: excluded from the mean, flagged.
 pub const DIVERGED_MSE: f64 = 100.0;

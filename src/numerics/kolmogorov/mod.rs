@@ -41,6 +41,8 @@ pub use piso::PisoGradient;
 pub use spectral::SpectralSolver;
 
 /// The four 2-D ResNet sizes of the study as grid entries.
-pub fn resnet_sizes() -> Vec<crate::numerics::study::NetSize> {
-    crate::numerics::study::Preset::size_grid(crate::numerics::nets::Architecture::Resnet2d)
+pub fn resnet_sizes() -> Vec<crate::numerics::study::contract::config::NetSize> {
+    crate::numerics::study::contract::config::Preset::size_grid(
+        crate::numerics::nets::Architecture::Resnet2d,
+    )
 }

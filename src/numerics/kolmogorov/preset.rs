@@ -13,7 +13,7 @@
 use super::config::{TEST_REYNOLDS, TRAIN_REYNOLDS};
 use super::resnet_sizes;
 use crate::numerics::nets::{Architecture, NetConfig};
-use crate::numerics::study::{NetSize, Preset, StudyConfig};
+use crate::numerics::study::contract::config::{NetSize, Preset, StudyConfig};
 use crate::numerics::train::config::{Curriculum, TrainDataConfig};
 use crate::numerics::train::preset::deviations;
 use crate::numerics::train::{Modality, Mode, OptimizerConfig, TrainConfig, UnrollConfig};

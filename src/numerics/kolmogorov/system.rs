@@ -7,15 +7,14 @@ use burn::tensor::{Device, Tensor};
 
 use super::config::COARSE_RESOLUTION;
 use super::data::{self, Sampling, TEST_SEED};
-use super::metrics;
-use super::preset;
 use super::setup::{Setup, SETUPS};
 use super::staggered::vorticity_from_velocity;
 use super::stepper::FlowStep;
-use super::TimeScheme;
+use super::{metrics, preset, TimeScheme};
 use crate::numerics::backend;
-use crate::numerics::study::physics::{PhysicalSystem, SystemDescription};
-use crate::numerics::study::{Preset, StudyConfig};
+use crate::numerics::study::contract::config::{Preset, StudyConfig};
+use crate::numerics::study::contract::description::SystemDescription;
+use crate::numerics::study::contract::physics::PhysicalSystem;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Mode, TrainConfig, TrainError};
@@ -328,7 +327,8 @@ impl PhysicalSystem for Kolmogorov {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numerics::study::{Preset, Study};
+    use crate::numerics::study::contract::config::Preset;
+    use crate::numerics::study::run::runner::Study;
     use crate::numerics::train::Modality;
 
     /// A tiny Kolmogorov study end to end: ONE and WIG of the smallest ResNet with the

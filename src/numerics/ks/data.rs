@@ -3,7 +3,7 @@
 //! Trajectories are computed with the f64 [`ReferenceSolver`] (ETRK2, h = 0.5, double step) and
 //! stored as f32, warm-up frames dropped.
 
-use super::config::{KsConfig, Scheme, BASE_DOMAIN_SIZE};
+use super::config::{KsConfig, BASE_DOMAIN_SIZE};
 use super::error::KsError;
 use super::initial::{train_ic, TestIc, TRAIN_IC_PARAMETERS};
 use super::reference::ReferenceSolver;
@@ -127,9 +127,6 @@ pub fn test_set(
     Ok(set)
 }
 
-/// The study's ground-truth scheme (for callers building physics residuals).
-pub const GROUND_TRUTH: Scheme = Scheme::Etrk2;
-
 /// The ground-truth solver configuration training data is generated with (ETRK2, the study's
 /// grid), at resolution `resolution`.
 pub fn data_solver(resolution: usize) -> KsConfig {
@@ -164,6 +161,7 @@ pub fn generate(config: &TrainDataConfig, solver: KsConfig) -> Result<Vec<Trajec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::numerics::ks::config::Scheme;
 
     fn small() -> DataConfig {
         DataConfig {

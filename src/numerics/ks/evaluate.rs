@@ -6,10 +6,9 @@ use super::config::BASE_DOMAIN_SIZE;
 use super::data::{self, DataConfig};
 use super::initial::TestIc;
 use super::{KsConfig, ReferenceSolver, Scheme};
-use crate::numerics::study::evaluate::TestSize;
 use crate::numerics::train::TrainError;
 use crate::numerics::types::test_metrics::physics_residuals as residuals;
-use crate::numerics::types::{EvalConfig, TestMetrics};
+use crate::numerics::types::{EvalConfig, TestMetrics, TestSize};
 
 /// The ground truth of test `test` of test size `size` (`[rollout_steps + 1][N]`, frame 0 = the
 /// evaluation start): the ground-truth solver (f64) from [`TestIc::family`]`(test_seed + size,
@@ -123,7 +122,7 @@ mod tests {
     use crate::numerics::backend;
     use crate::numerics::ks::stepper::KsStep;
     use crate::numerics::nets::NetConfig;
-    use crate::numerics::study::evaluate::{
+    use crate::numerics::study::rollout::evaluate::{
         rollout, rollout_chunk, rollout_chunk_groups, start_state,
     };
     use crate::numerics::train::Mode;

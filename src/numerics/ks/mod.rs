@@ -6,7 +6,7 @@
 //! [`initial`] (training / test / user ICs), [`data`] (training and test sets, windows),
 //! [`preset`] (the study's budgets and test set), [`stepper`] (the hybrid step in each mode),
 //! [`evaluate`] (test truths, the ETD1 baseline, the metrics), [`system`] (KS as the study's
-//! [`crate::numerics::study::physics::PhysicalSystem`]).
+//! [`crate::numerics::study::contract::physics::PhysicalSystem`]).
 
 pub mod config;
 pub mod data;

@@ -7,7 +7,7 @@ use super::grid::Grid;
 use super::initial::{train_ic, TestIc};
 use super::system::Ks;
 use super::ReferenceSolver;
-use crate::numerics::study::playground::{Playground, StepFn};
+use crate::numerics::study::contract::playground::{Playground, StepFn};
 
 fn grid(parameter: f64, n: usize) -> Result<Grid, String> {
     Grid::new(n.max(8), BASE_DOMAIN_SIZE * parameter).map_err(|e| e.to_string())

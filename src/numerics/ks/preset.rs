@@ -1,6 +1,6 @@
 //! KS's training budgets: `paper` (the study's settings) and `quick` (small enough that all six
 //! variants train natively on 2 cores in a few minutes), chosen by
-//! [`crate::numerics::study::Preset`]. Deviations from `paper` are computed field by field
+//! [`crate::numerics::study::contract::config::Preset`]. Deviations from `paper` are computed field by field
 //! ([`crate::numerics::train::preset::deviations`]), so the list shown to users cannot drift
 //! from the settings.
 
@@ -8,7 +8,7 @@ use super::data::{KEPT_FRAMES, TESTS_PER_SIZE, TEST_SCALES, TRAIN_SCALES, WARMUP
 use super::initial::TRAIN_IC_PARAMETERS;
 use crate::numerics::metrics::{ERROR_HORIZON, STABILITY_HORIZON};
 use crate::numerics::nets::NetConfig;
-use crate::numerics::study::{Preset, StudyConfig};
+use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::train::config::{
     Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig,
 };

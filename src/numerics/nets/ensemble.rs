@@ -1,10 +1,11 @@
 //! An ensemble: `K` networks of one architecture and size as one module whose weights carry a
-//! leading member axis, so `K` independent trainings step in lockstep with one op per layer
-//! for all of them. Every 1-D architecture has one: the residual frames (ResNet1D, dilated
-//! ResNet, ring GCN: [`super::ensemble_frame`]), the U-Net ([`super::ensemble_unet`]) and the
-//! FNO ([`super::ensemble_fno`]). They work in the grid layout of [`super::grid`] with the
-//! member axis first, `[K, C, N, B]`. Member `k` computes exactly what its own network computes
-//! (tests: values and gradients to 1e-5).
+//! leading member axis, so `K` independent trainings step in lockstep with one op per layer for all
+//! of them. An architecture has one where its registry line says so (`[ensemble]` in
+//! [`super::registry`], its network implementing [`Stacks`]): the residual frames (ResNet1D,
+//! dilated ResNet, ring GCN: [`super::ensemble_frame`]), the U-Net ([`super::ensemble_unet`]) and
+//! the FNO ([`super::ensemble_fno`]); the 2-D ResNet has none. They work in the grid layout of
+//! [`super::grid`] with the member axis first, `[K, C, N, B]`. Member `k` computes exactly what its
+//! own network computes (tests: values and gradients to 1e-5).
 
 use burn::module::{Module, Param};
 use burn::tensor::{Device, Tensor};
@@ -12,8 +13,8 @@ use burn::tensor::{Device, Tensor};
 use super::ensemble_fno::FnoEnsemble;
 use super::ensemble_frame::FrameEnsemble;
 use super::ensemble_unet::UNetEnsemble;
-use super::network::Forward;
-use super::{Architecture, Net, NetConfig, NetError};
+use super::network::{Forward, Network};
+use super::{Architecture, Fno, Net, NetConfig, NetError, UNet};
 
 /// `[K, …]` stacked from each member's `[…]`, detached (a new parameter).
 pub(super) fn stacked<const D: usize, const E: usize>(parts: Vec<Tensor<D>>) -> Param<Tensor<E>> {
@@ -43,6 +44,44 @@ pub(super) fn every<'a, T>(
         .collect()
 }
 
+/// A network with an ensemble form: `K` of one size stack into one [`Ensemble`] with a leading
+/// member axis, and each member comes back out. Its registry line is marked `[ensemble]`, which
+/// writes the dispatch ([`Ensemble::stack`], [`Ensemble::member`]).
+pub trait Stacks: Network {
+    /// The members (one size), stacked in order.
+    fn stack(members: &[&Self]) -> Ensemble;
+
+    /// Member `k` of `ensemble` (a copy of its current weights), if it is an ensemble of this
+    /// network.
+    fn member(ensemble: &Ensemble, k: usize) -> Option<Self>;
+}
+
+impl Stacks for UNet {
+    fn stack(members: &[&Self]) -> Ensemble {
+        Ensemble::Unet(UNetEnsemble::stack(members))
+    }
+
+    fn member(ensemble: &Ensemble, k: usize) -> Option<Self> {
+        match ensemble {
+            Ensemble::Unet(unets) => Some(unets.member(k)),
+            _ => None,
+        }
+    }
+}
+
+impl Stacks for Fno {
+    fn stack(members: &[&Self]) -> Ensemble {
+        Ensemble::Fno(FnoEnsemble::stack(members))
+    }
+
+    fn member(ensemble: &Ensemble, k: usize) -> Option<Self> {
+        match ensemble {
+            Ensemble::Fno(fnos) => Some(fnos.member(k)),
+            _ => None,
+        }
+    }
+}
+
 /// `K` networks of one architecture and size, trained together.
 #[derive(Module, Debug)]
 #[allow(
@@ -59,9 +98,10 @@ pub enum Ensemble {
 }
 
 impl Ensemble {
-    /// Whether `architecture` trains as an ensemble (has a member axis): every 1-D one.
+    /// Whether `architecture` trains as an ensemble: its registry line says so
+    /// ([`Architecture::has_ensemble`]).
     pub fn supports(architecture: Architecture) -> bool {
-        architecture.facts().state_dims == 1
+        architecture.has_ensemble()
     }
 
     /// The networks `config` builds from each of `seeds` (member `k` bit for bit
@@ -74,46 +114,12 @@ impl Ensemble {
         Self::stack(&nets)
     }
 
-    /// `nets` (one architecture with a member axis, one size) as the members, in order.
-    pub fn stack(nets: &[Net]) -> Result<Self, NetError> {
-        let first = nets.first().ok_or(NetError::NoMembers)?;
-        if let Some(frames) = FrameEnsemble::stack(nets) {
-            return frames.map(Ensemble::Frame);
-        }
-        match first {
-            Net::Unet(_) => {
-                let unets = every(nets, |net| match net {
-                    Net::Unet(unet) => Some(unet),
-                    _ => None,
-                })?;
-                Ok(Ensemble::Unet(UNetEnsemble::stack(&unets)))
-            }
-            Net::Fno(_) => {
-                let fnos = every(nets, |net| match net {
-                    Net::Fno(fno) => Some(fno),
-                    _ => None,
-                })?;
-                Ok(Ensemble::Fno(FnoEnsemble::stack(&fnos)))
-            }
-            other => Err(NetError::NoEnsemble(other.architecture())),
-        }
-    }
-
     /// Number of members `K`.
     pub fn members(&self) -> usize {
         match self {
             Ensemble::Frame(frames) => frames.members(),
             Ensemble::Unet(unets) => unets.members(),
             Ensemble::Fno(fnos) => fnos.members(),
-        }
-    }
-
-    /// Member `k` as its own network (a copy of its current weights).
-    pub fn member(&self, k: usize) -> Net {
-        match self {
-            Ensemble::Frame(frames) => frames.member(k),
-            Ensemble::Unet(unets) => Net::Unet(unets.member(k)),
-            Ensemble::Fno(fnos) => Net::Fno(fnos.member(k)),
         }
     }
 }
@@ -253,27 +259,63 @@ mod tests {
                     assert_close(got, want, &label);
                 }
                 // Member extraction gives the member's weights back, bit for bit.
-                assert_eq!(weights(&ensemble.member(k)), weights(&net), "{label}");
+                let member = ensemble.member(architecture, k).expect("member");
+                assert_eq!(member.architecture(), architecture, "{label}");
+                assert_eq!(weights(&member), weights(&net), "{label}");
             }
         }
         set_fusion(Fusion::Block);
     }
 
+    /// An architecture trains as an ensemble exactly where its registry line says so: every
+    /// marked one stacks and gives each member back as its own architecture (at depth 0 too,
+    /// where the residual frames' layers alone do not tell them apart); an unmarked one is
+    /// refused (and so by `train::ensemble::ensemble_refusal`: never trained as one).
     #[test]
-    fn every_one_d_architecture_has_a_member_axis() {
+    fn an_architecture_has_an_ensemble_where_the_registry_says() {
+        let device = cpu_autodiff();
         let with: Vec<Architecture> = Architecture::ALL
             .into_iter()
-            .filter(|&a| Ensemble::supports(a))
+            .filter(|&a| a.has_ensemble())
             .collect();
-        let one_d: Vec<Architecture> = Architecture::ALL
-            .into_iter()
-            .filter(|&a| a != Architecture::Resnet2d)
-            .collect();
-        assert_eq!(with, one_d);
-        let device = cpu_autodiff();
-        let resnet2d = NetConfig::of(Architecture::Resnet2d);
-        let err = Ensemble::init(&resnet2d, &[1, 2], &device).expect_err("no 2-D ensemble");
-        assert!(err.to_string().contains("resnet2d"), "{err}");
+        assert_eq!(
+            with,
+            [
+                Architecture::Resnet,
+                Architecture::Gcn,
+                Architecture::Dilated,
+                Architecture::Unet,
+                Architecture::Fno
+            ]
+        );
+        for architecture in Architecture::ALL {
+            assert_eq!(
+                Ensemble::supports(architecture),
+                architecture.has_ensemble()
+            );
+            let config = NetConfig::of(architecture);
+            if !architecture.has_ensemble() {
+                let err = Ensemble::init(&config, &[1, 2], &device).expect_err("no ensemble");
+                assert!(err.to_string().contains(architecture.name()), "{err}");
+                continue;
+            }
+            let shallow = NetConfig { depth: 0, ..config };
+            for config in [config, shallow] {
+                if config.validate().is_err() {
+                    continue;
+                }
+                let ensemble = Ensemble::init(&config, &[1, 2], &device).expect("ensemble");
+                for k in 0..2 {
+                    let member = ensemble.member(architecture, k).expect("member");
+                    assert_eq!(member.architecture(), architecture);
+                }
+                let other = Architecture::ALL
+                    .into_iter()
+                    .find(|&a| !a.has_ensemble())
+                    .expect("an architecture without an ensemble form");
+                assert!(ensemble.member(other, 0).is_err());
+            }
+        }
         assert!(matches!(
             Ensemble::init(&NetConfig::of(Architecture::Resnet), &[], &device),
             Err(NetError::NoMembers)

@@ -8,14 +8,14 @@ use burn::module::Module;
 use burn::tensor::Tensor;
 
 use super::dilated::{DilatedBlock, DILATIONS};
-use super::ensemble::every;
+use super::ensemble::{Ensemble, Stacks};
 use super::ensemble_layer::{EnsembleConv, EnsembleEdge, EnsembleLayer, MemberLayer};
 use super::frame::{FrameBlock, ResidualFrame};
 use super::fused::leaky_relu;
 use super::fused_block::{fused_residual_block, fuses};
 use super::gcn::{EdgeConv, GcnBlock};
 use super::resnet1d::{PeriodicConv1d, ResidualBlock};
-use super::{Net, NetError, LEAKY_SLOPE};
+use super::{DilatedResNet, Gcn, ResNet1d, LEAKY_SLOPE};
 
 /// `K` ResNet1D residual blocks `x ↦ LeakyReLU(x + conv₂(LeakyReLU(conv₁(x))))`.
 #[derive(Module, Debug)]
@@ -190,57 +190,22 @@ pub struct FrameEnsemble {
 }
 
 impl FrameEnsemble {
-    /// `nets` (one residual frame, one size) as the members, in order; `None` for another
-    /// architecture.
-    pub(super) fn stack(nets: &[Net]) -> Option<Result<Self, NetError>> {
-        Some(match nets.first()? {
-            Net::Resnet(_) => every(nets, |net| match net {
-                Net::Resnet(frame) => Some(frame),
-                _ => None,
-            })
-            .map(|frames| stack_frames(&frames)),
-            Net::Dilated(_) => every(nets, |net| match net {
-                Net::Dilated(frame) => Some(frame),
-                _ => None,
-            })
-            .map(|frames| stack_frames(&frames)),
-            Net::Gcn(_) => every(nets, |net| match net {
-                Net::Gcn(frame) => Some(frame),
-                _ => None,
-            })
-            .map(|frames| stack_frames(&frames)),
-            _ => return None,
-        })
-    }
-
     /// Number of members `K`.
     pub(super) fn members(&self) -> usize {
         self.output.members()
     }
 
-    /// Member `k` as its own network (a copy of its current weights).
-    pub(super) fn member(&self, k: usize) -> Net {
-        match (&self.input, self.blocks.first()) {
-            (EnsembleLayer::Edge(_), _) => Net::Gcn(self.member_frame(k)),
-            (_, Some(EnsembleBlock::Dilated(_))) => Net::Dilated(self.member_frame(k)),
-            _ => Net::Resnet(self.member_frame(k)),
-        }
-    }
-
-    /// Member `k`'s frame of blocks `B` (every block and layer is of `B`'s kind).
-    fn member_frame<B: MemberBlock>(&self, k: usize) -> ResidualFrame<B::Layer, B> {
-        let layer = |layer: &EnsembleLayer| {
-            B::Layer::member(layer, k).expect("the ensemble's layers are of its blocks' kind")
-        };
-        ResidualFrame {
-            input: layer(&self.input),
+    /// Member `k`'s frame of blocks `B`, if every block and layer is of `B`'s kind.
+    fn member_frame<B: MemberBlock>(&self, k: usize) -> Option<ResidualFrame<B::Layer, B>> {
+        Some(ResidualFrame {
+            input: B::Layer::member(&self.input, k)?,
             blocks: self
                 .blocks
                 .iter()
-                .map(|block| B::member(block, k).expect("the ensemble's blocks are of one kind"))
-                .collect(),
-            output: layer(&self.output),
-        }
+                .map(|block| B::member(block, k))
+                .collect::<Option<_>>()?,
+            output: B::Layer::member(&self.output, k)?,
+        })
     }
 
     /// `[K, 2, N, B] → [K, 1, N, B]`.
@@ -263,3 +228,24 @@ fn stack_frames<B: MemberBlock>(frames: &[&ResidualFrame<B::Layer, B>]) -> Frame
         output: B::Layer::stack(&frames.iter().map(|f| &f.output).collect::<Vec<_>>()),
     }
 }
+
+/// The residual frames' ensemble form, one impl per network (the registry's `[ensemble]` lines
+/// of the ResNet1D, the dilated ResNet and the ring GCN) with its block kind.
+macro_rules! frame_stacks {
+    ($($net:ty: $block:ty),+) => {
+        $(impl Stacks for $net {
+            fn stack(members: &[&Self]) -> Ensemble {
+                Ensemble::Frame(stack_frames(members))
+            }
+
+            fn member(ensemble: &Ensemble, k: usize) -> Option<Self> {
+                match ensemble {
+                    Ensemble::Frame(frames) => frames.member_frame::<$block>(k),
+                    _ => None,
+                }
+            }
+        })+
+    };
+}
+
+frame_stacks!(ResNet1d: ResidualBlock, DilatedResNet: DilatedBlock, Gcn: GcnBlock);

@@ -36,7 +36,7 @@ pub trait Network: Module + Sized {
     fn flops_per_sample(size: Self::Size, resolution: usize) -> f64;
 
     /// f32 values autodiff keeps per sample of `resolution` values for the backward pass (the
-    /// memory estimate of [`crate::numerics::study::cost`]).
+    /// memory estimate of [`crate::numerics::study::cells::cost`]).
     fn activation_floats_per_sample(size: Self::Size, resolution: usize) -> f64;
 }
 

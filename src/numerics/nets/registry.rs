@@ -2,18 +2,33 @@
 //! the type implementing [`Network`]; from it [`architectures!`] writes the [`Architecture`]
 //! enum (with its names and facts), the [`Net`] module (one variant per network, so burn's
 //! `Module` derive gives records and export) and the typed [`NetSpec`] (each architecture with
-//! its own size type), and every dispatch between them.
+//! its own size type), and every dispatch between them. A line that ends in `[ensemble]` gives
+//! its architecture an ensemble form (its network implements [`Stacks`]): the ensembles'
+//! dispatch ([`Ensemble::stack`], [`Ensemble::member`]) and [`Architecture::has_ensemble`] are
+//! written from the same list, so an architecture without the mark is never trained as one.
 
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
 use serde::{Deserialize, Serialize};
 
+use super::ensemble::{every, Ensemble, Stacks};
 use super::network::{Facts, Forward, Network, NetworkSize};
 use super::{DilatedResNet, Fno, Gcn, InitRng, NetConfig, NetError, ResNet1d, ResNet2d, UNet};
 
-/// Writes `Architecture`, `Net` and `NetSpec` from the list of `Variant => "name": Type`.
+/// `$yes` for a registry line marked `[ensemble]`, else `$no`.
+macro_rules! if_ensemble {
+    (ensemble; $yes:expr; $no:expr) => {
+        $yes
+    };
+    (; $yes:expr; $no:expr) => {
+        $no
+    };
+}
+
+/// Writes `Architecture`, `Net` and `NetSpec` (and the ensembles' dispatch) from the list of
+/// `Variant => "name": Type`, each optionally marked `[ensemble]`.
 macro_rules! architectures {
-    ($($(#[$doc:meta])* $variant:ident => $name:literal : $net:ty),+ $(,)?) => {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal : $net:ty $([$form:ident])?),+ $(,)?) => {
         /// Which architecture.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
         pub enum Architecture {
@@ -34,6 +49,14 @@ macro_rules! architectures {
             pub fn size_choices(self) -> Option<&'static [(usize, usize)]> {
                 match self {
                     $(Architecture::$variant => <<$net as Network>::Size as NetworkSize>::choices()),+
+                }
+            }
+
+            /// Whether it trains as an ensemble (its registry line is marked `[ensemble]`: `K`
+            /// networks of one size stacked into one [`Ensemble`] with a member axis).
+            pub const fn has_ensemble(self) -> bool {
+                match self {
+                    $(Architecture::$variant => if_ensemble!($($form)?; true; false)),+
                 }
             }
 
@@ -74,6 +97,35 @@ macro_rules! architectures {
         impl Forward for Net {
             fn forward(&self, u: Tensor<2>, parameter: Tensor<2>) -> Tensor<2> {
                 Net::forward(self, u, parameter)
+            }
+        }
+
+        impl Ensemble {
+            /// `nets` (one architecture with an ensemble form, one size) as the members, in
+            /// order.
+            pub fn stack(nets: &[Net]) -> Result<Self, NetError> {
+                match nets.first().ok_or(NetError::NoMembers)? {
+                    $(Net::$variant(_) => if_ensemble!($($form)?;
+                        Ok(<$net as Stacks>::stack(&every(nets, |net| match net {
+                            Net::$variant(member) => Some(member),
+                            _ => None,
+                        })?));
+                        Err(NetError::NoEnsemble(Architecture::$variant))
+                    )),+
+                }
+            }
+
+            /// Member `k` as its own network of `architecture` (the ensemble's: a copy of its
+            /// current weights), or the refusal naming `architecture` when this is no ensemble
+            /// of it.
+            pub fn member(&self, architecture: Architecture, k: usize) -> Result<Net, NetError> {
+                let member = match architecture {
+                    $(Architecture::$variant => if_ensemble!($($form)?;
+                        <$net as Stacks>::member(self, k).map(Net::$variant);
+                        None
+                    )),+
+                };
+                member.ok_or(NetError::NoEnsemble(architecture))
             }
         }
 
@@ -137,15 +189,15 @@ macro_rules! architectures {
 
 architectures! {
     /// The paper's periodic ResNet1D (3-tap circular convolutions).
-    Resnet => "resnet": ResNet1d,
+    Resnet => "resnet": ResNet1d [ensemble],
     /// Ring-graph network with directional edge convolutions.
-    Gcn => "gcn": Gcn,
+    Gcn => "gcn": Gcn [ensemble],
     /// Dilated ResNet: blocks of seven convolutions dilated 1, 2, 4, 8, 4, 2, 1.
-    Dilated => "dilated": DilatedResNet,
+    Dilated => "dilated": DilatedResNet [ensemble],
     /// U-Net: `D` levels of halving (at most 4 on 48 points), skip connections.
-    Unet => "unet": UNet,
+    Unet => "unet": UNet [ensemble],
     /// Fourier neural operator: `D` Fourier layers over the lowest 12 modes.
-    Fno => "fno": Fno,
+    Fno => "fno": Fno [ensemble],
     /// The Kolmogorov study's 2-D periodic ResNet in the paper's four sizes.
     Resnet2d => "resnet2d": ResNet2d,
 }

@@ -4,8 +4,8 @@
 //! system is a folder implementing both traits, its variant and name in [`System`]
 //! (`types/system.rs`) and its arms in [`System::physics`] and [`System::description`].
 
-pub use crate::numerics::study::description::SystemDescription;
-pub use crate::numerics::study::physics::PhysicalSystem;
+pub use crate::numerics::study::contract::description::SystemDescription;
+pub use crate::numerics::study::contract::physics::PhysicalSystem;
 pub use crate::numerics::types::{
     BaselineWords, MapKind, MapWords, MetricWords, Parameter, ParameterWords, StateShape, System,
     SystemFacts,

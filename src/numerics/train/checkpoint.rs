@@ -157,7 +157,7 @@ mod tests {
     use crate::numerics::backend;
     use crate::numerics::ks::system::Ks;
     use crate::numerics::nets::Architecture;
-    use crate::numerics::study::physics::PhysicalSystem;
+    use crate::numerics::study::contract::physics::PhysicalSystem;
     use crate::numerics::types::Trajectory;
 
     /// Losses of `iterations` more steps, and the weights after them.

@@ -160,7 +160,7 @@ impl EnsembleTrainer {
     /// Member `k` as its own network (a copy of its current weights).
     pub fn member(&self, k: usize) -> Result<Net, TrainError> {
         let ensemble = self.ensemble.as_ref().ok_or(TrainError::Poisoned)?;
-        Ok(ensemble.member(k))
+        Ok(ensemble.member(self.configs[0].net.architecture, k)?)
     }
 
     /// One iteration of every member; their losses `[K]` (detached, not read back).

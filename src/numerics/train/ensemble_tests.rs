@@ -7,7 +7,7 @@ use crate::numerics::backend;
 use crate::numerics::ks::system::Ks;
 use crate::numerics::nets::fused::{set_fusion, Fusion};
 use crate::numerics::nets::Architecture;
-use crate::numerics::study::physics::PhysicalSystem;
+use crate::numerics::study::contract::physics::PhysicalSystem;
 use crate::numerics::types::Trajectory;
 
 fn read(t: Tensor<1>) -> Vec<f32> {
@@ -221,12 +221,15 @@ fn refuses_what_is_not_one_configuration() {
         &[1, 2],
     );
     assert!(ensemble_refusal(&guarded).is_some());
-    let mut flat = members(&config, &[1, 2]);
-    for member in &mut flat {
-        member.net.architecture = Architecture::Resnet2d;
+    // An architecture without an ensemble form in the registry is never trained as one.
+    for architecture in Architecture::ALL.into_iter().filter(|a| !a.has_ensemble()) {
+        let mut flat = members(&config, &[1, 2]);
+        for member in &mut flat {
+            member.net.architecture = architecture;
+        }
+        let refusal = ensemble_refusal(&flat).expect("refused").to_string();
+        assert!(refusal.contains(architecture.name()), "{refusal}");
     }
-    let refusal = ensemble_refusal(&flat).expect("refused").to_string();
-    assert!(refusal.contains("resnet2d"), "{refusal}");
     assert!(ensemble_refusal(&members(&config, &[1, 2, 3])).is_none());
     assert!(ensemble_refusal(&[]).is_some());
 }

@@ -16,7 +16,7 @@ use crate::numerics::ks::data::{data_solver, generate};
 use crate::numerics::ks::stepper::KsStep;
 use crate::numerics::ks::system::Ks;
 use crate::numerics::nets::{Architecture, Net, NetConfig};
-use crate::numerics::study::physics::PhysicalSystem;
+use crate::numerics::study::contract::physics::PhysicalSystem;
 use crate::numerics::types::{SolverSetup, Trajectory};
 
 const N: usize = 48;

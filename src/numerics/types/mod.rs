@@ -20,4 +20,4 @@ pub use solver_setup::{SetupWords, SolverSetup};
 pub use space_time::SpaceTime;
 pub use system::{Parameter, StateShape, System};
 pub use test_metrics::TestMetrics;
-pub use trajectory::Trajectory;
+pub use trajectory::{TestSize, Trajectory};

@@ -42,7 +42,7 @@ pub fn f32_points<'de, D: Deserializer<'de>>(
 
 #[cfg(test)]
 mod tests {
-    use crate::numerics::study::results::{SeedStat, SeedTraining};
+    use crate::numerics::study::data::results::{SeedStat, SeedTraining};
 
     #[test]
     fn non_finite_values_come_back_as_nan() {

@@ -24,7 +24,7 @@ crate::named_enum!(System, "system", {
 });
 
 /// The shape of one state: `channels` fields on a grid of `points` per spatial dimension
-/// (KS: 1 channel on 48 points; Kolmogorov: 2 velocities + pressure on `N × N`). States travel
+/// (KS: 1 channel on 48 points; Kolmogorov: the 2 velocity components on `N × N`). States travel
 /// flattened, channel-major, `values()` numbers each.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StateShape {

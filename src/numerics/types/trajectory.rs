@@ -1,4 +1,5 @@
-//! A stored trajectory of any system: f32 frames of flattened states.
+//! A stored trajectory of any system (f32 frames of flattened states), and the ground truth of
+//! one test size.
 
 /// One stored trajectory, f32, row-major `[frames, N]`.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,4 +42,14 @@ impl Trajectory {
             &self.values[(i + 1) * n..(i + 1 + unroll) * n],
         ))
     }
+}
+
+/// The ground truth of one test size (a study's test set is one per parameter value):
+/// `truth[test][t]` for `t = 0..=rollout_steps` (f64).
+#[derive(Debug, Clone)]
+pub struct TestSize {
+    /// The parameter value (KS: the scale `s`).
+    pub scale: f64,
+    /// `[tests][rollout_steps + 1][N]`, frame 0 = the evaluation start.
+    pub truth: Vec<Vec<Vec<f64>>>,
 }

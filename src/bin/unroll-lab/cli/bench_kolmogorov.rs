@@ -30,7 +30,7 @@ use unroll_lab::numerics::kolmogorov::statistics::{
 };
 use unroll_lab::numerics::kolmogorov::system::Kolmogorov;
 use unroll_lab::numerics::kolmogorov::{preset, CoarseSolver, SpectralSolver, TimeScheme};
-use unroll_lab::numerics::study::physics::PhysicalSystem;
+use unroll_lab::numerics::study::contract::physics::PhysicalSystem;
 
 /// Fine steps per coarse step (0.02 / 0.005).
 const FINE_PER_COARSE: usize = 4;

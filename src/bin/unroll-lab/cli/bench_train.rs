@@ -15,7 +15,7 @@ use unroll_lab::numerics::launches::count_launches;
 use unroll_lab::numerics::nets::fused::{self, Fusion};
 use unroll_lab::numerics::nets::{Architecture, NetConfig};
 use unroll_lab::numerics::profile::{self, Phase};
-use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::study::contract::config::Preset;
 use unroll_lab::numerics::system::{PhysicalSystem, System};
 use unroll_lab::numerics::train::config::TrainDataConfig;
 use unroll_lab::numerics::train::flops::flops_per_iteration;

@@ -13,15 +13,14 @@ use super::checkpoints::{checkpoint_holding, held_cells, remove_checkpoint, Chec
 use super::jobs::{list, run_cells, units, Next};
 use super::knobs::{DeviceArg, EnsembleArg, JobsArg, KnobArgs};
 use super::study::{experiment, write_results};
-use super::CliError;
+use super::{output, CliError};
 use unroll_lab::numerics::backend;
-use unroll_lab::numerics::study::cell::{CellFailure, CellResult};
-use unroll_lab::numerics::study::checkpoint::CellCheckpoint;
-use unroll_lab::numerics::study::cost::calibrate;
-use unroll_lab::numerics::study::driver::RunEvent;
-use unroll_lab::numerics::study::merge::{self, CellState};
-use unroll_lab::numerics::study::plan::StudyPlan;
-use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::study::cells::cell::{CellCheckpoint, CellFailure, CellResult};
+use unroll_lab::numerics::study::cells::cost::calibrate;
+use unroll_lab::numerics::study::cells::merge::{self, CellState};
+use unroll_lab::numerics::study::cells::plan::StudyPlan;
+use unroll_lab::numerics::study::contract::config::Preset;
+use unroll_lab::numerics::study::run::driver::RunEvent;
 use unroll_lab::numerics::system::System;
 use unroll_lab::report::units::{format_flops, format_seconds};
 
@@ -209,8 +208,7 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
         plan.cell(cell)
             .map_err(|err| CliError::Usage(err.to_string()))?;
     }
-    std::fs::create_dir_all(&args.out)
-        .map_err(|err| CliError::Output(format!("{}: {err}", args.out.display())))?;
+    output::writable_dir(&args.out, "out")?;
     let mut todo = Vec::new();
     for &cell in &args.cell.0 {
         let path = result_path(&args.out, cell);
@@ -283,7 +281,11 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
                         result.samples = prepared.samples.clone();
                     }
                     let path = result_path(&args.out, cell);
-                    match to_json(&result).and_then(|t| write_atomic(&path, &t)) {
+                    let written = to_json(&result).and_then(|text| {
+                        write_atomic(&path, &text)
+                            .or_else(|_| output::write_kept(&path, &text, &[]))
+                    });
+                    match written {
                         Ok(()) => {
                             finished.push(cell);
                             let _ = std::fs::remove_file(failure_path(&args.out, cell));
@@ -375,6 +377,10 @@ pub fn read_states(plan: &StudyPlan, dir: &Path) -> Result<Vec<CellState>, CliEr
 
 pub fn merge(args: &MergeArgs) -> Result<(), CliError> {
     let plan = read_plan(&args.plan)?;
+    output::writable_file(&args.out, "out")?;
+    if let Some(csv) = &args.csv {
+        output::writable_file(csv, "csv")?;
+    }
     let states = read_states(&plan, &args.dir)?;
     let results = merge::merge(
         &plan,
@@ -383,7 +389,7 @@ pub fn merge(args: &MergeArgs) -> Result<(), CliError> {
         args.allow_partial,
     )
     .map_err(|err| CliError::Merge(err.to_string()))?;
-    write_results(&results, &args.out, args.csv.as_deref())?;
+    write_results(&results, &args.out, args.csv.as_deref(), &[&args.dir])?;
     if !results.missing_cells.is_empty() {
         println!(
             "partial: {} of {} cells missing (listed in the results)",

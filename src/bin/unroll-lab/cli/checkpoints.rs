@@ -9,8 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
-use unroll_lab::numerics::study::checkpoint::CellCheckpoint;
-use unroll_lab::numerics::study::plan::StudyPlan;
+use unroll_lab::numerics::study::cells::cell::CellCheckpoint;
+use unroll_lab::numerics::study::cells::plan::StudyPlan;
 
 /// Where and how often the running cells are saved.
 #[derive(Debug, Clone, Copy)]

@@ -7,16 +7,15 @@
 //! (largest counted cost first), which keeps the cores busy to the end.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use super::checkpoints::{read_checkpoint, write_checkpoint, Checkpoints};
 use unroll_lab::numerics::backend::NativeDevice;
-use unroll_lab::numerics::study::batch::{CellBatch, DataSource};
-use unroll_lab::numerics::study::driver::RunEvent;
-use unroll_lab::numerics::study::plan::StudyPlan;
-use unroll_lab::numerics::study::prepared::Prepared;
+use unroll_lab::numerics::study::cells::batch::{CellBatch, DataSource};
+use unroll_lab::numerics::study::cells::plan::StudyPlan;
+use unroll_lab::numerics::study::data::prepared::Prepared;
+use unroll_lab::numerics::study::run::driver::RunEvent;
 use unroll_lab::numerics::system::System;
 
 /// What the calling thread hears: `(thread, unit, event)`.
@@ -32,7 +31,7 @@ pub struct Heard {
 }
 
 /// The cells as units of work, in plan order: one cell each, or with `together` consecutive
-/// cells that can share a model as one unit ([`trains_with`](unroll_lab::numerics::study::plan::CellSpec::trains_with): a variant's seeds, the
+/// cells that can share a model as one unit ([`trains_with`](unroll_lab::numerics::study::cells::plan::CellSpec::trains_with): a variant's seeds, the
 /// NOG and WIG variants of one configuration; trained as one ensemble where they can:
 /// [`CellBatch::set_ensembles`]). A cell with a checkpoint to resume is a unit with the cells
 /// its checkpoint holds (`held`: none but itself for a training alone, an ensemble's members

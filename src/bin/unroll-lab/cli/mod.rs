@@ -8,6 +8,7 @@ mod cells;
 mod checkpoints;
 mod jobs;
 mod knobs;
+mod output;
 mod simulate;
 mod simulate_kolmogorov;
 mod slopes;
@@ -21,7 +22,7 @@ use clap::{Parser, Subcommand};
 
 use unroll_lab::numerics::kolmogorov::KolmogorovError;
 use unroll_lab::numerics::ks::KsError;
-use unroll_lab::numerics::study::StudyError;
+use unroll_lab::numerics::study::run::stage::StudyError;
 use unroll_lab::numerics::train::TrainError;
 
 /// Exit code for bad arguments or files.

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
-use unroll_lab::numerics::study::convergence::{convergence_fits_skipping, ConvergenceFit};
+use unroll_lab::numerics::study::data::convergence::{convergence_fits_skipping, ConvergenceFit};
 use unroll_lab::report::results::StudyResults;
 
 #[derive(Debug, Args)]

@@ -11,7 +11,7 @@ use super::cells::read_plan;
 use super::knobs::DeviceArg;
 use super::CliError;
 use unroll_lab::numerics::backend::NativeDevice;
-use unroll_lab::numerics::study::plan::StudyPlan;
+use unroll_lab::numerics::study::cells::plan::StudyPlan;
 
 /// The job array's script in the output directory.
 const CELLS_SCRIPT: &str = "cells.sbatch";

@@ -12,14 +12,14 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::jobs::{run_cells, units, Next};
 use super::knobs::{DeviceArg, EnsembleArg, JobsArg, KnobArgs};
-use super::{cells, slurm, CliError};
+use super::{cells, output, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Knob, Target, Value};
 use unroll_lab::numerics::backend;
-use unroll_lab::numerics::study::cost::{calibrate, cost};
-use unroll_lab::numerics::study::driver::{RunEvent, TrainingFinished};
-use unroll_lab::numerics::study::plan::StudyPlan;
-use unroll_lab::numerics::study::pool::Assembly;
-use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::study::cells::cost::{calibrate, cost};
+use unroll_lab::numerics::study::cells::plan::StudyPlan;
+use unroll_lab::numerics::study::contract::config::Preset;
+use unroll_lab::numerics::study::run::driver::{RunEvent, TrainingFinished};
+use unroll_lab::numerics::study::workers::pool::Assembly;
 use unroll_lab::numerics::system::System;
 use unroll_lab::report::results::{ResultsText, StudyResults};
 use unroll_lab::report::units::cost_summary;
@@ -111,6 +111,10 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
     let config = experiment.study_config();
     let system = config.system.physics();
     config.validate(system)?;
+    output::writable_file(&args.out, "out")?;
+    if let Some(csv) = &args.csv {
+        output::writable_file(csv, "csv")?;
+    }
     args.device.device.device().map_err(CliError::Usage)?;
     if !args.quiet {
         let clock = Instant::now();
@@ -173,7 +177,7 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
         .results(false)
         .map_err(|err| CliError::Run(format!("the study ended without results: {err}")))?;
     results.wall_secs = clock.elapsed().as_secs_f64();
-    write_results(&results, &args.out, args.csv.as_deref())?;
+    write_results(&results, &args.out, args.csv.as_deref(), &[])?;
     println!(
         "study '{}' with {} seed(s): {:.1} s on {jobs} thread(s); wrote {}",
         results.preset,
@@ -275,26 +279,23 @@ impl JobsDisplay {
 }
 
 /// Writes the results JSON (and its CSV view) and prints the table (and, for a sizes grid, the
-/// slopes).
+/// slopes). A file that cannot be written is kept in the first folder of `keep` (then the
+/// working or the temporary folder) that takes it, and the error says where
+/// ([`output::write_kept`]).
 pub fn write_results(
     results: &StudyResults,
     out: &Path,
     csv: Option<&Path>,
+    keep: &[&Path],
 ) -> Result<(), CliError> {
-    write(
-        out,
-        &serde_json::to_string(results).map_err(|e| CliError::Output(e.to_string()))?,
-    )?;
-    if let Some(csv) = csv {
-        write(csv, &results.to_csv())?;
-    }
+    let json = serde_json::to_string(results).map_err(|e| CliError::Output(e.to_string()))?;
+    let written = output::write_kept(out, &json, keep);
+    let csv_written = csv.map_or(Ok(()), |csv| {
+        output::write_kept(csv, &results.to_csv(), keep)
+    });
     println!("{}", results.table());
     if results.preset == Preset::Sizes {
         super::slopes::print_slopes(results);
     }
-    Ok(())
-}
-
-fn write(path: &Path, text: &str) -> Result<(), CliError> {
-    std::fs::write(path, text).map_err(|err| CliError::Output(format!("{}: {err}", path.display())))
+    written.and(csv_written)
 }

@@ -9,12 +9,12 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::knobs::KnobArgs;
-use super::CliError;
+use super::{output, CliError};
 use unroll_lab::experiment::limits::check;
 use unroll_lab::experiment::{Knob, Target, Value};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::nets::Architecture;
-use unroll_lab::numerics::study::Preset;
+use unroll_lab::numerics::study::contract::config::Preset;
 use unroll_lab::numerics::system::System;
 use unroll_lab::numerics::train::run::{run_blocking, Progress};
 use unroll_lab::numerics::train::{Modality, Mode, TrainConfig};
@@ -127,8 +127,7 @@ fn progress_bar(iterations: usize, quiet: bool, label: &str) -> ProgressBar {
 
 pub fn train(args: &TrainArgs) -> Result<(), CliError> {
     let config = resolve_config(args)?;
-    let output = |err: std::io::Error| CliError::Output(format!("{}: {err}", args.out.display()));
-    std::fs::create_dir_all(&args.out).map_err(output)?;
+    output::writable_dir(&args.out, "out")?;
     let data_start = Instant::now();
     let system = config.system.physics();
     let trajectories = system.training_data(&config.data, &config.solver)?;
@@ -146,17 +145,18 @@ pub fn train(args: &TrainArgs) -> Result<(), CliError> {
         },
     )?;
     bar.finish();
-    let weights_path = args.out.join("weights.bpk");
-    trainer
-        .net()
-        .clone()
-        .into_record()
-        .save(&weights_path)
-        .map_err(|err| CliError::Output(format!("{}: {err}", weights_path.display())))?;
+    let weights = output::save_kept(&args.out.join("weights.bpk"), &[], |path| {
+        trainer
+            .net()
+            .clone()
+            .into_record()
+            .save(path)
+            .map_err(|err| err.to_string())
+    });
     let report = TrainReport::new(outcome, trainer.net().num_params(), data_generation_secs);
     let json =
         serde_json::to_string_pretty(&report).map_err(|err| CliError::Output(err.to_string()))?;
-    std::fs::write(args.out.join("train.json"), json).map_err(output)?;
+    output::write_kept(&args.out.join("train.json"), &json, &[]).and(weights)?;
     match report.outcome.diverged_at {
         Some(k) => eprintln!("{label}: diverged at step {k}"),
         None => eprintln!(

@@ -1,0 +1,13 @@
+//! The system contract: what a study needs of a physical system and the grid it asks for. A
+//! system's folder implements [`description::SystemDescription`] (its shape, words, presets,
+//! checks and FLOP counts, no burn type: what the page holds), [`physics::PhysicalSystem`] on
+//! top (the data, the test set, the baseline, the metrics and the hybrid step, on a burn
+//! device) and, where it has one, a [`playground::Playground`]; the registry
+//! (`numerics::system`) finds them. [`config`] is the grid they are asked to run:
+//! [`config::StudyConfig`], the [`config::Preset`]s that name grids, the bounds and a study's
+//! identity. This room imports no other room of the study.
+
+pub mod config;
+pub mod description;
+pub mod physics;
+pub mod playground;

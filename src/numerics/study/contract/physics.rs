@@ -1,0 +1,146 @@
+//! What a study's runner needs of a physical system: the [`PhysicalSystem`] trait, on top of its
+//! [`SystemDescription`]. A system supplies the ground-truth data, the test set, the
+//! coarse-solver baseline, the test metrics and its hybrid step for training and evaluation.
+//! The runner, the workers and the CLI reach the physics only through it; each system's folder
+//! (`ks/`, `kolmogorov/`, …) implements it and the registry ([`crate::numerics::system`]) finds
+//! the implementation of a [`System`].
+
+use burn::tensor::Device;
+
+use super::description::SystemDescription;
+use crate::numerics::train::config::TrainDataConfig;
+use crate::numerics::train::step::Stepper;
+use crate::numerics::train::{EnsembleTrainer, Mode, TrainConfig, TrainError, Trainer};
+use crate::numerics::types::{EvalConfig, SolverSetup, System, TestMetrics, Trajectory};
+
+/// Finds the implementation of a [`System`]: the registry's `System::physics`, handed down by
+/// the front ends (CLI, page, workers) to the study's entry points, which never name a system.
+pub type Systems = fn(System) -> &'static dyn PhysicalSystem;
+
+/// The parameter value of each group of trajectories, in order of first appearance.
+pub fn parameters_of(data: &[Trajectory]) -> Vec<f64> {
+    let mut parameters: Vec<f64> = Vec::new();
+    for trajectory in data {
+        if !parameters.contains(&trajectory.scale) {
+            parameters.push(trajectory.scale);
+        }
+    }
+    parameters
+}
+
+/// The data and training side of one physical system: everything [`SystemDescription`] says,
+/// plus the solvers, the metrics and the hybrid step, which run on a burn device. Only the
+/// study's runner, the workers and the CLI hold one; the page holds descriptions.
+pub trait PhysicalSystem: SystemDescription {
+    /// Training trajectory `index` (parameter-major) of `data`: the ground-truth solver from the
+    /// system's initial condition, warm-up dropped, stored f32 (`solver`: the data path of the
+    /// set-up).
+    fn training_trajectory(
+        &self,
+        data: &TrainDataConfig,
+        solver: &SolverSetup,
+        index: usize,
+    ) -> Result<Trajectory, TrainError>;
+
+    /// Every training trajectory of `data`, in order.
+    fn training_data(
+        &self,
+        data: &TrainDataConfig,
+        solver: &SolverSetup,
+    ) -> Result<Vec<Trajectory>, TrainError> {
+        (0..self.training_trajectories(data))
+            .map(|index| self.training_trajectory(data, solver, index))
+            .collect()
+    }
+
+    /// The ground truth of test `test` of test size `size` (`[rollout_steps + 1][values]`,
+    /// frame 0 = the evaluation start, f64).
+    fn test_truth(
+        &self,
+        eval: &EvalConfig,
+        solver: &SolverSetup,
+        size: usize,
+        test: usize,
+    ) -> Result<Vec<Vec<f64>>, TrainError>;
+
+    /// The coarse solver of `solver` alone from each truth's frame 0, `steps` steps
+    /// (`[tests][steps + 1]`).
+    fn baseline_rollout(
+        &self,
+        solver: &SolverSetup,
+        truth: &[Vec<Vec<f64>>],
+        parameter: f64,
+        steps: usize,
+    ) -> Result<Vec<Vec<Vec<f64>>>, TrainError>;
+
+    /// The metrics of `rollout` against `truth` (relative error over `error_horizon` steps,
+    /// correlation, divergence, stability, the error of every frame).
+    fn test_metrics(
+        &self,
+        truth: &[Vec<f64>],
+        rollout: &[Vec<f64>],
+        parameter: f64,
+        error_horizon: usize,
+    ) -> Result<TestMetrics, TrainError>;
+
+    /// The hybrid step of `mode` (α for the transition mode) on the coarse solver of every
+    /// value of `parameters`, on `device` (an autodiff device for training). `black_box` runs
+    /// the solver outside autodiff where the system has such a variant (NOG correction);
+    /// `solver` is the coarse solver's set-up.
+    fn stepper(
+        &self,
+        mode: Mode,
+        alpha: f64,
+        black_box: bool,
+        solver: &SolverSetup,
+        parameters: &[f64],
+        device: &Device,
+    ) -> Result<Stepper, TrainError>;
+
+    /// A trainer of `config` on `data` (validated; the network sees the state plus the
+    /// parameter channel, the mode's coarse solver is the system's).
+    fn trainer(
+        &self,
+        config: TrainConfig,
+        data: &[Trajectory],
+        device: &Device,
+    ) -> Result<Trainer, TrainError> {
+        self.validate(&config)?;
+        let device = device.clone().autodiff();
+        let stepper = self.stepper(
+            config.mode,
+            config.alpha,
+            config.black_box_solver,
+            &config.solver,
+            &parameters_of(data),
+            &device,
+        )?;
+        Trainer::new(config, data, stepper, &device)
+    }
+
+    /// An ensemble trainer of `configs` (one configuration, seeds apart: see
+    /// [`EnsembleTrainer`]) on `data`, each config validated as for [`PhysicalSystem::trainer`].
+    fn ensemble_trainer(
+        &self,
+        configs: Vec<TrainConfig>,
+        data: &[Trajectory],
+        device: &Device,
+    ) -> Result<EnsembleTrainer, TrainError> {
+        let first = configs
+            .first()
+            .ok_or_else(|| TrainError::invalid("ensemble", "no members"))?;
+        for config in &configs {
+            self.validate(config)?;
+        }
+        let device = device.clone().autodiff();
+        let stepper = self.stepper(
+            first.mode,
+            first.alpha,
+            first.black_box_solver,
+            &first.solver,
+            &parameters_of(data),
+            &device,
+        )?;
+        EnsembleTrainer::new(configs, data, stepper, &device)
+    }
+}

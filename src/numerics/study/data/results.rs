@@ -1,0 +1,357 @@
+//! The study's results file, `unroll-lab/results@1` (JSON; a flat CSV view), shared by the CLI
+//! and the browser: written by [`crate::numerics::study`], read back by the importer.
+
+use serde::{Deserialize, Serialize};
+
+use crate::numerics::metrics::mean_std;
+use crate::numerics::study::contract::config::{Preset, StudyConfig};
+pub use crate::numerics::train::variant::VariantId;
+use crate::numerics::train::{Modality, Mode};
+use crate::numerics::types::nullable;
+pub use crate::numerics::types::SpaceTime;
+use crate::numerics::types::System;
+
+/// The schema tag.
+pub const RESULTS_SCHEMA: &str = "unroll-lab/results@1";
+
+/// Mean ± standard deviation over seeds, with the per-seed values.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeedStat {
+    /// Mean over seeds (NaN, `null` in the file, when no seed was evaluated).
+    #[serde(deserialize_with = "nullable::f64")]
+    pub mean: f64,
+    /// Population standard deviation over seeds.
+    #[serde(deserialize_with = "nullable::f64")]
+    pub std: f64,
+    /// One value per seed (each the mean over the tests of that seed's model).
+    #[serde(deserialize_with = "nullable::f64s")]
+    pub per_seed: Vec<f64>,
+}
+
+impl SeedStat {
+    /// From per-seed values.
+    pub fn from_values(per_seed: Vec<f64>) -> Self {
+        let (mean, std) = mean_std(&per_seed);
+        Self {
+            mean,
+            std,
+            per_seed,
+        }
+    }
+}
+
+/// Counts of the stability classes over all tests and seeds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StabilityCounts {
+    /// Settles to a steady state.
+    pub r#static: usize,
+    /// Physics residual beyond 500.
+    pub unstable: usize,
+    /// Periodic return.
+    pub recurring: usize,
+    /// Chaotic, like the truth.
+    pub regular: usize,
+}
+
+/// The metrics of one variant (or of the baseline).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Metrics {
+    /// Relative error over H = 12 steps.
+    pub relative_error: SeedStat,
+    /// L2 error over H steps.
+    pub l2: SeedStat,
+    /// Correlation time (steps).
+    pub correlation_time: SeedStat,
+    /// Divergence time (steps; the rollout length when stable).
+    pub divergence_time: SeedStat,
+    /// Stability classes over all tests of all seeds.
+    pub stability: StabilityCounts,
+    /// Error over rollout time: `(step, mean over every test of every seed of the per-frame
+    /// relative error)` — the study's relative-error summand at each frame,
+    /// [`crate::numerics::metrics::relative_error_per_frame`], clipped at
+    /// [`crate::numerics::metrics::FRAME_ERROR_CLIP`] (a blown-up rollout counts as the clip);
+    /// at most 200 points. Empty in files written before it existed.
+    #[serde(default)]
+    pub error_curve: Vec<(usize, f64)>,
+    /// Seeds whose model diverged (mean error NaN or above the system's bound, Kolmogorov:
+    /// velocity MSE > 100): left out of every mean above and counted here (absent when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub diverged_models: usize,
+}
+
+/// Largest value of [`Metrics::error_curve`] (a frame that is not finite scores this).
+pub const ERROR_CURVE_CAP: f64 = crate::numerics::metrics::FRAME_ERROR_CLIP;
+
+/// The chosen test of one test size: its ground truth and the coarse-solver-only baseline.
+/// Every [`VariantResult::samples`] holds the same tests, in the same order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SampleTest {
+    /// Test domain scale `s` (domain length `s · BASE_DOMAIN_SIZE`).
+    pub scale: f64,
+    /// Index of the test within its size.
+    pub test: usize,
+    /// Ground truth.
+    pub truth: SpaceTime,
+    /// ETD1 without a network.
+    pub baseline: SpaceTime,
+}
+
+/// Training summary of one seed of a variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeedTraining {
+    /// The seed.
+    pub seed: u64,
+    /// Iterations completed.
+    pub iterations_done: usize,
+    /// Iterations per second.
+    pub iterations_per_sec: f64,
+    /// Iteration of the first non-finite loss.
+    pub diverged_at: Option<usize>,
+    /// The loss curve, downsampled to at most 200 `(iteration, loss)` points (a non-finite loss
+    /// is `null` in the file).
+    #[serde(deserialize_with = "nullable::f32_points")]
+    pub loss_curve: Vec<(usize, f32)>,
+    /// Updates the gradient guard skipped (Kolmogorov training; absent when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gradient_skips: usize,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
+}
+
+/// One trained variant over its seeds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VariantResult {
+    /// Which variant (flattened: `mode`, `modality`, `architecture`, `channels`, `depth`,
+    /// `horizon`).
+    #[serde(flatten)]
+    pub id: VariantId,
+    /// Trainable parameters.
+    pub params: usize,
+    /// Seeds trained.
+    pub seeds: Vec<u64>,
+    /// Evaluation metrics (seeds whose training diverged are left out).
+    pub metrics: Metrics,
+    /// NOG / WIG relative error divided by ONE's of the same configuration and seed
+    /// (`null` for ONE, or when ONE was not run).
+    pub relative_to_one: Option<SeedStat>,
+    /// True when any seed's training diverged.
+    pub diverged: bool,
+    /// Per-seed training summaries.
+    pub training: Vec<SeedTraining>,
+    /// The first seed's rollouts of [`StudyResults::samples`]' tests, in their order (empty when
+    /// that seed diverged, and in files written before it existed).
+    #[serde(default)]
+    pub samples: Vec<SpaceTime>,
+}
+
+/// A complete study.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StudyResults {
+    /// [`RESULTS_SCHEMA`].
+    pub schema: String,
+    /// The study's preset (its name in the file).
+    pub preset: Preset,
+    /// The full study configuration, read once at import (written with its keys sorted, as a
+    /// JSON value writes them, so files stay byte-identical).
+    #[serde(serialize_with = "sorted_keys")]
+    pub config: StudyConfig,
+    /// Every variant.
+    pub variants: Vec<VariantResult>,
+    /// The coarse-solver-only baseline (ETD1, no network).
+    pub baseline: Metrics,
+    /// Wall time of the whole study (seconds).
+    pub wall_secs: f64,
+    /// One chosen test per test size for the space–time maps (empty in older files).
+    #[serde(default)]
+    pub samples: Vec<SampleTest>,
+    /// Trainings absent from a partial merge of a cluster run (empty when complete); their
+    /// variants are over the seeds that are there, or left out when none is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_cells: Vec<MissingCell>,
+}
+
+/// A training of a cluster run that is not in its merged results.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MissingCell {
+    /// The cell's index in its plan (its job-array task id).
+    pub cell: usize,
+    /// `C-NOG 16×10 m=3 seed 1`.
+    pub label: String,
+    /// Why: `missing`, `failed: …` or `foreign: …`.
+    pub reason: String,
+}
+
+/// Writes `config` through a JSON value: its keys sorted, as results files always had them.
+fn sorted_keys<S: serde::Serializer>(
+    config: &StudyConfig,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serde_json::to_value(config)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(serializer)
+}
+
+/// Why an imported results file is rejected.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    /// Not JSON or not the schema's shape.
+    #[error("not a results file: {0}")]
+    Malformed(String),
+    /// The study configuration inside is not one this version reads.
+    #[error("the results file's study config cannot be read: {0}")]
+    Config(String),
+    /// A different schema.
+    #[error("unsupported schema '{0}' (expected {RESULTS_SCHEMA})")]
+    Schema(String),
+    /// The file holds no variant.
+    #[error("the results file has no variants (nothing was trained)")]
+    Empty,
+}
+
+impl StudyResults {
+    /// Parses and checks the schema tag; a file without variants is refused (there is nothing
+    /// to show).
+    pub fn from_json(text: &str) -> Result<Self, ResultsError> {
+        // Read straight from the text, never through `serde_json::Value`: a second deserializer
+        // would instantiate every type's visitor again in the page's module.
+        #[derive(Deserialize)]
+        struct Schema {
+            schema: Option<String>,
+        }
+        #[derive(Deserialize)]
+        struct Config {
+            config: Option<StudyConfig>,
+        }
+        let malformed = |err: serde_json::Error| ResultsError::Malformed(err.to_string());
+        let schema = serde_json::from_str::<Schema>(text)
+            .map_err(malformed)?
+            .schema
+            .ok_or_else(|| ResultsError::Malformed("missing \"schema\"".into()))?;
+        if schema != RESULTS_SCHEMA {
+            return Err(ResultsError::Schema(schema));
+        }
+        serde_json::from_str::<Config>(text)
+            .map_err(|err| ResultsError::Config(err.to_string()))?
+            .config
+            .ok_or_else(|| ResultsError::Malformed("missing \"config\"".into()))?;
+        let results: Self = serde_json::from_str(text).map_err(malformed)?;
+        if results.variants.is_empty() {
+            return Err(ResultsError::Empty);
+        }
+        Ok(results)
+    }
+
+    /// The one-line description of a stored results file (`preset 'quick', 6 variants, 398 s`),
+    /// read without building the whole file (the variants are skipped, not parsed into values).
+    pub fn summary_from_json(text: &str) -> Result<String, ResultsError> {
+        #[derive(Deserialize)]
+        struct Summary {
+            schema: String,
+            preset: String,
+            variants: Vec<serde::de::IgnoredAny>,
+            wall_secs: f64,
+            #[serde(default)]
+            missing_cells: Vec<serde::de::IgnoredAny>,
+        }
+        let summary: Summary =
+            serde_json::from_str(text).map_err(|err| ResultsError::Malformed(err.to_string()))?;
+        if summary.schema != RESULTS_SCHEMA {
+            return Err(ResultsError::Schema(summary.schema));
+        }
+        let partial = match summary.missing_cells.len() {
+            0 => String::new(),
+            n => format!(", partial: {n} training(s) missing"),
+        };
+        Ok(format!(
+            "preset '{}', {} variants, {:.0} s{partial}",
+            summary.preset,
+            summary.variants.len(),
+            summary.wall_secs
+        ))
+    }
+
+    /// The simulated system.
+    pub fn system(&self) -> System {
+        self.config.system
+    }
+
+    /// The first variant of `mode` × `modality`, if present.
+    pub fn find(&self, mode: Mode, modality: Modality) -> Option<&VariantResult> {
+        self.variants.iter().find(|v| v.id.is(mode, modality))
+    }
+
+    /// C-NOG's mean relative error divided into P-WIG's (the study: ≈ 4.5): how many times
+    /// better non-differentiable correction is than differentiable prediction.
+    pub fn c_nog_over_p_wig(&self) -> Option<f64> {
+        let c_nog = self
+            .find(Mode::Correct, Modality::Nog)?
+            .metrics
+            .relative_error
+            .mean;
+        let p_wig = self
+            .find(Mode::Predict, Modality::Wig)?
+            .metrics
+            .relative_error
+            .mean;
+        (c_nog > 0.0).then(|| p_wig / c_nog)
+    }
+
+    /// The C-NOG / P-WIG comparison in words ("C-NOG is 4.50× better than P-WIG …", or
+    /// "… worse …" when the ratio is below 1) with the paper's `published` ratio beside it where
+    /// there is one; `None` when either variant is missing.
+    pub fn ratio_sentence(&self, published: Option<&str>) -> Option<String> {
+        let ratio = self.c_nog_over_p_wig()?;
+        let study = published.map_or(String::new(), |p| format!(" (study: ≈ {p}× better)"));
+        Some(if ratio >= 1.0 {
+            format!("C-NOG is {ratio:.2}× better than P-WIG in relative error{study}.")
+        } else {
+            format!(
+                "C-NOG is {:.2}× worse than P-WIG in relative error here{study}.",
+                1.0 / ratio
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod space_time_tests {
+    use super::SpaceTime;
+
+    #[test]
+    fn summary_of_a_results_file() {
+        let text = include_str!("../../../../tests/e2e/fixtures/cli-results.json");
+        let full = super::StudyResults::from_json(text).expect("fixture");
+        let summary = super::StudyResults::summary_from_json(text).expect("summary");
+        assert_eq!(
+            summary,
+            format!("preset 'quick', 6 variants, {:.0} s", full.wall_secs)
+        );
+        let err = super::StudyResults::summary_from_json(&text.replace("results@1", "results@9"))
+            .expect_err("schema");
+        assert!(err.to_string().contains("unsupported schema"));
+        assert!(super::StudyResults::summary_from_json("[]").is_err());
+    }
+
+    #[test]
+    fn keeps_evenly_strided_rounded_frames() {
+        // 251 frames (250 steps) into at most 100: every 3rd step (0, 3, …, 249) = 84 frames.
+        let rollout: Vec<Vec<f64>> = (0..251).map(|t| vec![t as f64 + 0.12345, -1e-4]).collect();
+        let kept = SpaceTime::from_rollout(&rollout, 100);
+        assert_eq!(kept.every, 3);
+        assert_eq!(kept.frames.len(), 84);
+        assert_eq!(kept.frames[1], vec![Some(3.123), Some(-0.0)]);
+        // Short rollouts are kept whole.
+        assert_eq!(
+            SpaceTime::from_rollout(&rollout[..50], 100).frames.len(),
+            50
+        );
+        // Non-finite and f32-overflowing values become None.
+        let wild = vec![vec![f64::NAN, f64::INFINITY, 1e300, 2.0]];
+        assert_eq!(
+            SpaceTime::from_rollout(&wild, 100).frames[0],
+            vec![None, None, None, Some(2.0)]
+        );
+    }
+}

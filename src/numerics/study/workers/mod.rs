@@ -1,0 +1,10 @@
+//! A study spread over the browser's Web Workers, with no browser type: the messages between the
+//! page and a worker, how cells are shared out and the [`pool::Assembly`] of what the workers
+//! report ([`pool`]); the pure state machine that decides what happens when
+//! ([`controller::PoolController`]); and which device trains, chosen by measurement
+//! ([`device_choice`]). The page (`ui::pool_run`) and the worker (`platform::worker`) only
+//! carry out its actions. The top room: it may import every other.
+
+pub mod controller;
+pub mod device_choice;
+pub mod pool;
