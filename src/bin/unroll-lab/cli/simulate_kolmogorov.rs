@@ -59,9 +59,11 @@ fn scheme_of(args: &SimulateArgs) -> Result<KolmogorovScheme, CliError> {
         "spectral" => KolmogorovScheme::Spectral,
         "coarse" => KolmogorovScheme::Coarse(TimeScheme::SspRk3),
         "piso" => KolmogorovScheme::Coarse(TimeScheme::Piso),
-        other => return Err(CliError::Usage(format!(
+        other => {
+            return Err(CliError::Usage(format!(
             "unknown scheme '{other}' for --system kolmogorov (expected piso, spectral or coarse)"
-        ))),
+        )))
+        }
     })
 }
 
