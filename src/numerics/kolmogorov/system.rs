@@ -33,8 +33,9 @@ pub const SOLVER_DEVIATION: &str =
 /// The default PISO's diagonal, listed after [`SOLVER_DEVIATION`].
 pub const DIAGONAL_DEVIATION: &str =
     "PISO's predictor keeps the advective flux divergence out of its diagonal (the official \
-     matrix has it in): the same step for a divergence-free input, a difference second order \
-     in the divergence of a network's correction (set-up piso-advective: the official form)";
+     matrix has it in): the same step for a divergence-free input, a small difference first \
+     order in the divergence of a network's correction (set-up piso-advective: the official \
+     form)";
 
 /// Vorticity snapshots kept per sample rollout (251 frames: every 10th step).
 pub const SAMPLE_SNAPSHOTS: usize = 26;
