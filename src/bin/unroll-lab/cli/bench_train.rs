@@ -229,6 +229,25 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
         }
         return super::bench_ensemble::print(&bench, args.json);
     }
+    let bench = time_configs(args, system, configs, &trajectories, &device)?;
+    if args.json {
+        let json = serde_json::to_string_pretty(&bench)
+            .map_err(|err| CliError::Output(err.to_string()))?;
+        println!("{json}");
+    } else {
+        print_bench(&bench);
+    }
+    Ok(())
+}
+
+/// Times every config of `configs` on `trajectories` (see [`time_variant`]).
+fn time_configs(
+    args: &BenchTrainArgs,
+    system: &dyn PhysicalSystem,
+    configs: Vec<TrainConfig>,
+    trajectories: &[Trajectory],
+    device: &burn::tensor::Device,
+) -> Result<Bench, CliError> {
     let mut bench = Bench {
         system: args.system.name(),
         network: String::new(),
@@ -251,7 +270,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
         let solver = system.solver_flops_per_state(config.mode, config.alpha);
         let flops = flops_per_iteration(&config, system.state_shape().values(), solver);
         let (mode, modality) = (config.mode, config.modality);
-        let mut trainer = system.trainer(config, &trajectories, &device)?;
+        let mut trainer = system.trainer(config, trajectories, device)?;
         let variant = time_variant(args, &mut trainer, mode, modality)?;
         if !args.json {
             eprintln!("{label}: {:.2} it/s", variant.iterations_per_sec);
@@ -262,14 +281,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
         bench.flops_per_iteration.insert(label, flops);
         bench.variants.push(variant);
     }
-    if args.json {
-        let json = serde_json::to_string_pretty(&bench)
-            .map_err(|err| CliError::Output(err.to_string()))?;
-        println!("{json}");
-    } else {
-        print_bench(&bench);
-    }
-    Ok(())
+    Ok(bench)
 }
 
 /// `"<architecture> C×D, batch B, m = M (ONE: …)"` of the first config.
