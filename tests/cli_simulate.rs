@@ -210,6 +210,50 @@ fn bench_train_profile_counts_gemm_calls() {
     assert!(gemms("correct", "one") > gemms("predict", "one"));
 }
 
+/// `bench train --system kolmogorov` times the study's correction variants (C-ONE, C-NOG, C-WIG)
+/// of the smallest 2-D ResNet and reports counted GFLOP/s and, with `--profile`, the solver's
+/// forward and backward time (WIG only differentiates through PISO).
+#[test]
+fn bench_train_times_kolmogorov_with_the_solver_split() {
+    let output = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .args([
+            "bench",
+            "train",
+            "--system",
+            "kolmogorov",
+            "--profile",
+            "--json",
+        ])
+        .args(["--iterations", "1"])
+        .output()
+        .expect("run unroll-lab");
+    let value = json(&output);
+    assert_eq!(value["system"], "kolmogorov");
+    let variants = value["variants"].as_array().expect("variants");
+    let labels: Vec<String> = variants
+        .iter()
+        .map(|v| {
+            format!(
+                "{}-{}",
+                v["mode"].as_str().unwrap_or(""),
+                v["modality"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(labels, ["correct-one", "correct-nog", "correct-wig"]);
+    for label in ["C-ONE", "C-NOG", "C-WIG"] {
+        assert!(
+            value["gflops"][label].as_f64().expect("gflops") > 0.0,
+            "{label}"
+        );
+    }
+    let phase = |v: &Value, name: &str| v["phases_ms"][name].as_f64().expect(name);
+    assert!(phase(&variants[2], "solver") > 0.0);
+    assert!(phase(&variants[2], "solver backward") > 0.0);
+    assert_eq!(phase(&variants[1], "solver backward"), 0.0);
+    assert!(phase(&variants[0], "network backward") > 0.0);
+}
+
 /// `bench train --ensemble` times the architecture it is given (every 1-D one has a member
 /// axis), and on the CPU counts no GPU launches.
 #[test]

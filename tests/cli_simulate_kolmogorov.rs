@@ -189,6 +189,65 @@ fn divergence_prints_the_finite_prefix_and_exits_0() {
     }
 }
 
+/// `--solver` runs a study's set-up: on a divergence-free start `piso-advective` (the official
+/// diagonal) is `--scheme piso` to round-off, `ssp-rk3` is `--scheme coarse`; the output names
+/// the set-up; with `--scheme`, or an unknown name, it is a usage error.
+#[test]
+fn solver_setups_run_and_name_themselves() {
+    let path = init_file("setups.json", &smooth_field(16));
+    let init = path.to_str().expect("path");
+    let with = |flag: &str, name: &str| {
+        json(&run(&[
+            "--system",
+            "kolmogorov",
+            flag,
+            name,
+            "--reynolds",
+            "300",
+            "--dt",
+            "0.02",
+            "--steps",
+            "5",
+            "--init",
+            init,
+        ]))
+    };
+    let flat =
+        |value: &Value| -> Vec<f64> { frames(value).into_iter().flatten().flatten().collect() };
+    let advective = with("--solver", "piso-advective");
+    assert_eq!(advective["scheme"], "piso-advective");
+    let piso = flat(&with("--scheme", "piso"));
+    let worst = flat(&advective)
+        .iter()
+        .zip(&piso)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    assert!(worst < 1e-9, "{worst:e}");
+    assert_eq!(
+        flat(&with("--solver", "ssp-rk3")),
+        flat(&with("--scheme", "coarse"))
+    );
+    let base = [
+        "--system",
+        "kolmogorov",
+        "--reynolds",
+        "300",
+        "--dt",
+        "0.02",
+        "--init",
+        init,
+    ];
+    let args: Vec<&str> = base
+        .iter()
+        .copied()
+        .chain(["--solver", "piso", "--scheme", "piso"])
+        .collect();
+    assert_usage_error(&args, "not both");
+    let args: Vec<&str> = base.iter().copied().chain(["--solver", "heun"]).collect();
+    assert_usage_error(&args, "piso-advective");
+    let _ = std::fs::remove_file(path);
+}
+
 fn assert_usage_error(args: &[&str], needle: &str) {
     let output = common::assert_usage_error("simulate", args, needle);
     assert!(output.stdout.is_empty());

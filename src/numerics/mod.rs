@@ -13,6 +13,7 @@ pub mod metrics;
 pub mod names;
 pub mod nets;
 pub mod profile;
+pub mod profile_mark;
 pub mod readback;
 pub mod selfcheck;
 pub mod spectral1d;

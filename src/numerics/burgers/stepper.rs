@@ -12,6 +12,7 @@ use super::error::BurgersError;
 use super::tensor::TensorSolver;
 use crate::numerics::nets::Forward;
 use crate::numerics::profile::{span, Phase};
+use crate::numerics::profile_mark::timed_part;
 use crate::numerics::train::Mode;
 use crate::numerics::types::Precision;
 
@@ -125,10 +126,14 @@ impl BurgersStepper {
         match self.mode {
             Mode::Correct => {
                 let coarse = solve(u.clone());
-                let correction = span(Phase::Network, || net.forward(u, channel));
+                let correction = timed_part(Phase::Network, Phase::NetworkBackward, u, |u| {
+                    net.forward(u, channel)
+                });
                 span(Phase::Loss, || coarse + correction * CORRECTION_FACTOR)
             }
-            _ => span(Phase::Network, || net.forward(u, channel)),
+            _ => timed_part(Phase::Network, Phase::NetworkBackward, u, |u| {
+                net.forward(u, channel)
+            }),
         }
     }
 

@@ -30,7 +30,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use super::config::{check_dt, check_forcing, check_resolution, check_state, FORCING_WAVENUMBER};
 use super::error::KolmogorovError;
 use super::grid::{sample, spacing};
-use super::piso::PisoGradient;
+use super::piso::{PisoDiagonal, PisoGradient};
 use super::poisson::PoissonSolver;
 use crate::numerics::types::Precision;
 
@@ -69,6 +69,7 @@ pub struct CoarseSolver {
     forcing_amplitude: f64,
     scheme: TimeScheme,
     gradient: PisoGradient,
+    diagonal: PisoDiagonal,
     precision: Precision,
     device: Device,
     poisson: PoissonSolver,
@@ -98,6 +99,7 @@ impl CoarseSolver {
             forcing_amplitude: 0.0,
             scheme: TimeScheme::default(),
             gradient: PisoGradient::default(),
+            diagonal: PisoDiagonal::default(),
             precision,
             device: device.clone(),
             poisson: PoissonSolver::new(n, device, precision),
@@ -127,6 +129,17 @@ impl CoarseSolver {
     /// PISO's gradient.
     pub fn gradient(&self) -> PisoGradient {
         self.gradient
+    }
+
+    /// The same solver with PISO's diagonal `diagonal` (no effect on the other schemes).
+    pub fn with_diagonal(mut self, diagonal: PisoDiagonal) -> Self {
+        self.diagonal = diagonal;
+        self
+    }
+
+    /// PISO's diagonal.
+    pub fn diagonal(&self) -> PisoDiagonal {
+        self.diagonal
     }
 
     /// Grid spacing `h = 2π/N`.
@@ -255,10 +268,20 @@ impl CoarseSolver {
     /// `(P w, φ)` with `P w = w − G φ`, `Δ_h φ = D w`: `[B, 2, N, N] → ([B, 2, N, N],
     /// [B, 1, N, N])`.
     pub fn project(&self, velocity: Tensor<4>) -> (Tensor<4>, Tensor<4>) {
-        let phi = self.poisson.solve(self.divergence(velocity.clone()));
-        let gx = (phi.clone() - at(phi.clone(), 0, -1)).div_scalar(self.h);
-        let gy = (phi.clone() - at(phi.clone(), -1, 0)).div_scalar(self.h);
-        (velocity - Tensor::cat(vec![gx, gy], 1), phi)
+        let phi = self.pressure_solve(self.divergence(velocity.clone()));
+        (velocity - self.gradient_of(phi.clone()), phi)
+    }
+
+    /// `Δ_h⁻¹ rhs`, mean mode zero: `[B, 1, N, N] → [B, 1, N, N]`.
+    pub fn pressure_solve(&self, rhs: Tensor<4>) -> Tensor<4> {
+        self.poisson.solve(rhs)
+    }
+
+    /// The gradient `G φ` to the faces: `[B, 1, N, N] → [B, 2, N, N]`.
+    pub fn gradient_of(&self, phi: Tensor<4>) -> Tensor<4> {
+        let gx = phi.clone() - at(phi.clone(), 0, -1);
+        let gy = phi.clone() - at(phi, -1, 0);
+        Tensor::cat(vec![gx, gy], 1).div_scalar(self.h)
     }
 
     /// One step of `dt` with `ν = viscosity`: velocity `[B, 2, N, N]` → (velocity

@@ -50,7 +50,7 @@ pub enum KolmogorovError {
     },
     /// A coarse-solver set-up name that Kolmogorov flow does not offer.
     #[error(
-        "unknown Kolmogorov solver set-up '{0}' (expected piso, piso-exact, piso-official or ssp-rk3)"
+        "unknown Kolmogorov solver set-up '{0}' (expected piso, piso-exact, piso-advective, piso-official or ssp-rk3)"
     )]
     UnknownSetup(String),
     /// Reading a tensor back from the device failed.

@@ -6,7 +6,7 @@
 //! (the f64 pseudo-spectral ETDRK4 ground truth, vorticity form), [`staggered`] (vorticity ↔
 //! staggered MAC velocity, the truth's down-sampling to the coarse grid), [`poisson`] (the exact
 //! periodic Poisson solve as matmuls), [`coarse`] (the differentiable coarse solver on burn
-//! tensors: SSP-RK3 projection scheme), [`piso`] (its default scheme, the paper's PISO), [`initial`] (seeded random fields, spin-up), [`statistics`] (vorticity rms and
+//! tensors: SSP-RK3 projection scheme), [`piso`] (its default scheme, the paper's PISO; its deviations from the official step are listed there), [`stencil`] (PISO's variable-coefficient stencil as one op, hand-written on the CPU backend), [`initial`] (seeded random fields, spin-up), [`statistics`] (vorticity rms and
 //! integral time scale); for the study: [`data`] (training and test trajectories), [`metrics`]
 //! (velocity MSE, diverged models), [`preset`] (the paper's set-up and the reduced budgets), [`setup`] (the named coarse-solver
 //! set-ups: scheme, gradient, the official quirks) and
@@ -27,17 +27,20 @@ pub mod setup;
 pub mod spectral;
 pub mod staggered;
 pub mod statistics;
+pub mod stencil;
 pub mod stepper;
 pub mod system;
 
 #[cfg(test)]
 mod piso_tests;
 #[cfg(test)]
+mod stencil_tests;
+#[cfg(test)]
 mod tests;
 
 pub use coarse::{CoarseSolver, TimeScheme};
 pub use error::KolmogorovError;
-pub use piso::PisoGradient;
+pub use piso::{PisoDiagonal, PisoGradient};
 pub use spectral::SpectralSolver;
 
 /// The four 2-D ResNet sizes of the study as grid entries.

@@ -8,13 +8,13 @@ use burn::tensor::Device;
 use super::coarse::{CoarseSolver, TimeScheme};
 use super::config::{COARSE_DT, COARSE_RESOLUTION};
 use super::data::Sampling;
-use super::piso::PisoGradient;
+use super::piso::{PisoDiagonal, PisoGradient};
 use super::KolmogorovError;
 use crate::numerics::types::solver_setup::find;
 use crate::numerics::types::{Precision, SetupWords, SolverSetup};
 
 /// The set-ups, the default first.
-pub const SETUPS: [SetupWords; 4] = [
+pub const SETUPS: [SetupWords; 5] = [
     SetupWords {
         name: "piso",
         label: "PISO, the paper's gradient",
@@ -27,6 +27,15 @@ pub const SETUPS: [SetupWords; 4] = [
             "WIG's gradient is the exact derivative of the PISO step (the paper's detaches the \
              advecting velocity and differentiates the linear solves through their right-hand \
              side only)",
+        ),
+    },
+    SetupWords {
+        name: "piso-advective",
+        label: "PISO with the official advective diagonal",
+        deviation: Some(
+            "PISO's pressure equations with the advective diagonal (the official form) are \
+             solved by 3 fixed-point corrections of exact Poisson solves (the official code: \
+             an iterative solver)",
         ),
     },
     SetupWords {
@@ -55,6 +64,8 @@ pub struct Setup {
     pub scheme: TimeScheme,
     /// PISO's gradient.
     pub gradient: PisoGradient,
+    /// PISO's diagonal.
+    pub diagonal: PisoDiagonal,
     /// The official forcing and point-sampled down-sampling.
     pub official_quirks: bool,
 }
@@ -67,11 +78,16 @@ impl Setup {
         let piso = Self {
             scheme: TimeScheme::Piso,
             gradient: PisoGradient::Paper,
+            diagonal: PisoDiagonal::Constant,
             official_quirks: false,
         };
         Ok(match words.name {
             "piso-exact" => Self {
                 gradient: PisoGradient::Exact,
+                ..piso
+            },
+            "piso-advective" => Self {
+                diagonal: PisoDiagonal::Advective,
                 ..piso
             },
             "piso-official" => Self {
@@ -101,14 +117,22 @@ impl Setup {
         device: &Device,
         precision: Precision,
     ) -> Result<CoarseSolver, KolmogorovError> {
-        let solver = CoarseSolver::with_precision(COARSE_RESOLUTION, COARSE_DT, device, precision)?
+        let solver = CoarseSolver::with_precision(COARSE_RESOLUTION, COARSE_DT, device, precision)?;
+        Ok(self.configure(solver))
+    }
+
+    /// `solver` (any grid, time step) with this set-up's scheme, gradient, diagonal and
+    /// forcing.
+    pub fn configure(self, solver: CoarseSolver) -> CoarseSolver {
+        let solver = solver
             .with_scheme(self.scheme)
-            .with_gradient(self.gradient);
-        Ok(if self.official_quirks {
+            .with_gradient(self.gradient)
+            .with_diagonal(self.diagonal);
+        if self.official_quirks {
             solver.with_official_forcing()
         } else {
             solver
-        })
+        }
     }
 }
 
@@ -126,6 +150,7 @@ mod tests {
                 .expect("solver");
             assert_eq!(solver.scheme(), setup.scheme, "{}", words.name);
             assert_eq!(solver.gradient(), setup.gradient, "{}", words.name);
+            assert_eq!(solver.diagonal(), setup.diagonal, "{}", words.name);
             assert_eq!(words.deviation.is_none(), words.name == "piso");
         }
         assert_eq!(

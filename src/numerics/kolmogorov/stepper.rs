@@ -7,7 +7,8 @@ use burn::tensor::{Device, Tensor};
 use super::setup::Setup;
 use super::CoarseSolver;
 use crate::numerics::nets::Forward;
-use crate::numerics::profile::{span, Phase};
+use crate::numerics::profile::{backward_from, backward_to, span, Phase};
+use crate::numerics::profile_mark::timed_part;
 use crate::numerics::train::step::{solve_groups_apart, HybridStep, Stepper};
 use crate::numerics::train::TrainError;
 use crate::numerics::types::Precision;
@@ -45,14 +46,26 @@ impl FlowStep {
 
 /// One solver step on flattened states: velocity `[batch, 2·N²]` → (velocity `[batch, 2·N²]`,
 /// pressure `[batch, N²]`).
+/// Timed as [`Phase::Solver`], its reverse pass as [`Phase::SolverBackward`].
 fn flow_step(solver: &CoarseSolver, viscosity: f64, u: Tensor<2>) -> (Tensor<2>, Tensor<2>) {
     let [batch, values] = u.dims();
     let n = solver.resolution();
-    let (velocity, pressure) = solver.step(u.reshape([batch, 2, n, n]), viscosity);
+    let u = backward_to(Phase::SolverBackward, u);
+    let (velocity, pressure) = span(Phase::Solver, || {
+        solver.step(u.reshape([batch, 2, n, n]), viscosity)
+    });
     (
-        velocity.reshape([batch, values]),
-        pressure.reshape([batch, n * n]),
+        backward_from(Phase::SolverBackward, velocity.reshape([batch, values])),
+        backward_from(Phase::SolverBackward, pressure.reshape([batch, n * n])),
     )
+}
+
+/// The network's correction of `input`, timed as [`Phase::Network`], its reverse pass as
+/// [`Phase::NetworkBackward`].
+fn correction(net: &dyn Forward, input: Tensor<2>, channel: Tensor<2>) -> Tensor<2> {
+    timed_part(Phase::Network, Phase::NetworkBackward, input, |input| {
+        net.forward(input, channel)
+    })
 }
 
 impl HybridStep for FlowStep {
@@ -76,9 +89,9 @@ impl HybridStep for FlowStep {
         channel: Tensor<2>,
     ) -> Result<Tensor<2>, TrainError> {
         let viscosity = 1.0 / self.reynolds[size];
-        let (velocity, pressure) = span(Phase::Solver, || flow_step(&self.solver, viscosity, u));
+        let (velocity, pressure) = flow_step(&self.solver, viscosity, u);
         let input = Tensor::cat(vec![velocity.clone(), pressure], 1);
-        let correction = span(Phase::Network, || net.forward(input, channel));
+        let correction = correction(net, input, channel);
         Ok(span(Phase::Loss, || velocity + correction))
     }
 
@@ -93,16 +106,14 @@ impl HybridStep for FlowStep {
         if let [size] = sizes {
             return self.step(net, *size, u, channel);
         }
-        let solved = span(Phase::Solver, || {
-            solve_groups_apart(sizes, u, |size, u| {
-                let (velocity, pressure) = flow_step(&self.solver, 1.0 / self.reynolds[size], u);
-                Ok(Tensor::cat(vec![velocity, pressure], 1))
-            })
+        let solved = solve_groups_apart(sizes, u, |size, u| {
+            let (velocity, pressure) = flow_step(&self.solver, 1.0 / self.reynolds[size], u);
+            Ok(Tensor::cat(vec![velocity, pressure], 1))
         })?;
         let [batch, _] = solved.dims();
         let velocity_values = 2 * self.solver.resolution().pow(2);
         let velocity = solved.clone().narrow(1, 0, velocity_values);
-        let correction = span(Phase::Network, || net.forward(solved, channel));
+        let correction = correction(net, solved, channel);
         debug_assert_eq!(correction.dims(), [batch, velocity_values]);
         Ok(span(Phase::Loss, || velocity + correction))
     }

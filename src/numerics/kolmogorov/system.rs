@@ -10,7 +10,7 @@ use super::data::{self, Sampling, TEST_SEED};
 use super::setup::{Setup, SETUPS};
 use super::staggered::vorticity_from_velocity;
 use super::stepper::FlowStep;
-use super::{metrics, preset, TimeScheme};
+use super::{metrics, preset, PisoDiagonal, TimeScheme};
 use crate::numerics::backend;
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::study::contract::description::SystemDescription;
@@ -29,22 +29,23 @@ pub const SOLVER_DEVIATION: &str =
     "coarse solver: the paper's PISO, but its predictor is solved by 16 Jacobi sweeps (BiCGStab \
      in the paper) and the state carries no pressure (no −∇pⁿ in the predictor)";
 
+/// The default PISO's diagonal, listed after [`SOLVER_DEVIATION`].
+pub const DIAGONAL_DEVIATION: &str =
+    "PISO's predictor keeps the advective flux divergence out of its diagonal (the official \
+     matrix has it in): the same step for a divergence-free input, a small difference first \
+     order in the divergence of a network's correction (set-up piso-advective: the official \
+     form)";
+
 /// Vorticity snapshots kept per sample rollout (251 frames: every 10th step).
 pub const SAMPLE_SNAPSHOTS: usize = 26;
 
 /// The baseline's name in tables and charts.
 pub const BASELINE_NAME: &str = "PISO only (the coarse solver)";
 
-/// Counted FLOPs of one PISO step of `batch` states on 32²: 17 applications of the
-/// off-diagonal operator (16 Jacobi sweeps and the second corrector, ≈ 40 operations per
-/// velocity value: frozen advection and the neighbour sum) and two projections (divergence,
-/// gradient and the Poisson solve as four N×N real-DFT matmuls in and four out, 2·N³ each).
+/// Counted FLOPs of one PISO step (the default, constant diagonal) of `batch` states on 32²
+/// ([`super::piso::piso_flops_per_step`]).
 pub fn coarse_flops_per_step(batch: usize) -> f64 {
-    let n = COARSE_RESOLUTION as f64;
-    let sweep = 40.0 * 2.0 * n * n;
-    let projection = 10.0 * n * n + 8.0 * 2.0 * n * n * n;
-    let sweeps = (super::piso::PREDICTOR_ITERATIONS + 1) as f64;
-    batch as f64 * (sweeps * sweep + 2.0 * projection)
+    batch as f64 * super::piso::piso_flops_per_step(COARSE_RESOLUTION, Default::default())
 }
 
 /// The down-sampling of the set-up `solver`.
@@ -193,6 +194,11 @@ impl SystemDescription for Kolmogorov {
         } else {
             vec![]
         };
+        if Setup::of(solver)
+            .is_ok_and(|s| s.scheme == TimeScheme::Piso && s.diagonal == PisoDiagonal::Constant)
+        {
+            out.push(DIAGONAL_DEVIATION.to_string());
+        }
         let words = crate::numerics::types::solver_setup::find(&SETUPS, solver);
         out.extend(words.and_then(|w| w.deviation).map(str::to_string));
         out.extend(preset::config_deviations(config));

@@ -11,6 +11,7 @@ use super::tensor::{read_rows, Precision};
 use super::{KsConfig, ReferenceSolver, Scheme, TensorSolver};
 use crate::numerics::nets::Forward;
 use crate::numerics::profile::{span, Phase};
+use crate::numerics::profile_mark::timed_part;
 use crate::numerics::train::step::{solve_groups_apart, HybridStep, Stepper};
 use crate::numerics::train::{Mode, TrainError};
 
@@ -192,7 +193,11 @@ impl KsStep {
         solver: impl Fn(Tensor<2>) -> Result<Tensor<2>, TrainError>,
     ) -> Result<Tensor<2>, TrainError> {
         let solve = |u: Tensor<2>| span(Phase::Solver, || solver(u));
-        let network = |u: Tensor<2>| span(Phase::Network, || net.forward(u, scale));
+        let network = |u: Tensor<2>| {
+            timed_part(Phase::Network, Phase::NetworkBackward, u, |u| {
+                net.forward(u, scale)
+            })
+        };
         Ok(match self.mode {
             Mode::Predict => network(u),
             Mode::Correct => {

@@ -1,5 +1,7 @@
-//! `unroll-lab bench train`: iterations/s of the six variants (P/C × ONE/NOG/WIG) at the study's
-//! default network on the CPU backend, with counted FLOPs per iteration and achieved GFLOP/s.
+//! `unroll-lab bench train`: iterations/s of a system's study variants (KS: P/C × ONE/NOG/WIG;
+//! Kolmogorov: C × ONE/NOG/WIG; Burgers: its modes) at the study's network on the CPU backend,
+//! with counted FLOPs per iteration (network and solver) and achieved GFLOP/s; `--profile` splits
+//! an iteration into network and solver forward and backward, Adam and the rest.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -10,37 +12,51 @@ use serde::Serialize;
 use super::CliError;
 use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::counted;
-use unroll_lab::numerics::ks::data::{data_solver, generate};
 use unroll_lab::numerics::launches::count_launches;
 use unroll_lab::numerics::nets::fused::{self, Fusion};
 use unroll_lab::numerics::nets::{Architecture, NetConfig};
-use unroll_lab::numerics::profile::{self, Phase};
+use unroll_lab::numerics::profile::{self, Phase, PHASES};
 use unroll_lab::numerics::study::contract::config::Preset;
 use unroll_lab::numerics::system::{PhysicalSystem, System};
 use unroll_lab::numerics::train::config::TrainDataConfig;
 use unroll_lab::numerics::train::flops::flops_per_iteration;
 use unroll_lab::numerics::train::run::LossLog;
 use unroll_lab::numerics::train::{Modality, Mode, TrainConfig, Trainer};
+use unroll_lab::numerics::types::Trajectory;
 
-/// The study's training config of `mode` × `modality` (KS, the paper's budget).
-fn study_training(ks: &dyn PhysicalSystem, mode: Mode, modality: Modality) -> TrainConfig {
-    let mut config = ks.preset(Preset::Paper, 1).base;
+/// The study's training config of `mode` × `modality` (the `paper` preset's base: its budget and
+/// smallest network), at its last curriculum stage if it has one (the longest unroll, timed from
+/// the start). `None` where the system does not study `mode`.
+fn study_training(
+    system: &dyn PhysicalSystem,
+    mode: Mode,
+    modality: Modality,
+) -> Option<TrainConfig> {
+    let mut config = system.preset(Preset::Paper, 1).base;
     config.mode = mode;
     config.modality = modality;
-    config
+    if let Some(curriculum) = &mut config.curriculum {
+        let last = *curriculum.horizons.last()?;
+        curriculum.horizons = vec![last];
+        curriculum.learning_rates.truncate(1);
+        curriculum.ramp = false;
+        config.unroll.horizon = last;
+    }
+    system.validate_training(&config).ok().map(|()| config)
 }
 
 /// What `bench train` times for `mode` × `modality`: the study's config with `architecture`
-/// (at its default size unless it is the study's) on `data`.
+/// (at its default size unless it is the study's) on `data`, `iterations` long.
 fn bench_config(
-    ks: &dyn PhysicalSystem,
+    system: &dyn PhysicalSystem,
     mode: Mode,
     modality: Modality,
-    architecture: Architecture,
+    architecture: Option<Architecture>,
     data: &TrainDataConfig,
-) -> TrainConfig {
-    let mut config = study_training(ks, mode, modality);
-    if architecture != config.net.architecture {
+    iterations: usize,
+) -> Option<TrainConfig> {
+    let mut config = study_training(system, mode, modality)?;
+    if let Some(architecture) = architecture.filter(|a| *a != config.net.architecture) {
         let (channels, depth) = architecture.default_size();
         config.net = NetConfig {
             architecture,
@@ -49,7 +65,42 @@ fn bench_config(
         };
     }
     config.data = data.clone();
-    config
+    config.iterations = iterations;
+    if let Some(curriculum) = &mut config.curriculum {
+        curriculum.stage_iterations = iterations;
+    }
+    Some(config)
+}
+
+/// Every config the bench times, prediction's first.
+fn bench_configs(
+    system: &dyn PhysicalSystem,
+    architecture: Option<Architecture>,
+    data: &TrainDataConfig,
+    iterations: usize,
+) -> Vec<TrainConfig> {
+    [Mode::Predict, Mode::Correct]
+        .into_iter()
+        .flat_map(|mode| Modality::ALL.map(|modality| (mode, modality)))
+        .filter_map(|(mode, modality)| {
+            bench_config(system, mode, modality, architecture, data, iterations)
+        })
+        .collect()
+}
+
+/// The data the bench trains on, cheap to make: the study's recipe with at most 200 frames per
+/// trajectory; Kolmogorov's 128² spectral truth spun up to t = 5 only (250 coarse frames, not
+/// the study's t = 50) with 40 frames per Reynolds number.
+fn bench_data(system: &dyn PhysicalSystem) -> Result<(TrainDataConfig, Vec<Trajectory>), CliError> {
+    let config = system.preset(Preset::Paper, 1).base;
+    let mut data = config.data.clone();
+    data.frames = data.frames.min(200);
+    if system.system() == System::Kolmogorov {
+        data.frames = 40;
+        data.warmup_steps = 250;
+    }
+    let trajectories = system.training_data(&data, &config.solver)?;
+    Ok((data, trajectories))
 }
 
 #[derive(Debug, Args)]
@@ -60,9 +111,13 @@ pub struct BenchTrainArgs {
     /// Timed iterations per variant (after 3 untimed ones).
     #[arg(long, default_value_t = 30)]
     iterations: usize,
-    /// Also time each phase of an iteration (gather, network, solver, loss, backward, optimizer).
+    /// Also time each phase of an iteration (network and solver forward and backward, gather,
+    /// loss, the rest of the backward, Adam, other) and count tensor ops and gemm calls.
     #[arg(long)]
     profile: bool,
+    /// The system whose study variants are timed: ks, kolmogorov or burgers.
+    #[arg(long, default_value = "ks", value_parser = parse_system)]
+    system: System,
     /// Also time the three levels of fusion (`nets::fused::Fusion`: burn's composite ops, the
     /// fused LeakyReLU, the fused blocks and convolutions) on the same trainer, interleaved in
     /// rounds of rotating order, and print each.
@@ -71,10 +126,11 @@ pub struct BenchTrainArgs {
     /// The device to train on: cpu, wgpu (built with `--features gpu`) or cuda (`--features cuda`).
     #[arg(long, default_value = "cpu", value_parser = parse_device)]
     device: NativeDevice,
-    /// The network: the study's ResNet1D 16×10 (`resnet`, the default), or another 1-D
-    /// architecture at its default size (`dilated`, `unet`, `gcn`, `fno`).
-    #[arg(long, default_value = "resnet")]
-    architecture: Architecture,
+    /// The network: the study's (KS: ResNet1D 16×10; Kolmogorov: the smallest 2-D ResNet) by
+    /// default, or another of the system's architectures at its default size (`dilated`,
+    /// `unet`, `gcn`, `fno`).
+    #[arg(long)]
+    architecture: Option<Architecture>,
     /// Instead: time ensembles of these sizes `K` (e.g. `1,6,18`: seeds of one variant trained
     /// as one model, `nets::Ensemble`) against one network trained alone, interleaved, and print
     /// the per-network iterations/s of each.
@@ -84,6 +140,10 @@ pub struct BenchTrainArgs {
 
 fn parse_device(name: &str) -> Result<NativeDevice, String> {
     NativeDevice::parse(name)
+}
+
+fn parse_system(name: &str) -> Result<System, String> {
+    name.parse::<System>().map_err(|err| err.to_string())
 }
 
 #[derive(Debug, Serialize)]
@@ -121,14 +181,18 @@ struct Level {
 
 #[derive(Debug, Serialize)]
 struct Bench {
+    system: &'static str,
+    network: String,
     device: &'static str,
     channels: usize,
     depth: usize,
     batch: usize,
     horizon: usize,
     variants: Vec<Variant>,
-    /// Keyed `"P-ONE"` …: counted forward + backward FLOPs of one iteration.
+    /// Keyed `"P-ONE"` …: counted forward + backward FLOPs of one iteration (network and
+    /// solver, `train::flops`).
     flops_per_iteration: BTreeMap<String, f64>,
+    /// Keyed likewise: counted FLOPs per iteration × iterations/s, in GFLOP/s.
     gflops: BTreeMap<String, f64>,
 }
 
@@ -137,35 +201,56 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
         return Err(CliError::Usage("--iterations must be at least 1".into()));
     }
     let device = args.device.device().map_err(CliError::Usage)?;
-    let ks = System::Ks.physics();
-    let mut data = study_training(ks, Mode::Correct, Modality::Wig).data;
-    data.frames = 200;
-    let trajectories = generate(&data, data_solver(48))?;
+    let system = args.system.physics();
+    if let Some(a) = args
+        .architecture
+        .filter(|a| !system.architectures().contains(a))
+    {
+        return Err(CliError::Usage(format!(
+            "{} has no {a} network",
+            args.system
+        )));
+    }
+    let (data, trajectories) = bench_data(system)?;
+    // Enough iterations for the timed ones, the warm-up and `--compare-fusion`'s rounds.
+    let planned = 4 * args.iterations + 3 * ROUNDS + 3;
+    let configs = bench_configs(system, args.architecture, &data, planned);
     if !args.ensemble.is_empty() {
-        let configs = [Mode::Predict, Mode::Correct].into_iter().flat_map(|mode| {
-            Modality::ALL.map(|modality| bench_config(ks, mode, modality, args.architecture, &data))
-        });
         let bench = super::bench_ensemble::bench_ensemble(
-            ks,
-            configs.collect(),
+            system,
+            configs.clone(),
             &trajectories,
             &device,
             &args.ensemble,
             args.iterations,
         )?;
         if !args.json {
-            let net = bench_config(ks, Mode::Correct, Modality::Wig, args.architecture, &data).net;
-            println!(
-                "training on {}: {} {}×{}, batch 16, m = 3 (ONE: batch ×m)",
-                args.device.label(),
-                net.architecture,
-                net.channels,
-                net.depth
-            );
+            println!("training on {}: {}", args.device.label(), heading(&configs));
         }
         return super::bench_ensemble::print(&bench, args.json);
     }
+    let bench = time_configs(args, system, configs, &trajectories, &device)?;
+    if args.json {
+        let json = serde_json::to_string_pretty(&bench)
+            .map_err(|err| CliError::Output(err.to_string()))?;
+        println!("{json}");
+    } else {
+        print_bench(&bench);
+    }
+    Ok(())
+}
+
+/// Times every config of `configs` on `trajectories` (see [`time_variant`]).
+fn time_configs(
+    args: &BenchTrainArgs,
+    system: &dyn PhysicalSystem,
+    configs: Vec<TrainConfig>,
+    trajectories: &[Trajectory],
+    device: &burn::tensor::Device,
+) -> Result<Bench, CliError> {
     let mut bench = Bench {
+        system: args.system.name(),
+        network: String::new(),
         device: args.device.label(),
         channels: 0,
         depth: 0,
@@ -175,155 +260,188 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
         flops_per_iteration: BTreeMap::new(),
         gflops: BTreeMap::new(),
     };
-    for mode in [Mode::Predict, Mode::Correct] {
-        for modality in Modality::ALL {
-            let mut config = bench_config(ks, mode, modality, args.architecture, &data);
-            config.iterations = args.iterations + 3;
-            bench.channels = config.net.channels;
-            bench.depth = config.net.depth;
-            bench.batch = config.batch;
-            bench.horizon = config.unroll.horizon;
-            let label = config.variant_id().label();
-            let solver = ks.solver_flops_per_state(config.mode, config.alpha);
-            let flops = flops_per_iteration(&config, 48, solver);
-            let mut trainer = ks.trainer(config, &trajectories, &device)?;
-            let mut log = LossLog::default();
-            for _ in 0..3 {
-                log.push(trainer.step()?);
-            }
-            pollster::block_on(log.flush())?;
-            let start = Instant::now();
-            let mut timed = |log: &mut LossLog| -> Result<(), CliError> {
-                for _ in 0..args.iterations {
-                    log.push(trainer.step()?);
-                }
-                pollster::block_on(log.flush())?;
-                Ok(())
-            };
-            let (phase_seconds, tracked_ops, gemm_calls, launches) = if args.profile {
-                let ops_before = profile::tracked_ops();
-                let gemms_before = counted::gemm_calls();
-                let ((done, seconds), launches) =
-                    count_launches(|| profile::record(seconds_since_start, || timed(&mut log)));
-                done?;
-                let ops = profile::tracked_ops() - ops_before - 1;
-                let gemms = counted::gemm_calls() - gemms_before;
-                let per_iteration = |n: u64| Some(n as f64 / args.iterations as f64);
-                let launches = launches
-                    .filter(|_| args.device != NativeDevice::Cpu)
-                    .and_then(per_iteration);
-                (
-                    Some(seconds),
-                    per_iteration(ops),
-                    per_iteration(gemms),
-                    launches,
-                )
-            } else {
-                let (done, launches) = count_launches(|| timed(&mut log));
-                done?;
-                let launches = launches
-                    .filter(|_| args.device != NativeDevice::Cpu)
-                    .map(|n| n as f64 / args.iterations as f64);
-                (None, None, None, launches)
-            };
-            let seconds = start.elapsed().as_secs_f64().max(1e-9);
-            let fusion = if args.compare_fusion {
-                compare_fusion(&mut trainer, &mut log, args.iterations)?
-            } else {
-                Vec::new()
-            };
-            let rate = args.iterations as f64 / seconds;
-            let ms_per_iteration = 1e3 * seconds / args.iterations as f64;
-            let phases_ms = phase_seconds.map_or_else(BTreeMap::new, |phase_seconds| {
-                per_iteration_ms(&phase_seconds, ms_per_iteration, args.iterations)
-            });
-            if !args.json {
-                eprintln!("{label}: {rate:.2} it/s");
-            }
-            bench.variants.push(Variant {
-                mode: mode.name(),
-                modality: modality.name(),
-                iterations_per_sec: rate,
-                ms_per_iteration,
-                tracked_ops_per_iteration: tracked_ops,
-                gemm_calls_per_iteration: gemm_calls,
-                gpu_launches_per_iteration: launches,
-                fusion,
-                phases_ms,
-            });
-            bench.gflops.insert(label.clone(), flops * rate / 1e9);
-            bench.flops_per_iteration.insert(label, flops);
+    for config in configs {
+        bench.network = heading(std::slice::from_ref(&config));
+        bench.channels = config.net.channels;
+        bench.depth = config.net.depth;
+        bench.batch = config.batch;
+        bench.horizon = config.unroll.horizon;
+        let label = config.variant_id().label();
+        let solver = system.solver_flops_per_state(config.mode, config.alpha);
+        let flops = flops_per_iteration(&config, system.state_shape().values(), solver);
+        let (mode, modality) = (config.mode, config.modality);
+        let mut trainer = system.trainer(config, trajectories, device)?;
+        let variant = time_variant(args, &mut trainer, mode, modality)?;
+        if !args.json {
+            eprintln!("{label}: {:.2} it/s", variant.iterations_per_sec);
         }
+        bench
+            .gflops
+            .insert(label.clone(), flops * variant.iterations_per_sec / 1e9);
+        bench.flops_per_iteration.insert(label, flops);
+        bench.variants.push(variant);
     }
-    if args.json {
-        let json = serde_json::to_string_pretty(&bench)
-            .map_err(|err| CliError::Output(err.to_string()))?;
-        println!("{json}");
+    Ok(bench)
+}
+
+/// `"<architecture> C×D, batch B, m = M (ONE: …)"` of the first config.
+fn heading(configs: &[TrainConfig]) -> String {
+    configs.first().map_or_else(String::new, |c| {
+        let one = if c.curriculum.is_some() {
+            "ONE: one-step stages"
+        } else {
+            "ONE: batch ×m"
+        };
+        format!(
+            "{} {}×{}, batch {}, m = {} ({one})",
+            c.net.architecture, c.net.channels, c.net.depth, c.batch, c.unroll.horizon
+        )
+    })
+}
+
+/// What one timed run measured: the phases' seconds, tensor ops, gemm calls and GPU launches
+/// per iteration (the first three with `--profile`).
+type Measured = (Option<[f64; PHASES]>, Option<f64>, Option<f64>, Option<f64>);
+
+/// Times `trainer` (3 untimed steps, then `--iterations`), profiled with `--profile`.
+fn time_variant(
+    args: &BenchTrainArgs,
+    trainer: &mut Trainer,
+    mode: Mode,
+    modality: Modality,
+) -> Result<Variant, CliError> {
+    let mut log = LossLog::default();
+    for _ in 0..3 {
+        log.push(trainer.step()?);
+    }
+    pollster::block_on(log.flush())?;
+    let start = Instant::now();
+    let (phase_seconds, tracked_ops, gemm_calls, launches) = measure(args, trainer, &mut log)?;
+    let seconds = start.elapsed().as_secs_f64().max(1e-9);
+    let fusion = if args.compare_fusion {
+        compare_fusion(trainer, &mut log, args.iterations)?
     } else {
-        println!(
-            "training on {}: {} {}×{}, batch {}, m = {} (ONE: batch ×m)",
-            bench.device,
-            args.architecture,
-            bench.channels,
-            bench.depth,
-            bench.batch,
-            bench.horizon
-        );
-        for v in &bench.variants {
-            let label = format!(
-                "{}-{}",
-                v.mode.parse::<Mode>().map_or("?", Mode::letter),
-                v.modality.to_uppercase()
-            );
-            println!(
-                "  {label:<6} {:>8.2} it/s  {:>7.2} ms/it  {:>8.1} MFLOP/it  {:>6.2} GFLOP/s",
-                v.iterations_per_sec,
-                v.ms_per_iteration,
-                bench.flops_per_iteration[&label] / 1e6,
-                bench.gflops[&label]
-            );
-            if !v.phases_ms.is_empty() {
-                let parts: Vec<String> = v
-                    .phases_ms
-                    .iter()
-                    .map(|(phase, ms)| format!("{phase} {ms:.2}"))
-                    .collect();
-                println!("         ms/it by phase: {}", parts.join(", "));
-            }
-            if let Some(ops) = v.tracked_ops_per_iteration {
-                println!("         tensor ops/it on the autodiff device (forward graph): {ops:.0}");
-            }
-            if let Some(launches) = v.gpu_launches_per_iteration {
-                println!(
-                    "         GPU kernel launches/it (dispatches, after fusion): {launches:.0}"
-                );
-            }
-            if let Some(gemms) = v.gemm_calls_per_iteration {
-                let flops = bench.flops_per_iteration[&label];
-                println!(
-                    "         gemm calls/it (forward and backward): {gemms:.0}, {:.0} kFLOP counted per call",
-                    flops / gemms.max(1.0) / 1e3
-                );
-            }
-            if let Some(base) = v.fusion.first() {
-                let parts: Vec<String> = v
-                    .fusion
-                    .iter()
-                    .map(|l| {
-                        format!(
-                            "{} {:.2} ms/it ({:.3}×, {:.0} ops/it)",
-                            l.fusion,
-                            l.ms_per_iteration,
-                            l.ms_per_iteration / base.ms_per_iteration,
-                            l.tracked_ops_per_iteration
-                        )
-                    })
-                    .collect();
-                println!("         interleaved: {}", parts.join(", "));
-            }
+        Vec::new()
+    };
+    let ms_per_iteration = 1e3 * seconds / args.iterations as f64;
+    let phases_ms = phase_seconds.map_or_else(BTreeMap::new, |phase_seconds| {
+        per_iteration_ms(&phase_seconds, ms_per_iteration, args.iterations)
+    });
+    Ok(Variant {
+        mode: mode.name(),
+        modality: modality.name(),
+        iterations_per_sec: args.iterations as f64 / seconds,
+        ms_per_iteration,
+        tracked_ops_per_iteration: tracked_ops,
+        gemm_calls_per_iteration: gemm_calls,
+        gpu_launches_per_iteration: launches,
+        fusion,
+        phases_ms,
+    })
+}
+
+/// `--iterations` steps of `trainer`, recorded and counted with `--profile`.
+fn measure(
+    args: &BenchTrainArgs,
+    trainer: &mut Trainer,
+    log: &mut LossLog,
+) -> Result<Measured, CliError> {
+    let mut timed = |log: &mut LossLog| -> Result<(), CliError> {
+        for _ in 0..args.iterations {
+            log.push(trainer.step()?);
         }
+        pollster::block_on(log.flush())?;
+        Ok(())
+    };
+    let per_iteration = |n: u64| Some(n as f64 / args.iterations as f64);
+    let on_gpu = args.device != NativeDevice::Cpu;
+    if !args.profile {
+        let (done, launches) = count_launches(|| timed(log));
+        done?;
+        return Ok((
+            None,
+            None,
+            None,
+            launches.filter(|_| on_gpu).and_then(per_iteration),
+        ));
     }
-    Ok(())
+    let ops_before = profile::tracked_ops();
+    let gemms_before = counted::gemm_calls();
+    let ((done, seconds), launches) =
+        count_launches(|| profile::record(seconds_since_start, || timed(log)));
+    done?;
+    let ops = profile::tracked_ops() - ops_before - 1;
+    let gemms = counted::gemm_calls() - gemms_before;
+    Ok((
+        Some(seconds),
+        per_iteration(ops),
+        per_iteration(gemms),
+        launches.filter(|_| on_gpu).and_then(per_iteration),
+    ))
+}
+
+/// The human-readable table.
+fn print_bench(bench: &Bench) {
+    println!(
+        "{} training on {}: {}",
+        bench.system, bench.device, bench.network
+    );
+    for v in &bench.variants {
+        let label = format!(
+            "{}-{}",
+            v.mode.parse::<Mode>().map_or("?", Mode::letter),
+            v.modality.to_uppercase()
+        );
+        let flops = bench.flops_per_iteration[&label];
+        println!(
+            "  {label:<6} {:>8.2} it/s  {:>7.2} ms/it  {:>8.1} MFLOP/it  {:>6.2} GFLOP/s",
+            v.iterations_per_sec,
+            v.ms_per_iteration,
+            flops / 1e6,
+            bench.gflops[&label]
+        );
+        print_details(v, flops);
+    }
+}
+
+/// A variant's profile lines.
+fn print_details(v: &Variant, flops: f64) {
+    if !v.phases_ms.is_empty() {
+        let parts: Vec<String> = v
+            .phases_ms
+            .iter()
+            .map(|(phase, ms)| format!("{phase} {ms:.2}"))
+            .collect();
+        println!("         ms/it by phase: {}", parts.join(", "));
+    }
+    if let Some(ops) = v.tracked_ops_per_iteration {
+        println!("         tensor ops/it on the autodiff device (forward graph): {ops:.0}");
+    }
+    if let Some(launches) = v.gpu_launches_per_iteration {
+        println!("         GPU kernel launches/it (dispatches, after fusion): {launches:.0}");
+    }
+    if let Some(gemms) = v.gemm_calls_per_iteration {
+        println!(
+            "         gemm calls/it (forward and backward): {gemms:.0}, {:.0} kFLOP counted per call",
+            flops / gemms.max(1.0) / 1e3
+        );
+    }
+    if let Some(base) = v.fusion.first() {
+        let parts: Vec<String> = v
+            .fusion
+            .iter()
+            .map(|l| {
+                format!(
+                    "{} {:.2} ms/it ({:.3}×, {:.0} ops/it)",
+                    l.fusion,
+                    l.ms_per_iteration,
+                    l.ms_per_iteration / base.ms_per_iteration,
+                    l.tracked_ops_per_iteration
+                )
+            })
+            .collect();
+        println!("         interleaved: {}", parts.join(", "));
+    }
 }
 
 /// Rounds of [`compare_fusion`]; each runs every level, in rotating order.
@@ -381,7 +499,7 @@ fn seconds_since_start() -> f64 {
 
 /// Milliseconds per iteration in each phase, plus `other`: the iteration time outside them.
 fn per_iteration_ms(
-    phase_seconds: &[f64; 6],
+    phase_seconds: &[f64; PHASES],
     ms_per_iteration: f64,
     iterations: usize,
 ) -> BTreeMap<&'static str, f64> {

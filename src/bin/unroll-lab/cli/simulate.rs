@@ -38,6 +38,10 @@ pub struct SimulateArgs {
     /// spectral).
     #[arg(long)]
     pub scheme: Option<String>,
+    /// Kolmogorov only: a coarse-solver set-up of the study instead of --scheme (piso |
+    /// piso-exact | piso-advective | piso-official | ssp-rk3).
+    #[arg(long)]
+    pub solver: Option<String>,
     /// KS only: domain parameter L (= 8·s; default 8).
     #[arg(long, allow_negative_numbers = true)]
     pub domain_size: Option<f64>,
@@ -84,6 +88,7 @@ fn simulate_config(args: &SimulateArgs) -> Result<KsConfig, CliError> {
     refuse("reynolds", args.reynolds.is_some(), "ks")?;
     refuse("dt", args.dt.is_some(), "ks")?;
     refuse("every", args.every.is_some(), "ks")?;
+    refuse("solver", args.solver.is_some(), "ks")?;
     let defaults = KsConfig::default();
     let name = args.scheme.as_deref().unwrap_or(defaults.scheme.name());
     let scheme = Scheme::from_name(name).ok_or_else(|| {

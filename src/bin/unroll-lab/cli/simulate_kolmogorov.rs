@@ -1,8 +1,9 @@
 //! `unroll-lab simulate --system kolmogorov`: a Kolmogorov-flow trajectory as JSON.
 //!
 //! `--scheme spectral` steps the vorticity with the f64 pseudo-spectral solver; `--scheme piso`
-//! (the paper's coarse solver) and `--scheme coarse` (the SSP-RK3 MAC projection scheme) turn it
-//! into the staggered velocity (`velocity_from_vorticity`), step the coarse solver (f64, CPU
+//! (the paper's coarse solver), `--scheme coarse` (the SSP-RK3 MAC projection scheme) and
+//! `--solver NAME` (a study's coarse-solver set-up: `piso`, `piso-advective`, `piso-official`,
+//! `ssp-rk3`, …; instead of `--scheme`) turn it into the staggered velocity (`velocity_from_vorticity`), step the coarse solver (f64, CPU
 //! device) and report the discrete curl, so their `states[0]` is the mean-free part of the
 //! input.
 
@@ -15,11 +16,13 @@ use super::{non_negative, CliError};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::kolmogorov::coarse::read_values;
 use unroll_lab::numerics::kolmogorov::config::{check_dt, check_resolution, check_reynolds};
+use unroll_lab::numerics::kolmogorov::setup::{Setup, SETUPS};
 use unroll_lab::numerics::kolmogorov::staggered::{
     velocity_from_vorticity, vorticity_from_velocity,
 };
 use unroll_lab::numerics::kolmogorov::{CoarseSolver, SpectralSolver, TimeScheme};
 use unroll_lab::numerics::ks::Precision;
+use unroll_lab::numerics::types::SolverSetup;
 use unroll_lab::report::simulation::{KolmogorovSimulationOutput, VorticityFrame};
 
 /// The `--init` file.
@@ -29,11 +32,39 @@ struct InitFile {
     vorticity: Vec<Vec<f64>>,
 }
 
-/// `spectral`, `piso` or `coarse` (SSP-RK3).
+/// `spectral`, a coarse scheme (`piso`, `coarse` = SSP-RK3), or a coarse-solver set-up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum KolmogorovScheme {
     Spectral,
     Coarse(TimeScheme),
+    Setup(&'static str, Setup),
+}
+
+/// The `--scheme` or `--solver` of `args` (not both).
+fn scheme_of(args: &SimulateArgs) -> Result<KolmogorovScheme, CliError> {
+    if let Some(name) = args.solver.as_deref() {
+        if args.scheme.is_some() {
+            return Err(CliError::Usage(
+                "give --scheme or --solver, not both".into(),
+            ));
+        }
+        let setup = Setup::of(&SolverSetup::named(name))?;
+        let name = SETUPS
+            .iter()
+            .find(|w| w.name == name)
+            .map_or("piso", |w| w.name);
+        return Ok(KolmogorovScheme::Setup(name, setup));
+    }
+    Ok(match args.scheme.as_deref().unwrap_or("spectral") {
+        "spectral" => KolmogorovScheme::Spectral,
+        "coarse" => KolmogorovScheme::Coarse(TimeScheme::SspRk3),
+        "piso" => KolmogorovScheme::Coarse(TimeScheme::Piso),
+        other => {
+            return Err(CliError::Usage(format!(
+            "unknown scheme '{other}' for --system kolmogorov (expected piso, spectral or coarse)"
+        )))
+        }
+    })
 }
 
 /// The checked settings of one run.
@@ -104,16 +135,7 @@ fn read_init(path: &Path) -> Result<(usize, Vec<f64>), CliError> {
 
 fn checked_run(args: &SimulateArgs) -> Result<Run, CliError> {
     refuse_ks_flags(args)?;
-    let scheme = match args.scheme.as_deref().unwrap_or("spectral") {
-        "spectral" => KolmogorovScheme::Spectral,
-        "coarse" => KolmogorovScheme::Coarse(TimeScheme::SspRk3),
-        "piso" => KolmogorovScheme::Coarse(TimeScheme::Piso),
-        other => {
-            return Err(CliError::Usage(format!(
-            "unknown scheme '{other}' for --system kolmogorov (expected piso, spectral or coarse)"
-        )))
-        }
-    };
+    let scheme = scheme_of(args)?;
     let reynolds = check_reynolds(required("reynolds", args.reynolds)?)?;
     let dt = check_dt(required("dt", args.dt)?)?;
     let steps = non_negative("steps", args.steps)?;
@@ -167,10 +189,14 @@ fn frames(run: &Run) -> Result<(Vec<Vec<f64>>, Option<usize>), CliError> {
                 frames.push(frame);
             }
         }
-        KolmogorovScheme::Coarse(scheme) => {
+        KolmogorovScheme::Coarse(_) | KolmogorovScheme::Setup(..) => {
             let solver =
-                CoarseSolver::with_precision(run.n, run.dt, &backend::cpu(), Precision::F64)?
-                    .with_scheme(scheme);
+                CoarseSolver::with_precision(run.n, run.dt, &backend::cpu(), Precision::F64)?;
+            let solver = match run.scheme {
+                KolmogorovScheme::Setup(_, setup) => setup.configure(solver),
+                KolmogorovScheme::Coarse(scheme) => solver.with_scheme(scheme),
+                KolmogorovScheme::Spectral => solver,
+            };
             let start = velocity_from_vorticity(run.n, &run.vorticity)?;
             frames.push(vorticity_from_velocity(run.n, &start)?);
             let mut state = solver.velocity_tensor(&[start])?;
@@ -198,6 +224,7 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), CliError> {
             KolmogorovScheme::Spectral => "spectral".into(),
             KolmogorovScheme::Coarse(TimeScheme::Piso) => "piso".into(),
             KolmogorovScheme::Coarse(_) => "coarse".into(),
+            KolmogorovScheme::Setup(name, _) => name.into(),
         },
         resolution: run.n,
         reynolds: run.reynolds,
