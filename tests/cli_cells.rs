@@ -572,3 +572,32 @@ fn unwritable_outputs_are_refused_before_any_work() {
     assert_eq!(std::fs::read_dir(&cells).expect("cells").count(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `plan --sizes` keeps a subset of a preset's sizes (Kolmogorov's `paper` at its two smallest:
+/// 2 sizes × 3 modalities × 1 seed) and refuses a size the preset does not have.
+#[test]
+fn a_plan_keeps_the_chosen_sizes() {
+    let dir = scratch("cells", "sizes");
+    let plan = dir.join("plan.json");
+    let base = [
+        "plan",
+        "--no-estimate",
+        "--out",
+        path(&plan),
+        "--system",
+        "kolmogorov",
+    ];
+    let mut args = base.to_vec();
+    args.extend(["--preset", "paper", "--seeds", "1", "--sizes", "8x5,8x7"]);
+    let printed = study(&args);
+    assert!(printed.contains(": 6 cells,"), "{printed}");
+    let text = std::fs::read_to_string(&plan).expect("plan");
+    let value: serde_json::Value = serde_json::from_str(&text).expect("json");
+    assert_eq!(value["config"]["sizes"].as_array().map(Vec::len), Some(2));
+    let mut args = base.to_vec();
+    args.extend(["--preset", "paper", "--sizes", "8x6"]);
+    assert_usage_error("study", &args, "8×6 is not a size of this grid");
+    let mut args = base.to_vec();
+    args.extend(["--sizes", "8by5"]);
+    assert_usage_error("study", &args, "is not C×D");
+}

@@ -12,6 +12,7 @@ use clap::Args;
 use super::checkpoints::{checkpoint_holding, held_cells, remove_checkpoint, Checkpoints};
 use super::jobs::{list, run_cells, units, Next};
 use super::knobs::{DeviceArg, EnsembleArg, JobsArg, KnobArgs};
+use super::size_choice::{keep_sizes, parse_sizes, SizeList};
 use super::study::{experiment, write_results};
 use super::{output, CliError};
 use unroll_lab::numerics::backend;
@@ -37,6 +38,10 @@ pub struct PlanArgs {
     /// Do not measure this machine's FLOP rate (no time estimates in the plan).
     #[arg(long)]
     no_estimate: bool,
+    /// Only these of the grid's network sizes, `C×D` comma-separated (e.g. `8x5,8x7`: the
+    /// Kolmogorov `paper` preset's two smallest).
+    #[arg(long, value_name = "C×D,…", value_parser = parse_sizes)]
+    sizes: Option<SizeList>,
 }
 
 #[derive(Debug, Args)]
@@ -168,7 +173,10 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, CliError> {
 }
 
 pub fn plan(args: &PlanArgs) -> Result<(), CliError> {
-    let config = experiment(args.preset, &args.knobs)?.study_config();
+    let mut config = experiment(args.preset, &args.knobs)?.study_config();
+    if let Some(sizes) = &args.sizes {
+        keep_sizes(&mut config, sizes)?;
+    }
     config.validate(config.system.physics())?;
     let rate = if args.no_estimate {
         None

@@ -11,6 +11,7 @@ mod knobs;
 mod output;
 mod simulate;
 mod simulate_kolmogorov;
+mod size_choice;
 mod slopes;
 mod slurm;
 mod study;
