@@ -96,6 +96,7 @@ fn metrics(err: f64, corr: f64, stability: [usize; 4]) -> Metrics {
         },
         error_curve: (0..30).map(|k| (k, err / 4.0 * (1.0 + k as f64))).collect(),
         diverged_models: 0,
+        vorticity: None,
     }
 }
 

@@ -12,6 +12,7 @@ pub mod space_time;
 pub mod system;
 pub mod test_metrics;
 pub mod trajectory;
+pub mod vorticity_metrics;
 
 pub use eval_config::EvalConfig;
 pub use facts::{BaselineWords, MapKind, MapWords, MetricWords, ParameterWords, SystemFacts};
@@ -21,3 +22,4 @@ pub use space_time::SpaceTime;
 pub use system::{Parameter, StateShape, System};
 pub use test_metrics::TestMetrics;
 pub use trajectory::Trajectory;
+pub use vorticity_metrics::VorticityMetrics;
