@@ -15,7 +15,9 @@ pub mod trajectory;
 pub mod vorticity_metrics;
 
 pub use eval_config::EvalConfig;
-pub use facts::{BaselineWords, MapKind, MapWords, MetricWords, ParameterWords, SystemFacts};
+pub use facts::{
+    BaselineWords, MapKind, MapWords, Measures, MetricWords, ParameterWords, SystemFacts,
+};
 pub use precision::Precision;
 pub use solver_setup::{SetupWords, SolverSetup};
 pub use space_time::SpaceTime;
