@@ -126,7 +126,10 @@ mod tests {
         let svg = render((380, 420), |area| draw_vorticity(area, &results, 0, 9));
         assert!(svg.contains("step 20"), "clamped to the last snapshot");
         assert!(svg.contains("truth") && svg.contains("C-WIG"));
-        assert!(svg.contains(">ω</text>"), "the colour bar is labelled ω");
+        assert!(
+            svg.contains(">\nω\n</text>"),
+            "the colour bar is labelled ω"
+        );
         assert!(count(&svg, "width=\"1\" height=\"1\"") > 1000);
     }
 }
