@@ -145,7 +145,10 @@ mod tests {
         assert!((c[2] + 1.0).abs() < 1e-12);
         assert!(c[3].abs() < 0.5, "independent fields: {}", c[3]);
         let nan = vec![f64::NAN; a.len()];
-        assert_eq!(vorticity_correlation(&[a.clone()], &[nan]), vec![0.0]);
+        assert_eq!(
+            vorticity_correlation(std::slice::from_ref(&a), &[nan]),
+            vec![0.0]
+        );
         let metrics = test_metrics(&truth, &model, 2);
         let v = metrics
             .vorticity
