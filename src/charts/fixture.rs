@@ -9,7 +9,7 @@ use crate::numerics::nets::Architecture;
 use crate::numerics::train::{Modality, Mode};
 use crate::report::results::{
     Metrics, SampleTest, SeedStat, SeedTraining, SpaceTime, StabilityCounts, StudyResults,
-    VariantId, VariantResult, RESULTS_SCHEMA,
+    VariantId, VariantResult, VorticityStats, RESULTS_SCHEMA,
 };
 
 /// Draws with `draw` into a `size` SVG and returns the SVG text (panics on a drawing error).
@@ -96,6 +96,7 @@ fn metrics(err: f64, corr: f64, stability: [usize; 4]) -> Metrics {
         },
         error_curve: (0..30).map(|k| (k, err / 4.0 * (1.0 + k as f64))).collect(),
         diverged_models: 0,
+        vorticity: None,
     }
 }
 
@@ -201,5 +202,43 @@ pub fn sizes_fixture() -> StudyResults {
             })
         })
         .collect();
+    results
+}
+
+/// Kochkov et al.'s measures of a rollout whose correlation stays above 0.95 for `steps` steps
+/// (time scale 8 steps) and decays over 100 steps.
+fn vorticity(steps: f64) -> VorticityStats {
+    let curve = (0..=100)
+        .step_by(2)
+        .map(|k| (k, (-(k as f64) / (steps * 20.0)).exp()))
+        .collect();
+    VorticityStats {
+        steps_above_095: stat(steps, steps / 10.0),
+        steps_above_080: stat(steps * 4.0, steps / 5.0),
+        time_scales_above_095: stat(steps / 8.0, steps / 80.0),
+        time_scales_above_080: stat(steps / 2.0, steps / 40.0),
+        early_mse: stat(1e-3 / steps, 1e-4 / steps),
+        correlation_curve: curve,
+    }
+}
+
+/// A Kolmogorov run (C-ONE, C-NOG, C-WIG and PISO alone) with the vorticity measures: C-WIG
+/// stays correlated longest, the baseline shortest.
+pub fn kolmogorov_fixture() -> StudyResults {
+    let mut results = fixture();
+    results.config.system = crate::numerics::system::System::Kolmogorov;
+    results.variants = [
+        (Modality::One, 0.3, 8.0),
+        (Modality::Nog, 0.25, 10.0),
+        (Modality::Wig, 0.2, 12.0),
+    ]
+    .into_iter()
+    .map(|(modality, err, steps)| {
+        let mut v = variant(Mode::Correct, modality, (16, 10), err);
+        v.metrics.vorticity = Some(vorticity(steps));
+        v
+    })
+    .collect();
+    results.baseline.vorticity = Some(vorticity(4.0));
     results
 }

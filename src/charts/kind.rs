@@ -11,6 +11,8 @@ use crate::report::results::SystemWords;
 pub(crate) const STABILITY_TITLE: &str = "Stability classes (all tests, all seeds)";
 /// Title of the correlation-time chart.
 pub(crate) const CORRELATION_TITLE: &str = "Correlation time (mean ± std over seeds)";
+/// Title of the vorticity-correlation chart.
+pub(crate) const VORTICITY_CORRELATION_TITLE: &str = "Vorticity correlation over rollout time";
 /// Title of the training-loss chart.
 pub(crate) const LOSS_TITLE: &str = "Training loss";
 
@@ -34,14 +36,18 @@ pub enum ChartKind {
     Sizes,
     /// Training loss curves ([`super::draw_loss`]).
     Loss,
+    /// Kochkov et al.'s vorticity correlation over rollout time
+    /// ([`super::draw_vorticity_correlation`]; 2-D flows).
+    VorticityCorrelation,
 }
 
 impl ChartKind {
     /// Every chart, in page order.
-    pub const ALL: [ChartKind; 8] = [
+    pub const ALL: [ChartKind; 9] = [
         ChartKind::ErrorBars,
         ChartKind::RelativeToOne,
         ChartKind::ErrorCurve,
+        ChartKind::VorticityCorrelation,
         ChartKind::SpaceTime,
         ChartKind::Stability,
         ChartKind::Correlation,
@@ -60,7 +66,29 @@ impl ChartKind {
             ChartKind::Correlation => "chart-correlation",
             ChartKind::Sizes => "chart-sizes",
             ChartKind::Loss => "chart-loss",
+            ChartKind::VorticityCorrelation => "chart-vorticity-correlation",
         }
+    }
+
+    /// Whether the chart shows a measure a system with `facts` has (the study's stability
+    /// classes and correlation time are 1-D measures; the vorticity correlation a 2-D flow's).
+    pub fn applies(self, facts: &SystemFacts) -> bool {
+        let measures = facts.measures;
+        match self {
+            ChartKind::Stability => measures.stability_classes,
+            ChartKind::Correlation => measures.correlation_time,
+            ChartKind::VorticityCorrelation => measures.vorticity,
+            _ => true,
+        }
+    }
+
+    /// The charts of `results`' system, in page order.
+    pub fn all_for(results: &StudyResults) -> Vec<ChartKind> {
+        let facts = results.facts();
+        Self::ALL
+            .into_iter()
+            .filter(|kind| kind.applies(&facts))
+            .collect()
     }
 
     /// The chart's title for a system's `facts` (drawn on the chart and the figure caption):
@@ -81,6 +109,7 @@ impl ChartKind {
             ChartKind::Correlation => CORRELATION_TITLE.into(),
             ChartKind::Sizes => format!("{metric} vs network size"),
             ChartKind::Loss => LOSS_TITLE.into(),
+            ChartKind::VorticityCorrelation => VORTICITY_CORRELATION_TITLE.into(),
         }
     }
 
@@ -111,6 +140,11 @@ impl ChartKind {
                                  over seeds."
                 .into(),
             ChartKind::Loss => "Per variant and seed, log scale; non-finite losses skipped.".into(),
+            ChartKind::VorticityCorrelation => "Kochkov et al. 2021's measure, not the paper's: \
+                 the correlation of the rollout's vorticity with the truth's, mean over every \
+                 test and seed; dashed lines at 0.95 and 0.8, whose crossing times the table \
+                 gives."
+                .into(),
         }
     }
 
@@ -132,6 +166,25 @@ impl ChartKind {
 mod tests {
     use super::*;
     use crate::numerics::system::System;
+
+    /// KS and Burgers keep their charts; Kolmogorov trades KS's stability classes and
+    /// correlation time for the vorticity correlation.
+    #[test]
+    fn charts_follow_the_system_measures() {
+        let ks = System::Ks.description().facts();
+        let flow = System::Kolmogorov.description().facts();
+        for (kind, one_d, two_d) in [
+            (ChartKind::Stability, true, false),
+            (ChartKind::Correlation, true, false),
+            (ChartKind::VorticityCorrelation, false, true),
+            (ChartKind::ErrorCurve, true, true),
+        ] {
+            assert_eq!(kind.applies(&ks), one_d, "{kind:?}");
+            assert_eq!(kind.applies(&flow), two_d, "{kind:?}");
+        }
+        let burgers = System::Burgers.description().facts();
+        assert!(!ChartKind::VorticityCorrelation.applies(&burgers));
+    }
 
     #[test]
     fn ids_are_unique() {

@@ -28,6 +28,7 @@ mod sizes;
 mod space_time;
 mod stability;
 pub mod vorticity;
+mod vorticity_correlation;
 
 #[cfg(test)]
 pub(crate) mod fixture;
@@ -54,6 +55,7 @@ pub use series::series_names;
 pub use sizes::{draw_sizes, size_groups};
 pub use space_time::draw_space_time;
 pub use stability::draw_stability;
+pub use vorticity_correlation::draw_vorticity_correlation;
 
 /// Why a chart could not be drawn (the backend failed; missing data is not an error).
 #[derive(Debug, thiserror::Error)]

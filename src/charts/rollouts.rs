@@ -88,7 +88,7 @@ fn draw_maps<DB: DrawingBackend>(
     for ((rollout, field), cell) in rollouts.iter().zip(&fields).zip(&cells) {
         draw_panel(cell, &rollout.name, Some(field), a)?;
     }
-    draw_colorbar(&bar, a)
+    draw_colorbar(&bar, a, "u")
 }
 
 /// The relative error of each rollout after the truth against it, over the rollout (log y).

@@ -7,7 +7,8 @@ use plotters::prelude::*;
 
 use super::{
     draw_correlation, draw_error_bars, draw_error_curve, draw_loss, draw_relative_to_one,
-    draw_sizes, draw_space_time, draw_stability, loss_curves, vorticity, ChartError, ChartKind,
+    draw_sizes, draw_space_time, draw_stability, draw_vorticity_correlation, loss_curves,
+    vorticity, ChartError, ChartKind,
 };
 use crate::numerics::system::MapKind;
 use crate::report::results::StudyResults;
@@ -43,6 +44,7 @@ pub fn draw_at<DB: DrawingBackend>(
         ChartKind::Stability => draw_stability(area, results),
         ChartKind::Correlation => draw_correlation(area, results),
         ChartKind::Sizes => draw_sizes(area, results),
+        ChartKind::VorticityCorrelation => draw_vorticity_correlation(area, results),
         ChartKind::Loss => draw_loss(
             area,
             &loss_curves(results),
@@ -67,6 +69,7 @@ mod tests {
                 fixture(),
                 sizes_fixture(),
                 fixture::cli_fixture(),
+                fixture::kolmogorov_fixture(),
                 old.clone(),
             ] {
                 for sample in [0, 1, 99] {
@@ -106,10 +109,11 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("dump dir");
         for (tag, results) in [
             ("paper", fixture()),
+            ("kolmogorov", fixture::kolmogorov_fixture()),
             ("sizes", sizes_fixture()),
             ("cli", fixture::cli_fixture()),
         ] {
-            for kind in ChartKind::ALL {
+            for kind in ChartKind::all_for(&results) {
                 let svg = render(kind.size(&results), |area| draw(kind, area, &results, 0));
                 let path = format!("{dir}/{tag}-{}.svg", kind.id());
                 std::fs::write(path, svg).expect("written");
@@ -136,5 +140,24 @@ mod tests {
             draw(ChartKind::ErrorBars, a, &ks, 0)
         });
         assert!(svg.contains("Relative error") && svg.contains("ETD1 only"));
+    }
+
+    /// A Kolmogorov file lists no KS-only chart; its vorticity correlation is drawn, or says it
+    /// is not in the file (the committed run predates the measures).
+    #[test]
+    fn a_flow_file_has_its_own_charts() {
+        let flow = fixture::kolmogorov_fixture();
+        let kinds = ChartKind::all_for(&flow);
+        assert!(kinds.contains(&ChartKind::VorticityCorrelation));
+        assert!(!kinds.contains(&ChartKind::Stability) && !kinds.contains(&ChartKind::Correlation));
+        assert!(!ChartKind::all_for(&fixture()).contains(&ChartKind::VorticityCorrelation));
+        let kind = ChartKind::VorticityCorrelation;
+        let svg = render(kind.size(&flow), |a| draw(kind, a, &flow, 0));
+        assert!(svg.contains("Vorticity correlation over rollout time") && svg.contains("C-WIG"));
+        let committed =
+            StudyResults::from_json(include_str!("../../results/kolmogorov-quick/results.json"))
+                .expect("committed Kolmogorov run");
+        let svg = render(kind.size(&committed), |a| draw(kind, a, &committed, 0));
+        assert!(svg.contains("not in this file"), "predates the measures");
     }
 }

@@ -111,7 +111,7 @@ pub fn draw_space_time<DB: DrawingBackend>(
     for ((name, field), cell) in panels.iter().zip(&cells) {
         draw_panel(cell, name, *field, a)?;
     }
-    draw_colorbar(&bar_area, a)
+    draw_colorbar(&bar_area, a, results.facts().maps.quantity)
 }
 
 /// One panel: `field` (`[frames][N]`) titled `name`, or a note when it is missing.
@@ -147,13 +147,14 @@ pub(super) fn draw_panel<DB: DrawingBackend>(
     blit(&plot, colormap::field_rgb(&field.frames, a, w, h))
 }
 
-/// The colour bar for `[-a, a]` with its axis.
+/// The colour bar for `[-a, a]` with its axis, labelled `quantity` (`u`, `ω`).
 pub(super) fn draw_colorbar<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     a: f64,
+    quantity: &str,
 ) -> Result<(), ChartError> {
     let mut chart = ChartBuilder::on(area)
-        .caption("u", label_font())
+        .caption(quantity, label_font())
         .margin_top(20)
         .margin_bottom(20)
         .margin_left(6)

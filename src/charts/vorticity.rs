@@ -72,7 +72,7 @@ pub fn draw_vorticity<DB: DrawingBackend>(
     for ((name, field), cell) in panels.iter().zip(&cells) {
         draw_field(cell, name, field.and_then(|f| f.frames.get(snapshot)), a)?;
     }
-    draw_colorbar(&bar_area, a)
+    draw_colorbar(&bar_area, a, results.facts().maps.quantity)
 }
 
 /// One square panel of a flattened `N × N` field (rows = y), or a note when it is missing.
@@ -104,6 +104,7 @@ mod tests {
     #[test]
     fn panels_of_one_snapshot() {
         let mut results = fixture();
+        results.config.system = crate::numerics::system::System::Kolmogorov;
         let field = |scale: f32| SpaceTime {
             every: 10,
             frames: (0..3)
@@ -125,6 +126,10 @@ mod tests {
         let svg = render((380, 420), |area| draw_vorticity(area, &results, 0, 9));
         assert!(svg.contains("step 20"), "clamped to the last snapshot");
         assert!(svg.contains("truth") && svg.contains("C-WIG"));
+        assert!(
+            svg.contains(">\nω\n</text>"),
+            "the colour bar is labelled ω"
+        );
         assert!(count(&svg, "width=\"1\" height=\"1\"") > 1000);
     }
 }

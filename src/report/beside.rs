@@ -3,7 +3,7 @@
 //! table (error and relative-to-ONE of each variant, here and committed).
 
 use crate::numerics::study::contract::config::Preset;
-use crate::report::results::{cells, SeedStat, StudyResults, VariantResult};
+use crate::report::results::{error_cell, SeedStat, StudyResults, VariantResult};
 
 /// Whether `a` and `b` are the same run (same config, wall time and variants): the committed
 /// run is the one in every view.
@@ -66,7 +66,7 @@ pub fn beside_rows(here: &StudyResults, committed: &StudyResults) -> Vec<BesideR
 
 /// The error (mean ± std) and relative-to-ONE cells of `v`.
 fn values(v: &VariantResult) -> [String; 2] {
-    let [error, _, _] = cells(&v.metrics, " ± ");
+    let error = error_cell(&v.metrics, " ± ");
     [error, relative(v.relative_to_one.as_ref())]
 }
 

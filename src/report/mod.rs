@@ -3,11 +3,14 @@
 //! [`crate::numerics::study::data`]) and unit formatting.
 
 pub mod beside;
+pub mod columns;
 pub mod committed;
 pub mod compute;
+pub mod csv;
 pub mod orderings;
 pub mod paper;
 pub mod results;
 pub mod simulation;
 pub mod training;
 pub mod units;
+pub mod vorticity_orderings;

@@ -3,7 +3,7 @@
 //! by 3–6× (the study: ≈ 4.5×). Each is judged on the seeds' mean relative error and on every
 //! seed alone, so a reader sees whether the seeds agree.
 
-use crate::numerics::study::data::results::{StudyResults, VariantResult};
+use crate::numerics::study::data::results::{SeedStat, StudyResults, VariantResult};
 use crate::numerics::train::{Modality, Mode};
 
 /// The band of C-NOG / P-WIG error ratios counted as the study's "≈ 4.5-fold".
@@ -47,39 +47,73 @@ impl Ordering {
 }
 
 /// The variant of `mode` and `modality` when the run has exactly one (the headline grids).
-fn only(results: &StudyResults, mode: Mode, modality: Modality) -> Option<&VariantResult> {
+pub(super) fn only(
+    results: &StudyResults,
+    mode: Mode,
+    modality: Modality,
+) -> Option<&VariantResult> {
     let mut matching = results.variants.iter().filter(|v| v.id.is(mode, modality));
     let first = matching.next()?;
     matching.next().is_none().then_some(first)
 }
 
-/// Each seed's relative error of `v`, by seed.
-fn by_seed(v: &VariantResult) -> impl Iterator<Item = (u64, f64)> + '_ {
-    v.seeds
-        .iter()
-        .copied()
-        .zip(v.metrics.relative_error.per_seed.iter().copied())
+/// One side of an ordering: a measure over seeds, and its seeds (`None` for the baseline, whose
+/// one value stands for every seed).
+pub(super) struct Side<'a> {
+    /// Which seeds `stat.per_seed` holds, in order.
+    pub seeds: Option<&'a [u64]>,
+    /// The measure.
+    pub stat: &'a SeedStat,
 }
 
-/// `test(a, b)` on the means and on every seed both trained.
+impl<'a> Side<'a> {
+    /// `v`'s relative error.
+    fn error(v: &'a VariantResult) -> Self {
+        Self {
+            seeds: Some(&v.seeds),
+            stat: &v.metrics.relative_error,
+        }
+    }
+
+    /// The value of `seed` (the mean for the baseline).
+    fn at(&self, seed: u64) -> Option<f64> {
+        match self.seeds {
+            None => Some(self.stat.mean),
+            Some(seeds) => seeds
+                .iter()
+                .position(|&s| s == seed)
+                .and_then(|i| self.stat.per_seed.get(i).copied()),
+        }
+    }
+}
+
+/// `test(a, b)` on the means and on every seed both sides have.
+pub(super) fn judge(
+    claim: String,
+    a: Side<'_>,
+    b: Side<'_>,
+    test: impl Fn(f64, f64) -> bool,
+) -> Ordering {
+    let seeds = a.seeds.or(b.seeds).unwrap_or_default();
+    let per_seed = seeds
+        .iter()
+        .filter_map(|&seed| Some((seed, test(a.at(seed)?, b.at(seed)?))))
+        .collect();
+    Ordering {
+        claim,
+        holds: test(a.stat.mean, b.stat.mean),
+        per_seed,
+    }
+}
+
+/// `test(a, b)` on the relative errors.
 fn compare(
     claim: String,
     a: &VariantResult,
     b: &VariantResult,
     test: impl Fn(f64, f64) -> bool,
 ) -> Ordering {
-    let per_seed = by_seed(a)
-        .filter_map(|(seed, x)| {
-            by_seed(b)
-                .find(|(s, _)| *s == seed)
-                .map(|(_, y)| (seed, test(x, y)))
-        })
-        .collect();
-    Ordering {
-        claim,
-        holds: test(a.metrics.relative_error.mean, b.metrics.relative_error.mean),
-        per_seed,
-    }
+    judge(claim, Side::error(a), Side::error(b), test)
 }
 
 /// `a` at or below `b` in relative error.
@@ -137,12 +171,7 @@ pub fn summary(orderings: &[Ordering]) -> Option<String> {
     }
     let holding = orderings.iter().filter(|o| o.holds).count();
     let each: Vec<String> = orderings.iter().map(Ordering::describe).collect();
-    let seeds = orderings
-        .iter()
-        .map(|o| o.per_seed.len())
-        .max()
-        .unwrap_or(0);
-    let (over, caveat) = if seeds > 1 {
+    let (over, caveat) = if seeds(orderings) > 1 {
         ("mean over seeds", "")
     } else {
         (
@@ -157,6 +186,15 @@ pub fn summary(orderings: &[Ordering]) -> Option<String> {
         orderings.len(),
         each.join("; ")
     ))
+}
+
+/// The most seeds any of `orderings` was judged on.
+pub(super) fn seeds(orderings: &[Ordering]) -> usize {
+    orderings
+        .iter()
+        .map(|o| o.per_seed.len())
+        .max()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

@@ -3,7 +3,10 @@
 //! here, where the other file schemas live, with its views as text ([`ResultsText`]: the paper's
 //! table and the CSV).
 
+use super::columns::{measure_columns, MeasureColumn, KOCHKOV_NOTE};
+use super::csv::results_csv;
 use super::orderings::{orderings, summary};
+use super::vorticity_orderings::{vorticity_orderings, vorticity_summary};
 pub use crate::numerics::study::data::results::*;
 use crate::numerics::system::SystemFacts;
 
@@ -22,103 +25,101 @@ impl SystemWords for StudyResults {
 
 /// The results as text for people: the paper's table and a flat CSV view.
 pub trait ResultsText {
-    /// One CSV row per variant.
+    /// One CSV row per variant ([`results_csv`]).
     fn to_csv(&self) -> String;
-    /// The table in the paper's layout (rows P-ONE … C-WIG; columns relative error mean ± std,
-    /// relative to ONE, correlation time, stability counts) plus the C-NOG / P-WIG ratio.
+    /// The table in the paper's layout (rows P-ONE … C-WIG; columns error mean ± std, relative
+    /// to ONE, then the system's measures: [`measure_columns`]) plus the C-NOG / P-WIG ratio
+    /// and the orderings' verdicts.
     fn table(&self) -> String;
 }
 
 impl ResultsText for StudyResults {
-    /// One CSV row per variant.
     fn to_csv(&self) -> String {
-        let mut out = String::from(
-            "variant,mode,modality,architecture,channels,depth,params,horizon,seeds,\
-             relative_error_mean,relative_error_std,relative_to_one_mean,relative_to_one_std,\
-             l2_mean,correlation_time_mean,correlation_time_std,divergence_time_mean,\
-             static,unstable,recurring,regular,diverged\n",
-        );
-        let rows = self
-            .variants
-            .iter()
-            .map(|v| {
-                let id = &v.id;
-                let m = &v.metrics;
-                let (rel_mean, rel_std) = v
-                    .relative_to_one
-                    .as_ref()
-                    .map_or((String::new(), String::new()), |r| {
-                        (r.mean.to_string(), r.std.to_string())
-                    });
-                format!(
-                    "{},{},{},{},{},{},{},{},{},{},{},{rel_mean},{rel_std},{},{},{},{},{},{},{},{},{}\n",
-                    id.label(),
-                    id.mode,
-                    id.modality,
-                    id.architecture,
-                    id.channels,
-                    id.depth,
-                    v.params,
-                    id.horizon,
-                    v.seeds.len(),
-                    m.relative_error.mean,
-                    m.relative_error.std,
-                    m.l2.mean,
-                    m.correlation_time.mean,
-                    m.correlation_time.std,
-                    m.divergence_time.mean,
-                    m.stability.r#static,
-                    m.stability.unstable,
-                    m.stability.recurring,
-                    m.stability.regular,
-                    v.diverged
-                )
-            });
-        out.extend(rows);
-        out
+        results_csv(self)
     }
 
-    /// The table in the paper's layout (rows P-ONE … C-WIG; columns relative error mean ± std,
-    /// relative to ONE, correlation time, stability counts) plus the C-NOG / P-WIG ratio.
     fn table(&self) -> String {
-        let mut out = String::new();
-        out.push_str(&format!(
-            "| {:<22} | {:>8} | {:>20} | {:>13} | {:>14} | {:>22} |\n",
-            "variant",
-            "params",
-            format!("{} (mean±std)", self.facts().metric.short),
-            "rel. to ONE",
-            "corr. time",
-            "stat/unst/recur/reg"
-        ));
-        out.push_str(&format!(
-            "|{:-<24}|{:->10}|{:->22}|{:->15}|{:->16}|{:->24}|\n",
-            "", "", "", "", "", ""
-        ));
+        let columns = measure_columns(self);
+        let mut out = header(self, &columns);
         for v in &self.variants {
-            out.push_str(&row(
-                &v.id.long_label(),
-                Some(v.params),
-                &v.metrics,
-                v.relative_to_one.as_ref(),
-                diverged_note(v),
-            ));
+            let first = [
+                format!("{}{}", v.id.long_label(), diverged_note(v)),
+                v.params.to_string(),
+                error_cell(&v.metrics, "±"),
+                v.relative_to_one
+                    .as_ref()
+                    .map_or("—".to_string(), |r| format!("{:.3}±{:.3}", r.mean, r.std)),
+            ];
+            out.push_str(&row(&first, &v.metrics, &columns));
         }
-        out.push_str(&row(
-            &format!("{} (baseline)", self.facts().baseline.name),
-            None,
-            &self.baseline,
-            None,
-            String::new(),
-        ));
+        let first = [
+            format!("{} (baseline)", self.facts().baseline.name),
+            "—".to_string(),
+            error_cell(&self.baseline, "±"),
+            "—".to_string(),
+        ];
+        out.push_str(&row(&first, &self.baseline, &columns));
+        if columns.iter().any(|c| c.kochkov) {
+            out.push_str(&format!("\n{KOCHKOV_NOTE}\n"));
+        }
         if let Some(sentence) = self.ratio_sentence(self.facts().paper_c_nog_over_p_wig) {
             out.push_str(&format!("\n{sentence}\n"));
         }
         if let Some(sentence) = summary(&orderings(self)) {
             out.push_str(&format!("\n{sentence}\n"));
         }
+        if let Some(sentence) = vorticity_summary(&vorticity_orderings(self)) {
+            out.push_str(&format!("\n{sentence}\n"));
+        }
         out
     }
+}
+
+/// Widths of the first four columns: variant, params, error, relative to ONE.
+const WIDTHS: [usize; 4] = [22, 8, 20, 13];
+
+/// One line of cells, the first left-aligned, the others right-aligned in their `widths`.
+fn line(cells: &[String], widths: &[usize]) -> String {
+    let mut out = String::from("|");
+    for (i, (cell, &w)) in cells.iter().zip(widths).enumerate() {
+        if i == 0 {
+            out.push_str(&format!(" {cell:<w$} |"));
+        } else {
+            out.push_str(&format!(" {cell:>w$} |"));
+        }
+    }
+    out + "\n"
+}
+
+fn widths(columns: &[MeasureColumn]) -> Vec<usize> {
+    WIDTHS
+        .into_iter()
+        .chain(columns.iter().map(|c| c.width))
+        .collect()
+}
+
+/// The header line and the rule below it.
+fn header(results: &StudyResults, columns: &[MeasureColumn]) -> String {
+    let mut cells = vec![
+        "variant".to_string(),
+        "params".to_string(),
+        format!("{} (mean±std)", results.facts().metric.short),
+        "rel. to ONE".to_string(),
+    ];
+    cells.extend(columns.iter().map(MeasureColumn::short_header));
+    let widths = widths(columns);
+    let rule: String = widths
+        .iter()
+        .map(|w| format!("{:-<1$}|", "", w + 2))
+        .collect();
+    line(&cells, &widths) + "|" + &rule + "\n"
+}
+
+/// One row: the `first` four cells, then the measure columns of `m`.
+fn row(first: &[String; 4], m: &Metrics, columns: &[MeasureColumn]) -> String {
+    let mut cells = first.to_vec();
+    cells.extend(columns.iter().map(|c| c.cell(m, "±")));
+    line(&cells, &widths(columns))
 }
 
 /// ` (diverged)`, or ` (k of n diverged)` when models were left out of the means.
@@ -130,44 +131,13 @@ pub fn diverged_note(v: &VariantResult) -> String {
     }
 }
 
-fn row(
-    label: &str,
-    params: Option<usize>,
-    m: &Metrics,
-    relative: Option<&SeedStat>,
-    diverged: String,
-) -> String {
-    let rel = relative.map_or("—".to_string(), |r| format!("{:.3}±{:.3}", r.mean, r.std));
-    let [error, correlation, stability] = cells(m, "±");
+/// The error of `m` (`8.276e-2±6.8e-3`), with `plus_minus` between mean and std (the page
+/// spaces it).
+pub fn error_cell(m: &Metrics, plus_minus: &str) -> String {
     format!(
-        "| {:<22} | {:>8} | {:>20} | {:>13} | {:>14} | {:>22} |\n",
-        format!("{label}{diverged}"),
-        params.map_or("—".to_string(), |p| p.to_string()),
-        error,
-        rel,
-        correlation,
-        stability,
+        "{:.3e}{plus_minus}{:.1e}",
+        m.relative_error.mean, m.relative_error.std
     )
-}
-
-/// The relative error (`8.276e-2±6.8e-3`), the correlation time (`18.4±1.5`) and the stability
-/// counts (`0/0/27/93`) of `m`, with `plus_minus` between mean and std (the page spaces it).
-pub fn cells(m: &Metrics, plus_minus: &str) -> [String; 3] {
-    let s = m.stability;
-    [
-        format!(
-            "{:.3e}{plus_minus}{:.1e}",
-            m.relative_error.mean, m.relative_error.std
-        ),
-        format!(
-            "{:.1}{plus_minus}{:.1}",
-            m.correlation_time.mean, m.correlation_time.std
-        ),
-        format!(
-            "{}/{}/{}/{}",
-            s.r#static, s.unstable, s.recurring, s.regular
-        ),
-    ]
 }
 
 #[cfg(test)]
@@ -247,6 +217,49 @@ mod tests {
         let table = results.table();
         assert!(table.contains("velocity MSE (mean±std)"), "{table}");
         assert!(table.contains("PISO only"), "{table}");
+    }
+
+    /// A flow's table: no KS measures, the vorticity columns marked and explained, and both
+    /// verdicts; without the measures in the file, neither their columns nor their note.
+    #[test]
+    fn a_flow_table_shows_kochkov_measures_beside_the_mse() {
+        let mut results = crate::charts::fixture::kolmogorov_fixture();
+        let table = results.table();
+        for absent in ["corr. time", "stat/unst"] {
+            assert!(!table.contains(absent), "{table}");
+        }
+        for present in [
+            "early MSE (8 steps)†",
+            "steps to ρ < 0.95†",
+            "12.0±1.2 (1.5 τ)",
+            "† Kochkov et al. 2021, not the paper's metric",
+            "By vorticity correlation time (Kochkov et al., not the paper's metric",
+        ] {
+            assert!(table.contains(present), "{present}: {table}");
+        }
+        results.baseline.vorticity = None;
+        results
+            .variants
+            .iter_mut()
+            .for_each(|v| v.metrics.vorticity = None);
+        let table = results.table();
+        assert!(
+            !table.contains('†') && !table.contains("Kochkov"),
+            "{table}"
+        );
+        assert!(table
+            .lines()
+            .all(|l| !l.starts_with('|') || l.matches('|').count() == 5));
+    }
+
+    /// KS's table keeps its layout.
+    #[test]
+    fn the_ks_table_keeps_its_columns() {
+        let text = include_str!("../../tests/e2e/fixtures/cli-results.json");
+        let table = StudyResults::from_json(text).expect("fixture").table();
+        let head = "| variant                |   params | rel. error (mean±std) |   rel. to ONE |     corr. time |    stat/unst/recur/reg |";
+        assert!(table.starts_with(head), "{table}");
+        assert!(table.contains("\n|------------------------|----------|----------------------|---------------|----------------|------------------------|\n"));
     }
 
     #[test]

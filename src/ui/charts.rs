@@ -1,4 +1,5 @@
-//! The results charts in the page: one `<figure>` per [`ChartKind`] with its `<canvas>`
+//! The results charts in the page: one `<figure>` per [`ChartKind`] of the file's system
+//! ([`ChartKind::all_for`]) with its `<canvas>`
 //! (drawn by [`crate::charts`] through plotters' canvas backend once mounted), a caption and a
 //! PNG download; a `<select id="sample-test">` picks the sample maps' test (and, for a system
 //! whose maps are field snapshots, a `#snapshot` slider their time). Every word of a title,
@@ -27,9 +28,9 @@ pub fn ResultsCharts(results: StudyResults) -> impl IntoView {
     let (snapshot, set_snapshot) = signal(snapshots.saturating_sub(1));
     let options = sample_options(&results);
     let no_samples = options.is_empty();
-    let sizes: Vec<(ChartKind, (u32, u32))> = ChartKind::ALL
-        .iter()
-        .map(|&kind| (kind, kind.size(&results)))
+    let sizes: Vec<(ChartKind, (u32, u32))> = ChartKind::all_for(&results)
+        .into_iter()
+        .map(|kind| (kind, kind.size(&results)))
         .collect();
     let preset = results.preset;
     let results = StoredValue::new(results);

@@ -1,42 +1,22 @@
-//! The results table in the paper's layout (rows P-ONE … C-WIG, then the coarse-solver baseline) with
-//! the C-NOG / P-WIG ratio.
+//! The results table in the paper's layout (rows P-ONE … C-WIG, then the coarse-solver baseline;
+//! the measure columns of the file's system) with the C-NOG / P-WIG ratio, the paper beside the
+//! run and the orderings' verdicts (for a 2-D flow also by vorticity correlation time).
 
 use crate::report::results::SystemWords;
 use leptos::prelude::*;
 
+use crate::report::columns::{measure_columns, KOCHKOV_NOTE};
 use crate::report::orderings::{orderings, summary};
-use crate::report::paper::{paper_rows, verdict};
-use crate::report::results::{cells, diverged_note, StudyResults};
+use crate::report::paper::{paper_rows, verdict, PaperRow};
+use crate::report::results::{diverged_note, error_cell, Metrics, StudyResults};
+use crate::report::vorticity_orderings::{vorticity_orderings, vorticity_summary};
 
-/// `results` as an HTML table (`#results-table`, one `tr.variant` per variant).
+/// `results` as an HTML table (`#results-table`, one `tr.variant` per variant) with the ratio,
+/// the paper beside the run and the orderings' verdicts.
 #[component]
 pub fn ResultsTable(results: StudyResults) -> impl IntoView {
     let facts = results.facts();
     let ratio = results.ratio_sentence(facts.paper_c_nog_over_p_wig);
-    let error_header = format!("{} (mean ± std)", facts.metric.short);
-    let baseline_label = format!("{} (baseline)", facts.baseline.name);
-    let rows = results
-        .variants
-        .iter()
-        .map(|v| {
-            let [error, correlation, stability] = cells(&v.metrics, " ± ");
-            let relative = v.relative_to_one.as_ref().map_or("—".to_string(), |r| {
-                format!("{:.3} ± {:.3}", r.mean, r.std)
-            });
-            view! {
-                <tr class="variant" data-label=v.id.label()>
-                    <td>{v.id.long_label()}
-                        {diverged_note(v)}</td>
-                    <td>{v.params}</td>
-                    <td>{error}</td>
-                    <td>{relative}</td>
-                    <td>{correlation}</td>
-                    <td>{stability}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    let [error, correlation, stability] = cells(&results.baseline, " ± ");
     let partial = (!results.missing_cells.is_empty()).then(|| {
         let missing: Vec<String> = results
             .missing_cells
@@ -54,63 +34,116 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
         }
     });
     let orderings_line = summary(&orderings(&results)).unwrap_or_default();
+    let vorticity_line = vorticity_summary(&vorticity_orderings(&results))
+        .map(|line| view! { <p id="vorticity-orderings">{line}</p> });
     let paper = paper_rows(&results);
     let paper_line = verdict(&paper).unwrap_or_else(|| {
         "No published setting matches this run (the paper's numbers are for the headline ratio, ONE/NOG/WIG, and ResNet1D 26×8 and 52×12).".to_string()
     });
-    let paper_table = (!paper.is_empty()).then(|| {
-        let rows = paper
-            .into_iter()
-            .map(|row| {
-                view! {
-                    <tr class="paper-row" data-reproduces=row.reproduces.to_string()>
-                        <td>{row.quantity}</td>
-                        <td>{row.published}</td>
-                        <td>{row.measured}</td>
-                        <td>{row.budget}</td>
-                        <td>{if row.reproduces { "yes" } else { "not at this budget" }}</td>
-                        <td class="source">{row.source}</td>
-                    </tr>
-                }
-            })
-            .collect_view();
-        view! {
-            <table id="paper-table" class="results">
-                <caption>"The paper beside you: published values and this run's"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"quantity"</th><th scope="col">"published"</th><th scope="col">"measured here"</th>
-                        <th scope="col">"budget (iterations per training)"</th><th scope="col">"reproduces?"</th><th scope="col">"source"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-        }
-    });
+    let paper_table = (!paper.is_empty()).then(|| view! { <PaperTable rows=paper /> });
+    let meta = format!("preset '{}', {:.0} s", results.preset, results.wall_secs);
     view! {
-        <table id="results-table" class="results">
-            <thead>
-                <tr>
-                    <th scope="col">"variant"</th><th scope="col">"params"</th><th scope="col">{error_header}</th>
-                    <th scope="col">"relative to ONE"</th><th scope="col">"correlation time"</th>
-                    <th scope="col">"static/unstable/recurring/regular"</th>
-                </tr>
-            </thead>
-            <tbody>
-                {rows}
-                <tr class="baseline">
-                    <td>{baseline_label}</td><td>"—"</td><td>{error}</td><td>"—"</td>
-                    <td>{correlation}</td><td>{stability}</td>
-                </tr>
-            </tbody>
-        </table>
+        <MainTable results=results />
         <p id="ratio">
             {ratio.unwrap_or_else(|| "C-NOG / P-WIG ratio: not in this study.".to_string())}
         </p>
         {paper_table}
         <p id="paper-verdict">{paper_line}</p>
         <p id="orderings">{orderings_line}</p>
-        <p class="meta">{format!("preset '{}', {:.0} s", results.preset, results.wall_secs)}</p>
+        {vorticity_line}
+        <p class="meta">{meta}</p>
         {partial}
+    }
+}
+
+/// The variants and the baseline: error, ratio to ONE and the system's measure columns
+/// ([`measure_columns`]), with the note of any that are not the paper's.
+#[component]
+fn MainTable(results: StudyResults) -> impl IntoView {
+    let facts = results.facts();
+    let columns = measure_columns(&results);
+    let error_header = format!("{} (mean ± std)", facts.metric.short);
+    let headers = columns
+        .iter()
+        .map(|c| view! { <th scope="col">{c.header()}</th> })
+        .collect_view();
+    let note = columns
+        .iter()
+        .any(|c| c.kochkov)
+        .then(|| view! { <caption class="note">{KOCHKOV_NOTE}</caption> });
+    let measure_cells = move |m: &Metrics| {
+        columns
+            .iter()
+            .map(|c| view! { <td>{c.cell(m, " ± ")}</td> })
+            .collect_view()
+    };
+    let rows = results
+        .variants
+        .iter()
+        .map(|v| {
+            let relative = v.relative_to_one.as_ref().map_or("—".to_string(), |r| {
+                format!("{:.3} ± {:.3}", r.mean, r.std)
+            });
+            view! {
+                <tr class="variant" data-label=v.id.label()>
+                    <td>{v.id.long_label()}{diverged_note(v)}</td>
+                    <td>{v.params}</td>
+                    <td>{error_cell(&v.metrics, " ± ")}</td>
+                    <td>{relative}</td>
+                    {measure_cells(&v.metrics)}
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table id="results-table" class="results">
+            {note}
+            <thead>
+                <tr>
+                    <th scope="col">"variant"</th><th scope="col">"params"</th><th scope="col">{error_header}</th>
+                    <th scope="col">"relative to ONE"</th>{headers}
+                </tr>
+            </thead>
+            <tbody>
+                {rows}
+                <tr class="baseline">
+                    <td>{format!("{} (baseline)", facts.baseline.name)}</td><td>"—"</td>
+                    <td>{error_cell(&results.baseline, " ± ")}</td><td>"—"</td>
+                    {measure_cells(&results.baseline)}
+                </tr>
+            </tbody>
+        </table>
+    }
+}
+
+/// The paper's published values beside this run's (`#paper-table`).
+#[component]
+fn PaperTable(rows: Vec<PaperRow>) -> impl IntoView {
+    let rows = rows
+        .into_iter()
+        .map(|row| {
+            view! {
+                <tr class="paper-row" data-reproduces=row.reproduces.to_string()>
+                    <td>{row.quantity}</td>
+                    <td>{row.published}</td>
+                    <td>{row.measured}</td>
+                    <td>{row.budget}</td>
+                    <td>{if row.reproduces { "yes" } else { "not at this budget" }}</td>
+                    <td class="source">{row.source}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table id="paper-table" class="results">
+            <caption>"The paper beside you: published values and this run's"</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"quantity"</th><th scope="col">"published"</th><th scope="col">"measured here"</th>
+                    <th scope="col">"budget (iterations per training)"</th><th scope="col">"reproduces?"</th><th scope="col">"source"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
     }
 }

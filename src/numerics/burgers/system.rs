@@ -19,8 +19,8 @@ use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
 use crate::numerics::types::{
-    BaselineWords, EvalConfig, MapWords, MetricWords, Parameter, ParameterWords, SolverSetup,
-    StateShape, System, SystemFacts, TestMetrics, Trajectory,
+    BaselineWords, EvalConfig, MapWords, Measures, MetricWords, Parameter, ParameterWords,
+    SolverSetup, StateShape, System, SystemFacts, TestMetrics, Trajectory,
 };
 
 /// Viscous Burgers.
@@ -114,6 +114,7 @@ impl SystemDescription for Burgers {
             },
             solver_first: None,
             paper_c_nog_over_p_wig: None,
+            measures: Measures::ONE_D,
         }
     }
 

@@ -1,8 +1,67 @@
 //! The Kolmogorov test metrics (PAPER.md): velocity MSE over the test frames; a model whose
-//! MSE is NaN or above [`DIVERGED_MSE`] is "diverged".
+//! MSE is NaN or above [`DIVERGED_MSE`] is "diverged". Beside them, not the paper's: Kochkov et
+//! al.'s vorticity correlation over time ([`VorticityMetrics`]).
 
+use super::staggered::vorticity_from_velocity;
+use super::statistics::paper_time_scale_steps;
 use crate::numerics::metrics::{correlation_time, stability};
 use crate::numerics::types::TestMetrics;
+use crate::numerics::types::VorticityMetrics;
+
+/// The coarse step of the test frames (time units): the time scale's unit.
+const FRAME_DT: f64 = super::config::COARSE_DT;
+
+/// `Σ a b / √(Σ a² Σ b²)` (jax-cfd's `correlation` of normalised fields, no mean removed: a
+/// periodic curl has zero mean); 0 where either is not finite or zero.
+pub fn field_correlation(a: &[f64], b: &[f64]) -> f64 {
+    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
+    for (x, y) in a.iter().zip(b) {
+        ab += x * y;
+        aa += x * x;
+        bb += y * y;
+    }
+    let r = ab / (aa * bb).sqrt();
+    if r.is_finite() {
+        r
+    } else {
+        0.0
+    }
+}
+
+/// The grid size `N` of a staggered velocity `[2·N²]`.
+fn resolution(state: &[f64]) -> usize {
+    ((state.len() / 2) as f64).sqrt().round() as usize
+}
+
+/// The vorticity correlation of every frame of `model` with `truth` (`[frames][2·N²]`).
+pub fn vorticity_correlation(truth: &[Vec<f64>], model: &[Vec<f64>]) -> Vec<f64> {
+    truth
+        .iter()
+        .zip(model)
+        .map(|(t, m)| {
+            let n = resolution(t);
+            match (vorticity_from_velocity(n, t), vorticity_from_velocity(n, m)) {
+                (Ok(a), Ok(b)) => field_correlation(&a, &b),
+                _ => 0.0,
+            }
+        })
+        .collect()
+}
+
+/// Kochkov et al.'s measures of one rollout (`[frames][2·N²]`), with the per-frame velocity
+/// MSE `frame_mse` already computed.
+pub fn vorticity_metrics(
+    truth: &[Vec<f64>],
+    model: &[Vec<f64>],
+    frame_mse: &[f64],
+) -> VorticityMetrics {
+    let n = truth.first().map_or(0, |t| resolution(t));
+    VorticityMetrics::new(
+        vorticity_correlation(truth, model),
+        frame_mse,
+        paper_time_scale_steps(truth, n, FRAME_DT),
+    )
+}
 
 /// A model with a larger (or NaN) velocity MSE is diverged: excluded from the mean, flagged.
 pub const DIVERGED_MSE: f64 = 100.0;
@@ -53,6 +112,7 @@ pub fn test_metrics(truth: &[Vec<f64>], model: &[Vec<f64>], error_horizon: usize
         correlation_time: correlation_time(truth, model),
         divergence_time: divergence,
         stability: stability(model, &residuals),
+        vorticity: Some(vorticity_metrics(truth, model, &frame_errors)),
         frame_errors,
     }
 }
@@ -60,7 +120,42 @@ pub fn test_metrics(truth: &[Vec<f64>], model: &[Vec<f64>], error_horizon: usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::numerics::kolmogorov::initial::random_vorticity;
+    use crate::numerics::kolmogorov::staggered::velocity_from_vorticity;
     use crate::numerics::metrics::Stability;
+
+    /// A developed-looking staggered velocity on 16² from seed `seed`.
+    fn field(seed: u64) -> Vec<f64> {
+        let omega = random_vorticity(16, seed, 4, 3.0).unwrap();
+        velocity_from_vorticity(16, &omega).unwrap()
+    }
+
+    #[test]
+    fn vorticity_correlation_is_kochkovs() {
+        let (a, b) = (field(1), field(2));
+        let scaled: Vec<f64> = a.iter().map(|x| 2.5 * x).collect();
+        let negated: Vec<f64> = a.iter().map(|x| -x).collect();
+        let truth = vec![a.clone(), a.clone(), a.clone(), a.clone()];
+        let model = vec![a.clone(), scaled, negated, b];
+        let c = vorticity_correlation(&truth, &model);
+        assert!(
+            (c[0] - 1.0).abs() < 1e-12 && (c[1] - 1.0).abs() < 1e-12,
+            "scale-free"
+        );
+        assert!((c[2] + 1.0).abs() < 1e-12);
+        assert!(c[3].abs() < 0.5, "independent fields: {}", c[3]);
+        let nan = vec![f64::NAN; a.len()];
+        assert_eq!(
+            vorticity_correlation(std::slice::from_ref(&a), &[nan]),
+            vec![0.0]
+        );
+        let metrics = test_metrics(&truth, &model, 2);
+        let v = metrics
+            .vorticity
+            .expect("Kolmogorov keeps the vorticity measures");
+        assert_eq!(v.steps_above_095, 2, "the negated frame is the first below");
+        assert!(v.time_scale_steps.is_finite() && v.time_scale_steps > 0.0);
+    }
 
     #[test]
     fn mse_divergence_and_stability() {

@@ -19,7 +19,7 @@ use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Mode, TrainConfig, TrainError};
 use crate::numerics::types::{
-    BaselineWords, EvalConfig, MapKind, MapWords, MetricWords, Parameter, ParameterWords,
+    BaselineWords, EvalConfig, MapKind, MapWords, Measures, MetricWords, Parameter, ParameterWords,
     Precision, SetupWords, SolverSetup, SpaceTime, StateShape, System, SystemFacts, TestMetrics,
     Trajectory,
 };
@@ -109,6 +109,7 @@ impl SystemDescription for Kolmogorov {
                           colour scale (the truth's max |ω| over all snapshots); the slider \
                           picks the time.",
                 snapshot_label: "Vorticity snapshot",
+                quantity: "ω",
             },
             parameter: ParameterWords {
                 name: "Reynolds number",
@@ -125,6 +126,7 @@ impl SystemDescription for Kolmogorov {
                  velocity frozen, linear solves through their right-hand side).",
             ),
             paper_c_nog_over_p_wig: None,
+            measures: Measures::FLOW,
         }
     }
 

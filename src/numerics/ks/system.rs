@@ -18,8 +18,8 @@ use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Modality, Mode, TrainError};
 use crate::numerics::types::{
-    BaselineWords, EvalConfig, MapWords, MetricWords, Parameter, ParameterWords, SolverSetup,
-    StateShape, System, SystemFacts, TestMetrics, Trajectory,
+    BaselineWords, EvalConfig, MapWords, Measures, MetricWords, Parameter, ParameterWords,
+    SolverSetup, StateShape, System, SystemFacts, TestMetrics, Trajectory,
 };
 
 /// Grid points of every study (the study's N).
@@ -72,6 +72,7 @@ impl SystemDescription for Ks {
             },
             solver_first: None,
             paper_c_nog_over_p_wig: Some("4.5"),
+            measures: Measures::ONE_D,
         }
     }
 

@@ -7,8 +7,8 @@
 pub use crate::numerics::study::contract::description::SystemDescription;
 pub use crate::numerics::study::contract::physics::PhysicalSystem;
 pub use crate::numerics::types::{
-    BaselineWords, MapKind, MapWords, MetricWords, Parameter, ParameterWords, StateShape, System,
-    SystemFacts,
+    BaselineWords, MapKind, MapWords, Measures, MetricWords, Parameter, ParameterWords, StateShape,
+    System, SystemFacts,
 };
 
 /// Systems listed in menus but not available yet: `(name, menu title)`.

@@ -22,6 +22,36 @@ pub struct SystemFacts {
     /// The paper's C-NOG / P-WIG error ratio for this system (KS: ≈ 4.5), shown beside a run's;
     /// `None` where the paper has none.
     pub paper_c_nog_over_p_wig: Option<&'static str>,
+    /// The measures beside the error metric that the system's results have and show.
+    pub measures: Measures,
+}
+
+/// Which measures beside the error metric a system's results carry: a table column, CSV column
+/// group, chart or verdict line of a measure the system lacks is not shown at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Measures {
+    /// The study's correlation time (steps until the correlation with the truth drops below
+    /// its threshold; KS's threshold, made for 1-D chaos).
+    pub correlation_time: bool,
+    /// The study's stability classes (static / unstable / recurring / regular; KS's thresholds).
+    pub stability_classes: bool,
+    /// Kochkov et al.'s vorticity measures (2-D flows; not the paper's metrics).
+    pub vorticity: bool,
+}
+
+impl Measures {
+    /// The study's 1-D measures: correlation time and stability classes.
+    pub const ONE_D: Self = Self {
+        correlation_time: true,
+        stability_classes: true,
+        vorticity: false,
+    };
+    /// A 2-D flow's: Kochkov et al.'s vorticity measures only.
+    pub const FLOW: Self = Self {
+        correlation_time: false,
+        stability_classes: false,
+        vorticity: true,
+    };
 }
 
 /// The error metric's names.
@@ -64,6 +94,8 @@ pub struct MapWords {
     pub caption: &'static str,
     /// The slider's label (field snapshots; `Vorticity snapshot`).
     pub snapshot_label: &'static str,
+    /// The mapped quantity's symbol, the colour bar's label (`u`, `ω`).
+    pub quantity: &'static str,
 }
 
 /// The varied parameter's words.
@@ -104,5 +136,6 @@ impl MapWords {
         caption: "Grid point horizontally, rollout step upwards; one symmetric colour scale (the \
                   truth's max |u|); grey where the rollout was not finite.",
         snapshot_label: "Snapshot",
+        quantity: "u",
     };
 }

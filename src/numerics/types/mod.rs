@@ -12,12 +12,16 @@ pub mod space_time;
 pub mod system;
 pub mod test_metrics;
 pub mod trajectory;
+pub mod vorticity_metrics;
 
 pub use eval_config::EvalConfig;
-pub use facts::{BaselineWords, MapKind, MapWords, MetricWords, ParameterWords, SystemFacts};
+pub use facts::{
+    BaselineWords, MapKind, MapWords, Measures, MetricWords, ParameterWords, SystemFacts,
+};
 pub use precision::Precision;
 pub use solver_setup::{SetupWords, SolverSetup};
 pub use space_time::SpaceTime;
 pub use system::{Parameter, StateShape, System};
 pub use test_metrics::TestMetrics;
 pub use trajectory::{TestSize, Trajectory};
+pub use vorticity_metrics::VorticityMetrics;

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::VorticityMetrics;
+
 use crate::numerics::metrics::{
     correlation_time, divergence_time, l2_error, relative_error, relative_error_per_frame,
     stability, Stability,
@@ -24,6 +26,9 @@ pub struct TestMetrics {
     pub stability: Stability,
     /// Relative error of every frame of the rollout (the error over rollout time).
     pub frame_errors: Vec<f64>,
+    /// Kochkov et al.'s vorticity measures (2-D flows only; not the paper's metrics).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vorticity: Option<VorticityMetrics>,
 }
 
 impl TestMetrics {
@@ -43,6 +48,7 @@ impl TestMetrics {
             divergence_time: divergence_time(residuals).unwrap_or(residuals.len()),
             stability: stability(rollout, residuals),
             frame_errors: relative_error_per_frame(truth, rollout, error_horizon),
+            vorticity: None,
         }
     }
 }

@@ -6,12 +6,12 @@ use serde::{Deserialize, Serialize};
 
 use super::results::{
     Metrics, SampleTest, SeedStat, SeedTraining, SpaceTime, StabilityCounts, StudyResults,
-    VariantId, VariantResult, RESULTS_SCHEMA,
+    VariantId, VariantResult, VorticityStats, RESULTS_SCHEMA,
 };
 use crate::numerics::metrics::Stability;
 use crate::numerics::study::contract::config::StudyConfig;
 use crate::numerics::train::{Modality, TrainConfig};
-use crate::numerics::types::TestMetrics;
+use crate::numerics::types::{TestMetrics, VorticityMetrics};
 
 /// What one seed of one variant produced. `tests` is empty when training diverged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -84,21 +84,56 @@ pub fn metrics_without_diverged(
         stability,
         error_curve: error_curve(&evaluated),
         diverged_models,
+        vorticity: vorticity_stats(&evaluated),
     }
+}
+
+/// Kochkov et al.'s measures over seeds, where every test has them (else `None`).
+fn vorticity_stats(per_seed_tests: &[&[TestMetrics]]) -> Option<VorticityStats> {
+    let tests = per_seed_tests.iter().flat_map(|t| t.iter());
+    let has_all = tests.clone().all(|t| t.vorticity.is_some()) && tests.clone().next().is_some();
+    if !has_all {
+        return None;
+    }
+    let stat = |f: &dyn Fn(&VorticityMetrics) -> f64| {
+        SeedStat::from_values(
+            per_seed_tests
+                .iter()
+                .map(|tests| mean(tests.iter().filter_map(|t| t.vorticity.as_ref()).map(f)))
+                .collect(),
+        )
+    };
+    let curves: Vec<&[f64]> = tests
+        .filter_map(|t| t.vorticity.as_ref())
+        .map(|v| v.correlation.as_slice())
+        .collect();
+    Some(VorticityStats {
+        steps_above_095: stat(&|v| v.steps_above(0) as f64),
+        steps_above_080: stat(&|v| v.steps_above(1) as f64),
+        time_scales_above_095: stat(&|v| v.time_scales_above(0)),
+        time_scales_above_080: stat(&|v| v.time_scales_above(1)),
+        early_mse: stat(&|v| v.early_mse),
+        correlation_curve: mean_curve(&curves),
+    })
+}
+
+/// The frame-wise mean of `curves` over their common length, at most 200 points.
+fn mean_curve(curves: &[&[f64]]) -> Vec<(usize, f64)> {
+    let frames = curves.iter().map(|c| c.len()).min().unwrap_or(0);
+    let curve: Vec<f64> = (0..frames)
+        .map(|f| mean(curves.iter().map(|c| c[f])))
+        .collect();
+    downsample(&curve, 200)
 }
 
 /// The mean per-frame relative error over every test of every seed, at most 200 points.
 fn error_curve(per_seed_tests: &[&[TestMetrics]]) -> Vec<(usize, f64)> {
-    let tests: Vec<&TestMetrics> = per_seed_tests.iter().flat_map(|t| t.iter()).collect();
-    let frames = tests
+    let curves: Vec<&[f64]> = per_seed_tests
         .iter()
-        .map(|t| t.frame_errors.len())
-        .min()
-        .unwrap_or(0);
-    let curve: Vec<f64> = (0..frames)
-        .map(|f| mean(tests.iter().map(|t| t.frame_errors[f])))
+        .flat_map(|t| t.iter())
+        .map(|t| t.frame_errors.as_slice())
         .collect();
-    downsample(&curve, 200)
+    mean_curve(&curves)
 }
 
 /// The result of one variant over its seeds (`relative_to_one` filled by [`relative_to_one`]);
@@ -218,6 +253,7 @@ mod tests {
             divergence_time: 750,
             stability: class,
             frame_errors: vec![0.0, error, 2.0 * error],
+            vorticity: None,
         }
     }
 
@@ -234,6 +270,39 @@ mod tests {
             tests,
             samples: vec![],
         }
+    }
+
+    /// A test with the vorticity measures: correlation `[1, c, c²]`, MSE per frame `[0, e, e]`,
+    /// time scale 2 steps.
+    fn flow_test(c: f64, e: f64) -> TestMetrics {
+        TestMetrics {
+            vorticity: Some(VorticityMetrics::new(
+                vec![1.0, c, c * c],
+                &[0.0, e, e],
+                2.0,
+            )),
+            ..test(e, Stability::Regular)
+        }
+    }
+
+    #[test]
+    fn vorticity_measures_average_over_tests_then_seeds() {
+        // Seed 0: crossings of 0.95 at steps 1 and 2 (c = 0.9, 0.96) → 1.5; seed 1: 2 and 2.
+        let seed0 = [flow_test(0.9, 1.0), flow_test(0.96, 3.0)];
+        let seed1 = [flow_test(0.97, 2.0), flow_test(0.97, 2.0)];
+        let stats = metrics(&[&seed0, &seed1])
+            .vorticity
+            .expect("every test has them");
+        assert_eq!(stats.steps_above_095.per_seed, vec![1.5, 2.0]);
+        assert_eq!(stats.time_scales_above_095.per_seed, vec![0.75, 1.0]);
+        assert_eq!(stats.early_mse.per_seed, vec![2.0, 2.0]);
+        let curve: Vec<f64> = stats.correlation_curve.iter().map(|p| p.1).collect();
+        assert!((curve[1] - (0.9 + 0.96 + 0.97 + 0.97) / 4.0).abs() < 1e-12);
+        let mixed = [flow_test(0.9, 1.0), test(1.0, Stability::Regular)];
+        assert!(
+            metrics(&[&mixed]).vorticity.is_none(),
+            "only where every test has them"
+        );
     }
 
     #[test]

@@ -77,6 +77,28 @@ pub struct Metrics {
     /// velocity MSE > 100): left out of every mean above and counted here (absent when 0).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub diverged_models: usize,
+    /// Kochkov et al.'s vorticity measures (2-D flows; not the paper's metrics; absent for
+    /// 1-D systems and in older files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vorticity: Option<VorticityStats>,
+}
+
+/// Kochkov et al.'s vorticity measures over seeds ([`crate::numerics::types::VorticityMetrics`]
+/// per test: each seed's value is the mean over its tests).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VorticityStats {
+    /// Coarse steps until the vorticity correlation drops below 0.95.
+    pub steps_above_095: SeedStat,
+    /// The same below 0.8.
+    pub steps_above_080: SeedStat,
+    /// [`Self::steps_above_095`] in the paper's integral time scales of each test's truth.
+    pub time_scales_above_095: SeedStat,
+    /// [`Self::steps_above_080`] in time scales.
+    pub time_scales_above_080: SeedStat,
+    /// Velocity MSE over the first 8 steps (one time scale).
+    pub early_mse: SeedStat,
+    /// `(step, mean vorticity correlation over every test of every seed)`, at most 200 points.
+    pub correlation_curve: Vec<(usize, f64)>,
 }
 
 /// Largest value of [`Metrics::error_curve`] (a frame that is not finite scores this).

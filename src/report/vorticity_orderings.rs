@@ -1,0 +1,128 @@
+//! The paper's orderings judged by Kochkov et al.'s vorticity correlation time instead of the
+//! velocity MSE (a 2-D flow's second opinion, not the paper's metric): correction beats the
+//! coarse solver alone, and within each mode WIG ≥ NOG ≥ ONE in steps until the correlation
+//! with the truth drops below 0.95 (longer is better). Judged on the means and per seed, as
+//! [`super::orderings`] judges the MSE orderings, which stay the headline.
+
+use super::orderings::{judge, only, seeds, Ordering, Side};
+use super::results::{StudyResults, SystemWords, VariantResult};
+use crate::numerics::train::{Modality, Mode};
+
+/// `v`'s steps above 0.95, when it has them.
+fn side(v: &VariantResult) -> Option<Side<'_>> {
+    let stats = v.metrics.vorticity.as_ref()?;
+    Some(Side {
+        seeds: Some(&v.seeds),
+        stat: &stats.steps_above_095,
+    })
+}
+
+/// `a` stays correlated at least as long as `b`.
+fn at_least(a: f64, b: f64) -> bool {
+    a.is_finite() && a >= b
+}
+
+/// The orderings the run can show by time above 0.95 (empty for a system without the
+/// vorticity measures, or a file without them): C-ONE > the baseline, then WIG ≥ NOG and
+/// NOG ≥ ONE in each mode.
+pub fn vorticity_orderings(results: &StudyResults) -> Vec<Ordering> {
+    let mut out = Vec::new();
+    if !results.facts().measures.vorticity {
+        return out;
+    }
+    let label = |mode: Mode, modality: Modality| format!("{}-{}", mode.letter(), modality.label());
+    let c_one = only(results, Mode::Correct, Modality::One).and_then(side);
+    if let (Some(c_one), Some(base)) = (c_one, results.baseline.vorticity.as_ref()) {
+        let claim = format!("C-ONE > {}", results.facts().baseline.name);
+        let base = Side {
+            seeds: None,
+            stat: &base.steps_above_095,
+        };
+        out.push(judge(claim, c_one, base, |a, b| a.is_finite() && a > b));
+    }
+    for mode in [Mode::Predict, Mode::Correct] {
+        for (better, worse) in [
+            (Modality::Wig, Modality::Nog),
+            (Modality::Nog, Modality::One),
+        ] {
+            let a = only(results, mode, better).and_then(side);
+            let b = only(results, mode, worse).and_then(side);
+            if let (Some(a), Some(b)) = (a, b) {
+                let claim = format!("{} ≥ {}", label(mode, better), label(mode, worse));
+                out.push(judge(claim, a, b, at_least));
+            }
+        }
+    }
+    out
+}
+
+/// How many of `orderings` hold, labelled as not the paper's metric; `None` when there are none.
+pub fn vorticity_summary(orderings: &[Ordering]) -> Option<String> {
+    if orderings.is_empty() {
+        return None;
+    }
+    let holding = orderings.iter().filter(|o| o.holds).count();
+    let each: Vec<String> = orderings.iter().map(Ordering::describe).collect();
+    let over = if seeds(orderings) > 1 {
+        "mean over seeds"
+    } else {
+        "one seed"
+    };
+    Some(format!(
+        "By vorticity correlation time (Kochkov et al., not the paper's metric; steps until the \
+         correlation drops below 0.95, longer is better): {holding} of {} of the paper's \
+         orderings hold ({over}): {}.",
+        orderings.len(),
+        each.join("; ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::fixture::kolmogorov_fixture;
+
+    #[test]
+    fn flows_are_judged_by_time_above_095() {
+        let mut results = kolmogorov_fixture();
+        let all = vorticity_orderings(&results);
+        let claims: Vec<&str> = all.iter().map(|o| o.claim.as_str()).collect();
+        assert_eq!(
+            claims,
+            [
+                "C-ONE > PISO only (the coarse solver)",
+                "C-WIG ≥ C-NOG",
+                "C-NOG ≥ C-ONE"
+            ]
+        );
+        assert!(all.iter().all(|o| o.holds), "{all:?}");
+        assert_eq!(all[0].per_seed, [(0, true), (1, true)], "each seed vs PISO");
+        let line = vorticity_summary(&all).expect("line");
+        assert!(
+            line.starts_with("By vorticity correlation time (Kochkov et al., not the paper's")
+                && line.contains("3 of 3"),
+            "{line}"
+        );
+        // C-NOG's second seed falls below C-ONE's: the mean still holds, the seed is named.
+        let nog = &mut results.variants[1].metrics.vorticity.as_mut().expect("nog");
+        nog.steps_above_095.per_seed = vec![12.0, 7.0];
+        let all = vorticity_orderings(&results);
+        assert_eq!(
+            all[2].describe(),
+            "C-NOG ≥ C-ONE holds (per seed: holds for 0; not for 1)"
+        );
+    }
+
+    #[test]
+    fn none_without_the_measures() {
+        let text = include_str!("../../tests/e2e/fixtures/cli-results.json");
+        let ks = StudyResults::from_json(text).expect("fixture");
+        assert!(vorticity_orderings(&ks).is_empty());
+        let mut old = kolmogorov_fixture();
+        old.baseline.vorticity = None;
+        old.variants
+            .iter_mut()
+            .for_each(|v| v.metrics.vorticity = None);
+        assert!(vorticity_summary(&vorticity_orderings(&old)).is_none());
+    }
+}
