@@ -10,6 +10,7 @@
 # before and after is printed with the table: on a busy machine the all-cores figures mean little.
 #
 # Installs what is missing, and only that, so a second run is quick:
+#   - Debian's python3-venv, through `scripts/setup.sh --native --bench` (nothing for the wasm build);
 #   - torch, jax and optax into bench/reference/.venv (from the Python package registry, with pip;
 #     torch's Linux x86_64 wheel pulls in its CUDA libraries: about 3 GB to download, 5 GB on disk,
 #     once; jax's CPU wheels about 100 MB);
@@ -39,7 +40,7 @@ while [ $# -gt 0 ]; do
     --repeat) repeat="${2:-}"; shift 2 ;;
     --threads) threads_list="${2:-}"; shift 2 ;;
     --out) out="${2:-}"; shift 2 ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -48,6 +49,7 @@ done
 for t in $threads_list; do
   [ "$t" = 1 ] || [ "$t" = all ] || die "--threads takes \"1\", \"all\" or \"1 all\", got '$threads_list'"
 done
+scripts/setup.sh --native --bench
 
 # --- torch in a local venv -------------------------------------------------------------------
 venv=bench/reference/.venv

@@ -8,10 +8,14 @@
 # per training iteration in the worker per variant beside the native `bench train` figure of the
 # same variant (release build, CPU backend, one thread; after the browser run, so they do not
 # compete for the cores).
+# Installs what is missing first (scripts/setup.sh --browser: trunk, wasm-bindgen, wasm-opt 132,
+# Debian's Chromium) and builds in the shared build cache (scripts/env.sh).
 # Usage: scripts/measure-browser.sh [--dev] [QUERY]   (QUERY default: '?device=cpu', the CPU fallback)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PWD/tools/binaryen/node_modules/.bin:$HOME/.cargo/bin:$PATH"  # wasm-opt 132 (npm)
+scripts/setup.sh --browser
+# shellcheck source=env.sh
+source scripts/env.sh  # wasm-opt 132 (npm) and cargo's bin on PATH; CARGO_TARGET_DIR
 profile=--release; dist=target/measure-dist
 if [ "${1:-}" = "--dev" ]; then profile=""; dist=target/e2e-dist; shift; fi
 query="${1:-?device=cpu}"
@@ -24,7 +28,7 @@ done
 # names in each module, and wasm-ld's per-export constructor wrappers (`*.command_export`: none
 # once the entry points run the static constructors themselves).
 # (The page's release build uses Cargo.toml's `web-page` profile: index.html's data-cargo-profile-release.)
-cargo_out="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown"
+cargo_out="$CARGO_TARGET_DIR/wasm32-unknown-unknown"
 for bin in unroll-lab-web unroll-lab-worker unroll-lab-gpu-worker; do
   dir=debug
   if [ -n "$profile" ]; then dir=release; [ "$bin" = unroll-lab-web ] && dir=web-page; fi

@@ -8,7 +8,8 @@
 # iteration, before and after fusion; cuda is tried and says why this build lacks it. A device the machine lacks is reported as such, not as a failure. Where Python
 # with PyTorch or JAX sees a CUDA GPU, the references in bench/reference/ run there too (--references).
 #
-# Builds what is missing: `cargo build --release --features gpu --bin unroll-lab` in
+# Builds what is missing (after `scripts/setup.sh --native`, which checks for cargo and python3 and
+# installs nothing for the wasm build): `cargo build --release --features gpu --bin unroll-lab` in
 # $CARGO_TARGET_DIR (default ~/.cache/unroll-lab/target-gpu, apart from the test build's), and with
 # `--features gpu,fusion` in its sibling target-gpu-fusion. With UNROLL_LAB_BIN (and
 # UNROLL_LAB_FUSION_BIN) set, those binaries are used instead (a machine without a Rust toolchain).
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
     --devices) devices="${2:-}"; shift 2 ;;
     --references) references=1; shift ;;
     --out) out="${2:-}"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
@@ -51,7 +52,8 @@ mkdir -p "$out"
 
 # build FEATURES TARGET_DIR: the release CLI with those features; prints its path.
 build() {
-  command -v cargo >/dev/null || die "no cargo: install Rust (scripts/setup.sh) or set UNROLL_LAB_BIN"
+  command -v cargo >/dev/null || die "no cargo: install Rust (https://rustup.rs) or set UNROLL_LAB_BIN"
+  scripts/setup.sh --native >&2
   CARGO_TARGET_DIR="$2" cargo build --release --locked --features "$1" --bin unroll-lab >&2
   echo "$2/release/unroll-lab"
 }

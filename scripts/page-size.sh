@@ -3,11 +3,15 @@
 # trunk's release build uses, index.html's data-cargo-profile-release), on the same sources and
 # with the page's features (index.html's data-cargo-features, read from it):
 # cargo build, wasm-bindgen, wasm-opt -Os as trunk runs them, gzip -9. A benchmark, not a test.
-# Usage: scripts/page-size.sh   (after scripts/setup.sh: wasm-bindgen-cli and binaryen installed)
+# Installs what is missing first (scripts/setup.sh: wasm-bindgen-cli, binaryen's wasm-opt 132) and
+# builds in the shared build cache (scripts/env.sh).
+# Usage: scripts/page-size.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PWD/tools/binaryen/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-target="${CARGO_TARGET_DIR:-target}"
+scripts/setup.sh
+# shellcheck source=env.sh
+source scripts/env.sh
+target="$CARGO_TARGET_DIR"
 features="--enable-simd --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,14 +1,48 @@
 #!/usr/bin/env bash
-# Serves the app: installs what is missing (scripts/setup.sh), then `trunk serve --release`.
-# Usage: scripts/serve.sh [PORT]   (default 8080)
+# Serves the app and its book: installs what is missing (scripts/setup.sh), builds the page with
+# `trunk build --release` and the book with `mdbook build` into dist/, then serves dist/ with a
+# static server on 127.0.0.1 (python3 -m http.server): the page at /, the book at /book/. No file
+# watcher runs, so nothing that changes on disk can take the server down.
+# Usage: scripts/serve.sh [--watch] [PORT]   (default 8080)
+#   --watch  development mode: `trunk watch --release` rebuilds the page when its sources change
+#            (src/, static/, index.html, Cargo.toml, Trunk.toml, polled: nothing else is watched),
+#            while scripts/static-server.py serves the last build and the book; reload by hand.
+# The build cache is the one scripts/test.sh uses (scripts/env.sh), so a second build is incremental.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+watch=0
+if [ "${1:-}" = --watch ]; then watch=1; shift; fi
 port="${1:-8080}"
+if ! [[ "$port" =~ ^[0-9]+$ ]] || [ "$#" -gt 1 ]; then
+  echo "[serve] error: usage: scripts/serve.sh [--watch] [PORT] (got: $*)" >&2
+  exit 2
+fi
 scripts/setup.sh
-export PATH="$PWD/tools/binaryen/node_modules/.bin:$HOME/.cargo/bin:$PATH"  # wasm-opt 132 (npm)
+# shellcheck source=env.sh
+source scripts/env.sh
 if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
   echo "[serve] error: port $port is already in use. Stop what is listening there (ss -ltnp | grep :$port) or pass another port: scripts/serve.sh 8081" >&2
   exit 1
 fi
-echo "[serve] building and serving on http://127.0.0.1:$port/ (first build: several minutes)"
-exec trunk serve --release --port "$port" --address 127.0.0.1
+book() {
+  mdbook build docs --dest-dir "$1" >/dev/null \
+    || { echo "[serve] error: mdbook build docs failed (see above)" >&2; exit 1; }
+}
+if [ "$watch" = 0 ]; then
+  echo "[serve] building the page (trunk build --release; first build: several minutes) and the book"
+  trunk build --release --dist dist
+  book "$PWD/dist/book"
+  echo "[serve] serving dist/ on http://127.0.0.1:$port/ (the book: http://127.0.0.1:$port/book/); Ctrl-C stops"
+  exec python3 -m http.server "$port" --bind 127.0.0.1 --directory dist
+fi
+# --watch: trunk replaces dist/ on every build, so the book is served from docs/book/ beside it.
+# trunk watch polls the sources (--poll: no inotify queue to overflow) and builds once at start;
+# if it fails or dies, the server keeps serving the last build.
+book "$PWD/docs/book"
+trunk watch --release --dist dist --poll --poll-interval 2s --watch src --watch static \
+  --watch index.html --watch Cargo.toml --watch Trunk.toml &
+watcher=$!
+trap 'kill "$watcher" 2>/dev/null || true' EXIT
+echo "[serve] development mode: trunk watch rebuilds the page when src/, static/, index.html, Cargo.toml or Trunk.toml change (reload by hand)"
+echo "[serve] serving dist/ on http://127.0.0.1:$port/ once the first build is done, and the book at /book/; Ctrl-C stops"
+python3 scripts/static-server.py "$port" dist --mount /book/=docs/book

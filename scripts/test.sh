@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test: installs what is missing (scripts/setup.sh --browser --cluster), then
-#   formatting; the native build with clippy (warnings denied) and the native tests; the study run
+#   formatting; the book (mdbook build, then every relative link checked); the native build with clippy (warnings denied) and the native tests; the study run
 #   as a Slurm job array on a throwaway single-node cluster; the wasm32
 #   build with clippy (warnings denied); the browser tests (wasm-bindgen-test in headless Chromium)
-#   and the end-to-end test (trunk build of the page + headless Chromium).
+#   and the end-to-end test (trunk build of the page + headless Chromium); last, the README's
+#   `scripts/serve.sh PORT` in a fresh clone, until it serves the page and the book.
 # Fails on the first failure. Usage: scripts/test.sh
 #
 # Each dependency graph is compiled once per target: clippy runs as the workspace's compiler
@@ -42,6 +43,10 @@ echo "cargo target directory: $CARGO_TARGET_DIR"
 step "rustfmt"
 cargo fmt --all -- --check || { echo "formatting differs: run 'cargo fmt' and commit" >&2; exit 1; }
 
+step "the book: mdbook build docs, then its links (scripts/check-links.py)"
+mdbook build docs >/dev/null || { echo "mdbook build docs failed (see above): a chapter in docs/src/SUMMARY.md is missing or malformed" >&2; exit 1; }
+python3 scripts/check-links.py docs/book
+
 # `cargo test` builds every target `clippy --all-targets` checks (lib, bins, tests, examples; the
 # crate has no benches) and the doc tests.
 step "native: build + clippy (warnings denied) + tests"
@@ -61,6 +66,9 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
 
 step "end-to-end test (trunk build + headless Chromium)"
 tests/e2e/run.sh
+
+step "the README's first command: scripts/serve.sh PORT in a fresh clone (tests/serve/run.sh)"
+tests/serve/run.sh
 
 echo
 echo "all tests passed in $(( $(date +%s) - start )) s"

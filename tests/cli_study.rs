@@ -1,7 +1,7 @@
 //! `unroll-lab study`: the browser's `Experiment::cli_command()` is exactly runnable and the
 //! results file it writes embeds the same `StudyConfig` as `Experiment::study_config()`; argument
 //! errors exit 2 with a one-line message (the full study runs are measured, not tested: see the
-//! README's reproduction).
+//! book's reproduction chapter, docs/src/reproduction.md).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

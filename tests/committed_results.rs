@@ -1,6 +1,6 @@
 //! The guard of the committed runs (`results/`): every entry of `results/index.json` imports
 //! through the page's importer, its plan parses with the hash of its config, the results are
-//! the plan's study, and every ordering the README claims for it holds in the file
+//! the plan's study, and every ordering the book claims for it holds in the file
 //! (`unroll_lab::report::committed::check_run`; its unit tests show a doctored file failing).
 #![cfg(not(target_arch = "wasm32"))]
 

@@ -26,7 +26,7 @@ pub fn Intro() -> impl IntoView {
                 "prediction by a wide margin, and unrolling helps even without differentiating "
                 "the solver (NOG) — while full gradients (WIG) are best. Here you can regenerate "
                 "its Kuramoto–Sivashinsky data, retrain the six variants on your own device and "
-                "compare them in the paper's metrics."
+                "compare them in the paper's metrics. "<a href="book/index.html">"The book"</a>" explains the page, the CLI and every measurement."
             </p>
         </section>
     }

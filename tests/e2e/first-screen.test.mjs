@@ -19,7 +19,7 @@ const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 // The committed screenshots are refreshed with UNROLL_LAB_SCREENSHOTS=docs tests/e2e/run.sh;
 // otherwise they go to target/screenshots/ (so a test run leaves the checkout clean).
 const shots = fileURLToPath(new URL(
-  process.env.UNROLL_LAB_SCREENSHOTS === "docs" ? "../../docs/screenshots/" : "../../target/screenshots/",
+  process.env.UNROLL_LAB_SCREENSHOTS === "docs" ? "../../docs/src/screenshots/" : "../../target/screenshots/",
   import.meta.url,
 ));
 let browser;
