@@ -8,6 +8,8 @@
 #            (src/, static/, index.html, Cargo.toml, Trunk.toml, polled: nothing else is watched),
 #            while scripts/static-server.py serves the last build and the book; reload by hand.
 # The build cache is the one scripts/test.sh uses (scripts/env.sh), so a second build is incremental.
+# UNROLL_LAB_SERVE_PROFILE=dev builds trunk's dev profile instead of --release (no LTO, no wasm-opt):
+# the serve test (tests/serve/run.sh) uses it to share the end-to-end test's build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 watch=0
@@ -30,7 +32,9 @@ book() {
 }
 if [ "$watch" = 0 ]; then
   echo "[serve] building the page (trunk build --release; first build: several minutes) and the book"
-  trunk build --release --dist dist
+  profile=(--release)
+  [ "${UNROLL_LAB_SERVE_PROFILE:-release}" = dev ] && profile=()
+  trunk build "${profile[@]}" --dist dist
   book "$PWD/dist/book"
   echo "[serve] serving dist/ on http://127.0.0.1:$port/ (the book: http://127.0.0.1:$port/book/); Ctrl-C stops"
   exec python3 -m http.server "$port" --bind 127.0.0.1 --directory dist

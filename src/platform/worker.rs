@@ -170,7 +170,7 @@ async fn run(
         Err(err) => return post(&error(err.to_string())),
     };
     // On WebGPU a variant's seeds train as one ensemble (fewer, larger dispatches); on the CPU
-    // one at a time, where an ensemble measured slower per network (README "Ensembles").
+    // one at a time, where an ensemble measured slower per network (the book, docs/src/ensembles.md).
     batch.set_ensembles(gpu);
     while !batch.stopped() {
         while paused.get() {

@@ -1,7 +1,7 @@
 //! The committed runs: `results/index.json` (schema `unroll-lab/committed@1`), the manifest of
 //! the long studies run once (`study plan` → `run-cell` → `merge`) and committed under the
 //! repository's `results/` folder, each with its plan, the commit it ran at, its budget and the
-//! orderings the README states for it. The page lists them (served as static assets); the guard
+//! orderings the book states for it. The page lists them (served as static assets); the guard
 //! test `tests/committed_results.rs` checks every one with [`check_run`].
 
 use serde::{Deserialize, Serialize};
@@ -45,7 +45,7 @@ pub struct CommittedRun {
     pub budget: String,
     /// The number of seeds (checked against the results' config).
     pub seeds: usize,
-    /// The orderings the README states for this run.
+    /// The orderings the book states for this run.
     pub claims: Vec<Claim>,
 }
 

@@ -177,7 +177,7 @@ pub fn summary(orderings: &[Ordering]) -> Option<String> {
         (
             "one seed",
             " One seed is not enough to judge them: at reduced budgets the seeds of one \
-             setting differ in which ordering fails (README, \"Reproduction\"). Run 3 seeds, \
+             setting differ in which ordering fails (the book, \"Reproduction\"). Run 3 seeds, \
              or load a committed run of this preset beside this one.",
         )
     };

@@ -3,8 +3,10 @@
 # tree's uncommitted changes to tracked files), run `scripts/serve.sh PORT` there as the README
 # gives it, wait until it serves index.html (which links the book) and book/index.html over HTTP,
 # then stop it. The clone has no dist/, no tools/binaryen/node_modules and no target/: serve.sh
-# must install and build everything itself. Its build cache is the shared one (scripts/env.sh),
-# so only this crate is recompiled when the cache is warm.
+# must install and build everything itself. It builds trunk's dev profile
+# (UNROLL_LAB_SERVE_PROFILE=dev) in scripts/test.sh's environment, so it reuses the end-to-end
+# test's wasm build from the shared cache; the release build (LTO, wasm-opt) is the only step
+# the README's command runs that this test does not (scripts/measure-browser.sh runs it).
 # Usage: tests/serve/run.sh   (UNROLL_LAB_SERVE_TIMEOUT: seconds to wait, default 3600)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -19,9 +21,8 @@ trap cleanup EXIT
 git clone --quiet "$root" "$work/clone"
 git -C "$root" diff HEAD --binary | git -C "$work/clone" apply --allow-empty
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-# Its own process group, so that stopping it stops trunk, cargo and the server too. Not the
-# clippy wrapper of scripts/test.sh: the build is serve.sh's own, shared with a later serve.sh.
-(cd "$work/clone" && exec setsid env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS \
+# Its own process group, so that stopping it stops trunk, cargo and the server too.
+(cd "$work/clone" && exec setsid env UNROLL_LAB_SERVE_PROFILE=dev \
   scripts/serve.sh "$port" >"$work/serve.log" 2>&1) &
 server=$!
 start=$(date +%s)

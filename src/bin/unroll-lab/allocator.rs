@@ -2,7 +2,7 @@
 //! raised adaptively to at most 32 MiB) with its own `mmap` and returns it to the kernel when
 //! freed, so a training that allocates and frees the same large tensors every iteration has
 //! the kernel map and zero them again each time (an ensemble of 18 networks spent 28 s of a 126 s
-//! benchmark there: README "Ensembles"). Raising the threshold keeps freed memory in the heap
+//! benchmark there: the book, docs/src/ensembles.md). Raising the threshold keeps freed memory in the heap
 //! for the next iteration; the process keeps its peak memory until it exits.
 
 /// Keeps freed memory for reuse (glibc on Linux; elsewhere nothing to do).

@@ -95,7 +95,7 @@ pub fn eval_config() -> EvalConfig {
     }
 }
 
-/// The budget of the `sizes` and `horizons` surveys, at which the README's size tables were
+/// The budget of the `sizes` and `horizons` surveys, at which the book's size tables were
 /// measured: 600 iterations, the quick preset's 400 frames, learning rate 1e-3 ×0.9 every 100
 /// iterations (a fixed interval, so `--iterations` changes the number of decays).
 pub fn survey(mode: Mode, modality: Modality) -> TrainConfig {

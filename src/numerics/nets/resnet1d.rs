@@ -44,7 +44,7 @@ impl PeriodicConv1d {
     /// `[C_in, N, B] → [C_out, N, B]` in the grid layout ([`super::grid`]): the three taps of
     /// the periodic stencil gathered as `[3·C_in, N·B]` (row `3c + t`) and one matmul with the
     /// weight viewed as `[C_out, 3·C_in]`, plus the bias. The same function as `conv1d` on the
-    /// circularly padded input (batch-first), as one gemm (see README "Training speed").
+    /// circularly padded input (batch-first), as one gemm (see the book, docs/src/training-speed.md).
     pub fn forward(&self, x: Tensor<3>) -> Tensor<3> {
         self.forward_dilated(x, 1)
     }

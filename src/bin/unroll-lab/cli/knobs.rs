@@ -110,7 +110,7 @@ pub struct DeviceArg {
 pub struct EnsembleArg {
     /// Train each variant's seeds as one ensemble (`nets::Ensemble`, the architectures with a
     /// member axis): `on`, `off`, or `auto` (on for the GPU devices; off on the CPU, where an
-    /// ensemble measured slower per network: README "Ensembles").
+    /// ensemble measured slower per network: the book, docs/src/ensembles.md).
     #[arg(long, default_value = "auto", value_parser = ["auto", "on", "off"])]
     ensemble: String,
 }
