@@ -289,10 +289,8 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
                         result.samples = prepared.samples.clone();
                     }
                     let path = result_path(&args.out, cell);
-                    let written = to_json(&result).and_then(|text| {
-                        write_atomic(&path, &text)
-                            .or_else(|_| output::write_kept(&path, &text, &[]))
-                    });
+                    let written =
+                        to_json(&result).and_then(|text| write_or_keep(&path, &text, &args.out));
                     match written {
                         Ok(()) => {
                             finished.push(cell);
@@ -325,6 +323,22 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
         }
     }
     failed.map_or(Ok(()), Err)
+}
+
+/// Writes a cell's result atomically; when that fails the cell fails, and its result is kept as
+/// `unroll-lab-kept-<pid>-cell-NNNNN.json` beside the cells (else in the working or temporary
+/// folder), never written to `path` by another route (a half-written result must not count).
+fn write_or_keep(path: &Path, text: &str, cells: &Path) -> Result<(), CliError> {
+    let Err(failed) = write_atomic(path, text) else {
+        return Ok(());
+    };
+    let failed = failed.to_string();
+    output::save_kept(path, &[cells], |to| {
+        if to == path {
+            return Err(failed.clone());
+        }
+        std::fs::write(to, text).map_err(|err| err.to_string())
+    })
 }
 
 /// Why cell `cell` is left unfinished without failing, if it is: its training is checkpointed,
