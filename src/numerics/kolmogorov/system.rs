@@ -10,7 +10,7 @@ use super::data::{self, Sampling, TEST_SEED};
 use super::setup::{Setup, SETUPS};
 use super::staggered::vorticity_from_velocity;
 use super::stepper::FlowStep;
-use super::{metrics, preset, PisoDiagonal, TimeScheme};
+use super::{metrics, preset, spun_up, PisoDiagonal, TimeScheme};
 use crate::numerics::backend;
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::study::contract::description::SystemDescription;
@@ -215,6 +215,10 @@ impl SystemDescription for Kolmogorov {
         preset::lighten_for_browser(config);
     }
 
+    fn data_assets(&self, config: &StudyConfig) -> Vec<String> {
+        spun_up::needed_by(&config.base.data, &config.eval).unwrap_or_default()
+    }
+
     fn error_over_whole_rollout(&self) -> bool {
         true
     }
@@ -236,6 +240,14 @@ impl SystemDescription for Kolmogorov {
 }
 
 impl PhysicalSystem for Kolmogorov {
+    fn install_data_asset(&self, bytes: &[u8]) -> Result<(), TrainError> {
+        spun_up::install(bytes).map_err(invalid)
+    }
+
+    fn make_data_assets(&self) -> Result<Vec<(String, Vec<u8>)>, TrainError> {
+        spun_up::make_all().map_err(invalid)
+    }
+
     fn training_trajectory(
         &self,
         data: &TrainDataConfig,

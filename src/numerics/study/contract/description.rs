@@ -168,6 +168,14 @@ pub trait SystemDescription: Sync {
     /// system needs it.
     fn lighten_for_browser(&self, _config: &mut StudyConfig) {}
 
+    /// The files this system ships beside the page that make `config`'s data cheaper (paths
+    /// from the site root, e.g. Kolmogorov's spun-up states): a worker fetches and installs them
+    /// ([`super::physics::PhysicalSystem::install_data_asset`]) before it makes the data;
+    /// natively they are read from the checkout. None by default.
+    fn data_assets(&self, _config: &StudyConfig) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Whether the error metric runs over the whole rollout (Kolmogorov's velocity MSE) rather
     /// than over the error horizon H (KS's relative error).
     fn error_over_whole_rollout(&self) -> bool {
