@@ -134,6 +134,10 @@ impl SystemDescription for Kolmogorov {
         data.scales.len()
     }
 
+    fn data_flops(&self, data: &TrainDataConfig, eval: Option<&EvalConfig>) -> f64 {
+        super::data_cost::data_flops(data, eval).unwrap_or(f64::NAN)
+    }
+
     fn solver_setups(&self) -> &'static [SetupWords] {
         &SETUPS
     }

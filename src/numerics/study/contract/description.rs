@@ -12,7 +12,7 @@ use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::{Mode, TrainConfig, TrainError};
 use crate::numerics::types::solver_setup::find;
 use crate::numerics::types::{
-    Parameter, SetupWords, SolverSetup, SpaceTime, StateShape, System, SystemFacts,
+    EvalConfig, Parameter, SetupWords, SolverSetup, SpaceTime, StateShape, System, SystemFacts,
 };
 
 /// Most frames kept per space–time map (the default [`SystemDescription::sample`]).
@@ -167,6 +167,11 @@ pub trait SystemDescription: Sync {
     /// Makes `config` light enough for the browser (shorter data, fewer frames), where the
     /// system needs it.
     fn lighten_for_browser(&self, _config: &mut StudyConfig) {}
+
+    /// Counted FLOPs of making the training data of `data` and, when given, the test truths of
+    /// `eval` with the system's f64 ground truth (what shipped files cover is not counted): the
+    /// estimate's data phase, at the data FLOP rate measured on the same device.
+    fn data_flops(&self, data: &TrainDataConfig, eval: Option<&EvalConfig>) -> f64;
 
     /// The files this system ships beside the page that make `config`'s data cheaper (paths
     /// from the site root, e.g. Kolmogorov's spun-up states): a worker fetches and installs them
