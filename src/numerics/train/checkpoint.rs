@@ -10,7 +10,7 @@
 //! for WebGPU in the browser.
 
 use burn::module::Module;
-use burn::optim::{AdamConfig, ModuleOptimizer, OptimizerRecord};
+use burn::optim::{ModuleOptimizer, OptimizerRecord};
 use burn::store::ModuleRecord;
 use burn::tensor::Bytes;
 use serde::{Deserialize, Serialize};
@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use super::ensemble::EnsembleTrainer;
 use super::error::TrainError;
 use super::guard::GradientGuard;
-use super::trainer::Trainer;
+use super::trainer::{adam, Trainer};
 
 /// The state of a [`Trainer`] between two iterations.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
@@ -110,7 +110,7 @@ impl Trainer {
         within(&checkpoint, self.config.total_iterations())?;
         let (iteration, guard) = (checkpoint.iteration, checkpoint.guard.clone());
         let net = self.net.take().ok_or(TrainError::Poisoned)?;
-        let optimizer = std::mem::replace(&mut self.optimizer, AdamConfig::new().init());
+        let optimizer = std::mem::replace(&mut self.optimizer, adam(&self.config.optimizer));
         let (net, optimizer) = load_records(net, optimizer, checkpoint)?;
         self.net = Some(net);
         self.optimizer = optimizer;
@@ -140,7 +140,7 @@ impl EnsembleTrainer {
         within(&checkpoint, self.configs[0].total_iterations())?;
         let iteration = checkpoint.iteration;
         let ensemble = self.ensemble.take().ok_or(TrainError::Poisoned)?;
-        let optimizer = std::mem::replace(&mut self.optimizer, AdamConfig::new().init());
+        let optimizer = std::mem::replace(&mut self.optimizer, adam(&self.configs[0].optimizer));
         let (ensemble, optimizer) = load_records(ensemble, optimizer, checkpoint)?;
         self.ensemble = Some(ensemble);
         self.optimizer = optimizer;
@@ -159,6 +159,7 @@ mod tests {
     use crate::numerics::nets::Architecture;
     use crate::numerics::study::contract::physics::PhysicalSystem;
     use crate::numerics::types::Trajectory;
+    use burn::optim::AdamConfig;
 
     /// Losses of `iterations` more steps, and the weights after them.
     fn train(trainer: &mut Trainer, iterations: usize) -> (Vec<f32>, Vec<f32>) {

@@ -104,6 +104,27 @@ pub struct OptimizerConfig {
     /// schedule this way. `None`: K is fixed, as in the study's code.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decays: Option<usize>,
+    /// Adam's ε (added to √v̂): [`OFFICIAL_ADAM_EPSILON`], PyTorch's and TensorFlow's default
+    /// that both official scripts train with. A file without the field was trained with burn's
+    /// default, [`BURN_ADAM_EPSILON`], and reads so.
+    #[serde(
+        default = "burn_adam_epsilon",
+        skip_serializing_if = "is_burn_adam_epsilon"
+    )]
+    pub epsilon: f64,
+}
+
+/// Adam's ε in PyTorch (`ks_train.py`) and TensorFlow 1 (`kolm_train.py`).
+pub const OFFICIAL_ADAM_EPSILON: f64 = 1e-8;
+/// burn's default Adam ε, what configurations written without the field trained with.
+pub const BURN_ADAM_EPSILON: f64 = 1e-5;
+
+fn burn_adam_epsilon() -> f64 {
+    BURN_ADAM_EPSILON
+}
+
+fn is_burn_adam_epsilon(epsilon: &f64) -> bool {
+    *epsilon == BURN_ADAM_EPSILON
 }
 
 impl Default for OptimizerConfig {
@@ -113,6 +134,7 @@ impl Default for OptimizerConfig {
             decay: 0.9,
             decay_every: 2000,
             decays: None,
+            epsilon: OFFICIAL_ADAM_EPSILON,
         }
     }
 }
@@ -125,6 +147,7 @@ impl OptimizerConfig {
             decay,
             decay_every,
             decays: None,
+            epsilon: OFFICIAL_ADAM_EPSILON,
         }
     }
 
@@ -136,6 +159,7 @@ impl OptimizerConfig {
             decay,
             decay_every: 1,
             decays: Some(decays),
+            epsilon: OFFICIAL_ADAM_EPSILON,
         };
         optimizer.fit_to(iterations);
         optimizer

@@ -9,7 +9,7 @@
 //! only; its log says where it diverged ([`MemberLogs`]). Trained together or alone, a member's
 //! losses and weights agree to rounding (tests).
 
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor};
 
 use super::config::{Modality, TrainConfig, UnrollConfig};
@@ -19,7 +19,7 @@ use super::modality::{unrolled_member_losses, MemberUnroll};
 use super::run::LossLog;
 use super::schedule::Schedule;
 use super::step::Stepper;
-use super::trainer::schedule_for;
+use super::trainer::{adam, schedule_for};
 use crate::numerics::nets::{Ensemble, Net};
 use crate::numerics::profile::{span, Phase};
 use crate::numerics::readback::read_f32;
@@ -127,9 +127,9 @@ impl EnsembleTrainer {
         let ensemble = Ensemble::init(&configs[0].net, &seeds, device)
             .map_err(|err| TrainError::invalid("net", err.to_string()))?;
         Ok(Self {
+            optimizer: adam(&configs[0].optimizer),
             configs,
             ensemble: Some(ensemble),
-            optimizer: AdamConfig::new().init(),
             data,
             stepper,
             schedules,
@@ -167,7 +167,7 @@ impl EnsembleTrainer {
     pub fn step(&mut self) -> Result<Tensor<1>, TrainError> {
         let config = &self.configs[0];
         if config.restarts_at(self.iteration) {
-            self.optimizer = AdamConfig::new().init();
+            self.optimizer = adam(&self.configs[0].optimizer);
         }
         let unroll = config.unroll_at(self.iteration);
         let learning_rate = config.learning_rate_at(self.iteration);

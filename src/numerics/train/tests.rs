@@ -423,3 +423,21 @@ fn divergence_is_a_result_not_a_panic() {
     assert_eq!(outcome.loss_history.len(), k + 1);
     assert!(!outcome.loss_history[k].is_finite());
 }
+
+/// Adam's ε: the official 1e-8 for every new configuration; a file written without the field
+/// (trained with burn's 1e-5) reads as 1e-5, and such a configuration writes as before.
+#[test]
+fn adam_epsilon_is_the_official_one_and_old_files_keep_theirs() {
+    use crate::numerics::train::config::{BURN_ADAM_EPSILON, OFFICIAL_ADAM_EPSILON};
+    let new = OptimizerConfig::every(1e-4, 0.9, 2000);
+    assert_eq!(new.epsilon, OFFICIAL_ADAM_EPSILON);
+    assert_eq!(OptimizerConfig::default().epsilon, OFFICIAL_ADAM_EPSILON);
+    let written = serde_json::to_string(&new).expect("json");
+    assert!(written.contains("\"epsilon\":1e-8"), "{written}");
+    let old: OptimizerConfig =
+        serde_json::from_str(r#"{"learning_rate":0.0001,"decay":0.9,"decay_every":2000}"#)
+            .expect("old file");
+    assert_eq!(old.epsilon, BURN_ADAM_EPSILON);
+    let rewritten = serde_json::to_string(&old).expect("json");
+    assert!(!rewritten.contains("epsilon"), "{rewritten}");
+}

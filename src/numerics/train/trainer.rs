@@ -6,7 +6,7 @@ use burn::module::Module;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor};
 
-use super::config::TrainConfig;
+use super::config::{OptimizerConfig, TrainConfig};
 use super::data::TrainingData;
 use super::error::TrainError;
 use super::guard::{gradient_norms, GradientGuard};
@@ -16,6 +16,13 @@ use super::step::Stepper;
 use crate::numerics::nets::Net;
 use crate::numerics::profile::{span, Phase};
 use crate::numerics::types::Trajectory;
+
+/// A fresh Adam of `optimizer` (its ε; the learning rate is set per step).
+pub(super) fn adam(optimizer: &OptimizerConfig) -> ModuleOptimizer {
+    AdamConfig::new()
+        .with_epsilon(optimizer.epsilon as f32)
+        .init()
+}
 
 /// A training run in progress. Owns the network, the optimiser state and the data on the device.
 pub struct Trainer {
@@ -82,7 +89,7 @@ impl Trainer {
         let schedule = schedule_for(&config, &data)?;
         let net = config.net.init(&device, config.seed)?;
         Ok(Self {
-            optimizer: AdamConfig::new().init(),
+            optimizer: adam(&config.optimizer),
             net: Some(net),
             config,
             data,
@@ -134,7 +141,7 @@ impl Trainer {
     /// ([`TrainConfig::restarts_at`]).
     fn restart_stage(&mut self) {
         if self.config.restarts_at(self.iteration) {
-            self.optimizer = AdamConfig::new().init();
+            self.optimizer = adam(&self.config.optimizer);
             self.guard.restart();
         }
     }
