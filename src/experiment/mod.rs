@@ -14,9 +14,11 @@
 //! α applies only with the transition mode.
 
 pub mod command;
+pub mod estimate;
 pub mod initial_state;
 pub mod knob;
 pub mod limits;
+pub mod peer_label;
 pub mod peers;
 pub mod playground;
 pub mod problem;
