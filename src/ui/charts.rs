@@ -25,60 +25,84 @@ pub fn ResultsCharts(results: StudyResults) -> impl IntoView {
     let facts = results.facts();
     let field_snapshots = facts.maps.kind == MapKind::FieldSnapshots;
     let snapshots = charts::vorticity::snapshots(&results, 0);
-    let (snapshot, set_snapshot) = signal(snapshots.saturating_sub(1));
+    let snapshot = RwSignal::new(snapshots.saturating_sub(1));
     let options = sample_options(&results);
-    let no_samples = options.is_empty();
     let sizes: Vec<(ChartKind, (u32, u32))> = ChartKind::all_for(&results)
         .into_iter()
         .map(|kind| (kind, kind.size(&results)))
         .collect();
     let preset = results.preset;
     let results = StoredValue::new(results);
-    let on_change = move |ev: leptos::ev::Event| {
-        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-            set_sample.set(i);
-        }
-    };
     let figures = sizes
         .into_iter()
         .map(|(kind, size)| {
             let file = format!("unroll-lab-{preset}-{}.png", kind.id());
-            view! { <ChartFigure kind=kind size=size results=results sample=sample snapshot=snapshot file=file /> }
+            view! { <ChartFigure kind=kind size=size results=results sample=sample snapshot=snapshot.read_only() file=file /> }
         })
         .collect_view();
     view! {
         <div class="charts">
-            <label class="sample-picker">{facts.maps.title}" test: "
-                <select id="sample-test" on:change=on_change disabled=no_samples>
-                    {if no_samples {
-                        view! { <option value="0">"not in this file"</option> }.into_any()
-                    } else {
-                        options
-                            .into_iter()
-                            .enumerate()
-                            .map(|(i, label)| view! { <option value=i.to_string()>{label}</option> })
-                            .collect_view()
-                            .into_any()
-                    }}
-                </select>
-            </label>
+            <SamplePicker title=facts.maps.title options=options sample=set_sample />
             {field_snapshots.then(|| view! {
-                <label class="snapshot-picker">{facts.maps.snapshot_label}": "
-                    <input id="snapshot" type="range" min="0"
-                        max=snapshots.saturating_sub(1).to_string()
-                        prop:value=move || snapshot.get().to_string()
-                        on:input=move |ev| {
-                            if let Ok(k) = event_target_value(&ev).parse::<usize>() {
-                                set_snapshot.set(k);
-                            }
-                        } />
-                    <output id="snapshot-value">{move || format!(
-                        "{} of {}", snapshot.get() + 1, snapshots
-                    )}</output>
-                </label>
+                <SnapshotPicker label=facts.maps.snapshot_label snapshots=snapshots snapshot=snapshot />
             })}
             <div class="charts-grid">{figures}</div>
         </div>
+    }
+}
+
+/// The sample maps' test menu (`options`: one label per sample in the file).
+#[component]
+fn SamplePicker(
+    title: &'static str,
+    options: Vec<String>,
+    sample: WriteSignal<usize>,
+) -> impl IntoView {
+    let no_samples = options.is_empty();
+    let on_change = move |ev: leptos::ev::Event| {
+        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+            sample.set(i);
+        }
+    };
+    view! {
+        <label class="sample-picker">{title}" test: "
+            <select id="sample-test" on:change=on_change disabled=no_samples>
+                {if no_samples {
+                    view! { <option value="0">"not in this file"</option> }.into_any()
+                } else {
+                    options
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, label)| view! { <option value=i.to_string()>{label}</option> })
+                        .collect_view()
+                        .into_any()
+                }}
+            </select>
+        </label>
+    }
+}
+
+/// The slider of the field snapshots' time (`snapshots` of them).
+#[component]
+fn SnapshotPicker(
+    label: &'static str,
+    snapshots: usize,
+    snapshot: RwSignal<usize>,
+) -> impl IntoView {
+    view! {
+        <label class="snapshot-picker">{label}": "
+            <input id="snapshot" type="range" min="0"
+                max=snapshots.saturating_sub(1).to_string()
+                prop:value=move || snapshot.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(k) = event_target_value(&ev).parse::<usize>() {
+                        snapshot.set(k);
+                    }
+                } />
+            <output id="snapshot-value">{move || format!(
+                "{} of {}", snapshot.get() + 1, snapshots
+            )}</output>
+        </label>
     }
 }
 

@@ -70,7 +70,7 @@ pub fn ExperimentForm(
     let modalities = Modality::ALL.map(|m| (m, m.name(), modality_title(m)));
     view! {
         <div id="experiment-form">
-            <SystemAndPreset experiment />
+            {system_and_preset(experiment)}
             {checkboxes(experiment, Knob::Modes, "Modes", modes, |e, m| e.modes.contains(&m), Experiment::toggle_mode)}
             {checkboxes(experiment, Knob::Modalities, "Modalities", modalities, |e, m| e.modalities.contains(&m), Experiment::toggle_modality)}
             // The form in three tasks after its first (each part's DOM is a short task).
@@ -89,35 +89,45 @@ pub fn ExperimentForm(
     }
 }
 
-/// The system and preset menus.
-#[component]
-fn SystemAndPreset(experiment: RwSignal<Experiment>) -> impl IntoView {
+/// How a menu reads and writes its field of the experiment.
+type Field<T> = (fn(&Experiment) -> T, fn(&mut Experiment, T));
+
+/// A labelled menu `#<id>` of `options` (`(value, name, title)`) bound to one field of
+/// `experiment` (`of` reads it, `set` writes it), then `more` (options that cannot be picked).
+fn menu<T: Copy + PartialEq + std::str::FromStr + Send + Sync + 'static>(
+    experiment: RwSignal<Experiment>,
+    (id, label): (&'static str, &'static str),
+    options: impl IntoIterator<Item = (T, &'static str, &'static str)>,
+    (of, set): Field<T>,
+    more: impl IntoView,
+) -> impl IntoView {
     view! {
-        <label>"System "
-            <select id="system" on:change=move |ev| {
-                if let Ok(system) = event_target_value(&ev).parse::<System>() {
-                    experiment.update(|e| e.set_system(system));
+        <label>{label} " "
+            <select id=id on:change=move |ev| {
+                if let Ok(value) = event_target_value(&ev).parse::<T>() {
+                    experiment.update(|e| set(e, value));
                 }
             }>
-                {System::ALL.into_iter().map(|s| view! {
-                    <option value=s.name() selected=move || experiment.with(|e| e.system == s)>{s.title()}</option>
+                {options.into_iter().map(|(value, name, title)| view! {
+                    <option value=name selected=move || experiment.with(|e| of(e) == value)>{title}</option>
                 }).collect_view()}
-                {COMING_SYSTEMS.into_iter().map(|(name, title)| view! {
-                    <option value=name disabled=true>{title}</option>
-                }).collect_view()}
+                {more}
             </select>
         </label>
-        <label>"Preset "
-            <select id="preset" on:change=move |ev| {
-                if let Ok(preset) = event_target_value(&ev).parse::<Preset>() {
-                    experiment.update(|e| e.set_preset(preset));
-                }
-            }>
-                {Preset::BROWSER.into_iter().map(|p| view! {
-                    <option value=p.name() selected=move || experiment.with(|e| e.preset == p)>{p.title()}</option>
-                }).collect_view()}
-            </select>
-        </label>
+    }
+}
+
+/// The system and preset menus (the systems still to come listed, not offered).
+fn system_and_preset(experiment: RwSignal<Experiment>) -> impl IntoView {
+    let coming = COMING_SYSTEMS
+        .into_iter()
+        .map(|(name, title)| view! { <option value=name disabled=true>{title}</option> })
+        .collect_view();
+    let systems = System::ALL.map(|s| (s, s.name(), s.title()));
+    let presets = Preset::BROWSER.map(|p| (p, p.name(), p.title()));
+    view! {
+        {menu(experiment, ("system", "System"), systems, (|e| e.system, Experiment::set_system), coming)}
+        {menu(experiment, ("preset", "Preset"), presets, (|e| e.preset, Experiment::set_preset), ())}
     }
 }
 

@@ -10,6 +10,21 @@ use crate::experiment::playground::{parse_steps, MAX_STEPS};
 use crate::numerics::study::contract::playground::Playground;
 use crate::platform::files;
 
+/// Applies `change` to a copy of `state`, keeps the copy when it worked, and hands the outcome
+/// to `take`.
+fn edit(
+    state: RwSignal<InitialState>,
+    take: impl Fn(Result<(), String>),
+    change: impl FnOnce(&mut InitialState) -> Result<(), String>,
+) {
+    let mut next = state.get_untracked();
+    let outcome = change(&mut next);
+    if outcome.is_ok() {
+        state.set(next);
+    }
+    take(outcome);
+}
+
 /// The controls of `state` and the rollout's `steps`; `notice` says what was not taken,
 /// `imported` receives picked weight files.
 #[component]
@@ -27,12 +42,9 @@ pub fn StateControls(
         state.update(|s| *s = s.with_family(playground, &key, SAMPLES));
     };
     let set_parameter = move |ev: leptos::ev::Event| {
-        let mut next = state.get_untracked();
-        let outcome = next.set_parameter(playground, &event_target_value(&ev));
-        if outcome.is_ok() {
-            state.set(next);
-        }
-        take(outcome);
+        edit(state, take, |s| {
+            s.set_parameter(playground, &event_target_value(&ev))
+        });
     };
     let set_length = move |ev: leptos::ev::Event| {
         take(parse_steps(&event_target_value(&ev)).map(|n| steps.set(n)));
@@ -86,12 +98,9 @@ fn CoefficientField(
     let id = if which == 0 { "ic-p1" } else { "ic-p2" };
     let coefficient = move || state.with(|s| s.coefficients(playground).map(|c| c[which]));
     let set = move |ev: leptos::ev::Event| {
-        let mut next = state.get_untracked();
-        let outcome = next.set_coefficient(which, &event_target_value(&ev));
-        if outcome.is_ok() {
-            state.set(next);
-        }
-        take(outcome);
+        edit(state, take, |s| {
+            s.set_coefficient(which, &event_target_value(&ev))
+        });
     };
     view! {
         <label>"Coefficient " {move || coefficient().map_or("—", |c| c.0)} " "
