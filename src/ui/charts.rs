@@ -12,6 +12,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
+use super::canvas_figure::CanvasFigure;
 use crate::charts::{self, ChartKind, LossCurve};
 use crate::numerics::system::MapKind;
 use crate::platform::canvas as canvas_backend;
@@ -133,7 +134,7 @@ fn ChartFigure(
     file: String,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
-    let (error, set_error) = signal(String::new());
+    let error = RwSignal::new(String::new());
     let (title, description) = results.with_value(|r| {
         let facts = r.facts();
         (kind.title(&facts), kind.description(&facts))
@@ -158,36 +159,18 @@ fn ChartFigure(
                 })
             });
             if let Some(outcome) = outcome {
-                let _ = set_error.try_set(outcome.err().unwrap_or_default());
+                let _ = error.try_set(outcome.err().unwrap_or_default());
             }
         });
     });
-    let download = move |_| {
-        if let Err(err) = download_png(canvas, &file) {
-            set_error.set(err);
-        }
-    };
     let class = if kind == ChartKind::SpaceTime {
         "chart tall"
     } else {
         "chart"
     };
     view! {
-        <figure class=class>
-            <canvas id=kind.id() node_ref=canvas width=size.0.to_string() height=size.1.to_string()></canvas>
-            <figcaption>
-                <strong>{title}</strong>". "{description}" "
-                <button class="png" title="Download this chart as PNG" on:click=download>"PNG"</button>
-                <span class="chart-error" role="alert">{move || error.get()}</span>
-            </figcaption>
-        </figure>
+        <CanvasFigure id=kind.id() canvas size class title caption=description png=file error />
     }
-}
-
-/// Offers the canvas of `canvas` as a PNG download named `file`.
-fn download_png(canvas: NodeRef<Canvas>, file: &str) -> Result<(), String> {
-    let element = canvas.get().ok_or("the chart is not on the page yet")?;
-    canvas_backend::download_png(&element, file)
 }
 
 /// Milliseconds a live-loss redraw waits, gathering the losses that arrive meanwhile.
@@ -199,7 +182,7 @@ const LIVE_REDRAW_MS: i32 = 400;
 #[component]
 pub fn LiveLoss(curves: ReadSignal<Vec<LossCurve>>) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
-    let (error, set_error) = signal(String::new());
+    let error = RwSignal::new(String::new());
     // Losses arrive many times a second from every worker; redraws are coalesced to one per
     // LIVE_REDRAW_MS so the page's main thread stays free (Pause, Cancel, the first screen).
     let pending = StoredValue::new(false);
@@ -224,25 +207,15 @@ pub fn LiveLoss(curves: ReadSignal<Vec<LossCurve>>) -> impl IntoView {
                 })
             });
             if let Some(outcome) = outcome {
-                let _ = set_error.try_set(outcome.err().unwrap_or_default());
+                let _ = error.try_set(outcome.err().unwrap_or_default());
             }
         });
     });
-    let download = move |_| {
-        if let Err(err) = download_png(canvas, "unroll-lab-live-loss.png") {
-            set_error.set(err);
-        }
-    };
     view! {
         <div class="charts">
-            <figure class="chart live-loss">
-                <canvas id="chart-live-loss" node_ref=canvas width="720" height="360"></canvas>
-                <figcaption>
-                    <strong>"Training loss (live)"</strong>". One line per variant and seed, log scale. "
-                    <button class="png" title="Download this chart as PNG" on:click=download>"PNG"</button>
-                    <span class="chart-error" role="alert">{move || error.get()}</span>
-                </figcaption>
-            </figure>
+            <CanvasFigure id="chart-live-loss" canvas size=(720, 360) class="chart live-loss"
+                title="Training loss (live)" caption="One line per variant and seed, log scale."
+                png="unroll-lab-live-loss.png" error />
         </div>
     }
 }

@@ -8,6 +8,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
+use super::canvas_figure::CanvasFigure;
 use super::committed_runs::Committed;
 use super::show_results::ResultsSinks;
 use crate::charts;
@@ -109,7 +110,7 @@ fn beside_table(here: &StudyResults, committed: &StudyResults) -> impl IntoView 
 fn BesideChart(here: StudyResults, committed: StudyResults) -> impl IntoView {
     let pair = StoredValue::new((here, committed));
     let canvas = NodeRef::<Canvas>::new();
-    let (error, set_error) = signal(String::new());
+    let error = RwSignal::new(String::new());
     Effect::new(move |_| {
         let Some(element) = canvas.get() else {
             return;
@@ -123,18 +124,14 @@ fn BesideChart(here: StudyResults, committed: StudyResults) -> impl IntoView {
                 })
             });
             if let Some(outcome) = outcome {
-                let _ = set_error.try_set(outcome.err().unwrap_or_default());
+                let _ = error.try_set(outcome.err().unwrap_or_default());
             }
         });
     });
     view! {
-        <figure class="chart">
-            <canvas id="chart-relative-beside" node_ref=canvas width="960" height="360"></canvas>
-            <figcaption>
-                <strong>"Relative to ONE, here and committed"</strong>
-                ". Each NOG / WIG variant's error ÷ ONE's (same configuration and seed, mean ± std over seeds): this page's bar in the variant's colour, the committed run's lighter beside it; below the dashed line at 1 unrolling helped. "
-                <span class="chart-error" role="alert">{move || error.get()}</span>
-            </figcaption>
-        </figure>
+        <CanvasFigure id="chart-relative-beside" canvas size=(960, 360) class="chart"
+            title="Relative to ONE, here and committed"
+            caption="Each NOG / WIG variant's error ÷ ONE's (same configuration and seed, mean ± std over seeds): this page's bar in the variant's colour, the committed run's lighter beside it; below the dashed line at 1 unrolling helped."
+            error />
     }
 }

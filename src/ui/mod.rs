@@ -2,6 +2,7 @@
 //! devices or await the GPU themselves (they receive what `platform` acquired).
 
 mod app;
+mod canvas_figure;
 mod charts;
 mod committed_beside;
 mod committed_runs;

@@ -5,6 +5,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
+use super::canvas_figure::CanvasFigure;
 use crate::charts::{draw_rollout_part, RolloutPart};
 use crate::experiment::playground::Rollout;
 use crate::platform::canvas as canvas_backend;
@@ -38,13 +39,9 @@ pub fn RolloutFigure(
         });
     });
     view! {
-        <figure class="chart">
-            <canvas id="ic-chart" node_ref=canvas width="960" height="460"></canvas>
-            <figcaption>
-                <strong>"Rollouts from your state"</strong>
-                ". Space–time maps side by side (grid point across, step upwards, on the truth's colour scale; grey where a rollout blew up), then each model's relative error against the truth at every step (the study's per-frame summand, clipped at 30 as the study clips it)."
-            </figcaption>
-        </figure>
+        <CanvasFigure id="ic-chart" canvas size=(960, 460) class="chart"
+            title="Rollouts from your state"
+            caption="Space–time maps side by side (grid point across, step upwards, on the truth's colour scale; grey where a rollout blew up), then each model's relative error against the truth at every step (the study's per-frame summand, clipped at 30 as the study clips it)." />
         <ul id="ic-summary">
             {move || rollouts.get().into_iter().skip(1).map(|r| {
                 let last_error = r.error.last().copied().unwrap_or(f64::NAN);
