@@ -7,7 +7,7 @@ use super::Experiment;
 use crate::numerics::study::cells::cost::Cost;
 use crate::numerics::study::workers::device_choice::WEBGPU_PARALLEL;
 use crate::numerics::study::workers::pool::pool_size;
-use crate::report::units::pool_cost_summary;
+use crate::report::units::{format_seconds, pool_cost_summary};
 
 /// A run the estimate puts above this many seconds asks for confirmation first.
 pub const CONFIRM_ABOVE_SECS: f64 = 1800.0;
@@ -72,6 +72,17 @@ impl RunEstimate {
         self.seconds().is_some_and(|s| s > CONFIRM_ABOVE_SECS)
     }
 
+    /// The question a long run asks before it starts, offering the same study natively as
+    /// `cli_command`; `None` for a run that starts at once.
+    pub fn long_run_question(&self, cli_command: &str) -> Option<String> {
+        let seconds = self.seconds().filter(|_| self.needs_confirmation())?;
+        Some(format!(
+            "This run is estimated at {} in this browser ({} worker(s)). The same study runs natively, faster, with: {cli_command}",
+            format_seconds(seconds),
+            self.workers,
+        ))
+    }
+
     /// One line: trainings, iterations, FLOPs, memory and the time on the workers.
     pub fn summary(&self) -> String {
         pool_cost_summary(&self.cost, self.flop_rate, self.workers)
@@ -133,6 +144,12 @@ mod tests {
             ..estimate.clone()
         };
         assert!(slow.needs_confirmation());
+        let question = slow.long_run_question("unroll-lab study").expect("long");
+        assert!(
+            question.starts_with("This run is estimated at 5.6 h in this browser (3 worker(s)).")
+        );
+        assert!(question.ends_with("with: unroll-lab study"));
+        assert_eq!(estimate.long_run_question("unroll-lab study"), None);
         let uncalibrated = RunEstimate {
             flop_rate: None,
             ..estimate

@@ -21,6 +21,7 @@ pub mod limits;
 pub mod peer_label;
 pub mod peers;
 pub mod playground;
+pub mod probe_request;
 pub mod problem;
 pub mod query;
 pub mod validate;

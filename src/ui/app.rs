@@ -1,6 +1,6 @@
 //! The application shell: title, the study in two paragraphs, the compute-device badge. At
 //! start-up the first worker self-checks and times both devices on the planned study's costliest
-//! training ([`probe::in_worker`]); the page picks the device that finishes the study sooner
+//! training ([`Experiment::probe_request`], [`probe::in_worker`]); the page picks the device that finishes the study sooner
 //! ([`choose`]) unless `?device=` says otherwise, and the study panel's estimate uses its figure.
 //! The probe reports once the CPU is timed (the page can train at once) and again with WebGPU.
 
@@ -12,11 +12,8 @@ use super::{DeviceBadge, StudyPanel};
 use crate::experiment::estimate::Machine;
 use crate::experiment::Experiment;
 use crate::numerics::study::workers::device_choice::{
-    choose, DeviceKind, DeviceProbe, Preference, ProbeRequest, Slowdown,
+    choose, DeviceKind, DeviceProbe, Preference, Slowdown,
 };
-use crate::numerics::train::ensemble::shares_model;
-use crate::numerics::train::flops::flops_per_iteration;
-use crate::numerics::train::TrainConfig;
 use crate::platform::compute::{preference_from_location, slowdown_from_location};
 use crate::platform::probe::{self, WEBGPU_TIMING_TIMEOUT_MS};
 use crate::platform::timer::sleep;
@@ -122,15 +119,10 @@ async fn probe_devices(probed: Probed, url: FromUrl) {
         requested: url.requested,
         flop_rate: None,
     };
-    let variants = config.variants();
-    let timed = costliest(&variants, config.system).unwrap_or_else(|| config.base.clone());
-    let request = ProbeRequest {
-        system: config.system,
-        config: timed.clone(),
-        webgpu: url.preference != Preference::Cpu,
-        timeout_ms: WEBGPU_TIMING_TIMEOUT_MS,
-        members: ensemble_members(&variants, &timed, config.seeds.len()),
-    };
+    let webgpu = url.preference != Preference::Cpu;
+    let request = url
+        .experiment
+        .probe_request(webgpu, WEBGPU_TIMING_TIMEOUT_MS);
     let how = ProbeChoice {
         preference: url.preference,
         slowdown: url.slowdown,
@@ -187,29 +179,4 @@ pub fn App() -> impl IntoView {
         </main>
         </div>
     }
-}
-
-/// Trainings in `timed`'s ensemble when every variant runs `seeds` seeds: the seeds of each of
-/// `variants` that shares its model ([`shares_model`]; `timed` among them).
-fn ensemble_members(variants: &[TrainConfig], timed: &TrainConfig, seeds: usize) -> usize {
-    let sharing = variants.iter().filter(|v| shares_model(v, timed)).count();
-    seeds * sharing.max(1)
-}
-
-/// The variant of `variants` with the most counted FLOPs per iteration (the probe times it).
-fn costliest(
-    variants: &[TrainConfig],
-    system: crate::numerics::types::System,
-) -> Option<TrainConfig> {
-    let physics = system.description();
-    let n = physics.state_shape().values();
-    variants
-        .iter()
-        .max_by(|a, b| {
-            let flops = |v: &TrainConfig| {
-                flops_per_iteration(v, n, physics.solver_flops_per_state(v.mode, v.alpha))
-            };
-            flops(a).total_cmp(&flops(b))
-        })
-        .cloned()
 }

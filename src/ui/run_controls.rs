@@ -9,11 +9,11 @@ use leptos::prelude::*;
 use super::pool_run::{Launch, PoolRun};
 use super::study_panel::Panel;
 use crate::experiment::estimate::RunEstimate;
+use crate::experiment::Experiment;
 use crate::numerics::study::cells::plan::StudyPlan;
 use crate::numerics::study::workers::pool::Fault;
 use crate::numerics::system::System;
 use crate::platform::files;
-use crate::report::units::format_seconds;
 
 /// The failure `?worker-fault=` injects: `panic` (a worker panics at its first training) or
 /// `start` (a worker whose script cannot load).
@@ -53,19 +53,6 @@ fn launch(panel: Panel, estimate: &RunEstimate, webgpu: bool) {
         .set_value(Some(PoolRun::start(launch, panel.sinks())));
 }
 
-/// The question a long run asks first, or `None` to start at once.
-fn long_run_question(panel: Panel, estimate: &RunEstimate) -> Option<String> {
-    let seconds = estimate
-        .seconds()
-        .filter(|_| estimate.needs_confirmation())?;
-    Some(format!(
-        "This run is estimated at {} in this browser ({} worker(s)). The same study runs natively, faster, with: {}",
-        format_seconds(seconds),
-        estimate.workers,
-        panel.experiment.with_untracked(|e| e.cli_command())
-    ))
-}
-
 /// The controls. `ready` turns true once the start-up probe has chosen a device (`webgpu` when
 /// it chose WebGPU); `training_note` is the probe's note on the training device.
 #[component]
@@ -91,7 +78,8 @@ pub fn RunControls(
         let Some(estimate) = panel.estimate.get().filter(|_| !invalid()) else {
             return;
         };
-        match long_run_question(panel, &estimate) {
+        let cli_command = panel.experiment.with_untracked(Experiment::cli_command);
+        match estimate.long_run_question(&cli_command) {
             Some(question) => panel.confirm.set(Some(question)),
             None => go(),
         }
