@@ -84,20 +84,7 @@ pub fn RunControls(
             None => go(),
         }
     };
-    let pause = move |_| {
-        let now_paused = !panel.paused.get();
-        if let Some(run) = panel.run.get_value() {
-            run.pause(now_paused);
-        }
-        panel.paused.set(now_paused);
-    };
-    let cancel = move |_| {
-        if let Some(run) = panel.run.get_value() {
-            run.cancel();
-        }
-    };
-    let (running, paused, confirm, notice) =
-        (panel.running, panel.paused, panel.confirm, panel.notice);
+    let (running, paused, confirm) = (panel.running, panel.paused, panel.confirm);
     let estimate = move || {
         panel
             .estimate
@@ -107,8 +94,8 @@ pub fn RunControls(
     view! {
         <div class="controls run-controls">
             <button id="run" class="primary" on:click=start disabled=move || running.get() || invalid()>"Run"</button>
-            <button id="pause" on:click=pause disabled=move || !running.get()>{move || if paused.get() { "Resume" } else { "Pause" }}</button>
-            <button id="cancel" on:click=cancel disabled=move || !running.get()>"Cancel"</button>
+            <button id="pause" on:click=move |_| panel.toggle_pause() disabled=move || !running.get()>{move || if paused.get() { "Resume" } else { "Pause" }}</button>
+            <button id="cancel" on:click=move |_| panel.cancel() disabled=move || !running.get()>"Cancel"</button>
         </div>
         <p id="hero-estimate" class="estimate">{estimate}</p>
         <p class="hint"><a href="#playground">"Or try the trained models on an initial state you draw ↓"</a></p>
@@ -117,6 +104,15 @@ pub fn RunControls(
             <button id="confirm-run-anyway" on:click=move |_| go()>"Run in the browser anyway"</button>
             <button id="confirm-run-cancel" on:click=move |_| confirm.set(None)>"Cancel"</button>
         </div>
+        <RunStatus panel training_note />
+    }
+}
+
+/// The run's progress, status line and notices.
+#[component]
+fn RunStatus(panel: Panel, training_note: ReadSignal<String>) -> impl IntoView {
+    let notice = panel.notice;
+    view! {
         <progress id="progress" max="1" aria-label="Study progress" prop:value=move || panel.fraction.get()></progress>
         <p id="status" role="status">{move || panel.status.get()}</p>
         <p id="url-notice" class="notice" class:hidden=move || notice.get().is_empty()>{move || notice.get()}</p>

@@ -105,6 +105,22 @@ impl Panel {
         }
     }
 
+    /// Pauses the run, or resumes it when paused.
+    pub fn toggle_pause(self) {
+        let now_paused = !self.paused.get();
+        if let Some(run) = self.run.get_value() {
+            run.pause(now_paused);
+        }
+        self.paused.set(now_paused);
+    }
+
+    /// Cancels the run.
+    pub fn cancel(self) {
+        if let Some(run) = self.run.get_value() {
+            run.cancel();
+        }
+    }
+
     /// The signals a shown results file replaces.
     pub fn shown(self) -> ResultsSinks {
         ResultsSinks {
