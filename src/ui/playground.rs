@@ -163,7 +163,9 @@ impl Job {
         };
         let truth = out[0].frames.clone();
         let (models, mut notes) = models_for(self.description, results.as_ref(), &weights);
-        let worker = self.inference.get_value();
+        let Some(worker) = self.inference.try_get_value() else {
+            return;
+        };
         let mut done = 0;
         for model in &models {
             if stale() {
