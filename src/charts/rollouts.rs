@@ -139,7 +139,8 @@ mod tests {
     #[test]
     fn maps_side_by_side_and_the_error() {
         let ks = crate::numerics::system::System::Ks.description();
-        let rollouts = reference_rollouts(ks, &InitialState::default(), 20).expect("rollouts");
+        let state = InitialState::first(ks.playground().expect("a playground"));
+        let rollouts = reference_rollouts(ks, &state, 20).expect("rollouts");
         let svg = render((720, 400), |area| draw_rollouts(area, &rollouts));
         for name in [
             "truth (ETRK2)",

@@ -14,11 +14,14 @@
 //! α applies only with the transition mode.
 
 pub mod command;
+pub mod estimate;
 pub mod initial_state;
 pub mod knob;
 pub mod limits;
+pub mod peer_label;
 pub mod peers;
 pub mod playground;
+pub mod probe_request;
 pub mod problem;
 pub mod query;
 pub mod validate;

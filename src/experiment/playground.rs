@@ -1,10 +1,11 @@
 //! The playground: the ground truth, the coarse solver alone and every trained variant whose
 //! weights are at hand, rolled out from a reader's own [`InitialState`] (inference only), with
 //! the error of each against the truth at every step. The system's
-//! [`Playground`](crate::numerics::study::contract::playground::Playground) supplies the solvers.
+//! [`Playground`] supplies the solvers; a system without one has none to offer.
 
 use super::initial_state::InitialState;
 use crate::numerics::metrics::relative_error_per_frame;
+use crate::numerics::study::contract::playground::Playground;
 use crate::numerics::study::data::results::{StudyResults, VariantId};
 use crate::numerics::study::rollout::inference::RolloutRequest;
 use crate::numerics::system::SystemDescription;
@@ -70,9 +71,7 @@ pub fn models_of(
 }
 
 /// The playground of `system`, or why there is none.
-fn playground_of(
-    system: &dyn SystemDescription,
-) -> Result<&dyn crate::numerics::study::contract::playground::Playground, String> {
+fn playground_of(system: &dyn SystemDescription) -> Result<&dyn Playground, String> {
     system
         .playground()
         .ok_or_else(|| format!("{} has no playground", system.title()))
@@ -88,8 +87,8 @@ pub fn reference_rollouts(
     let playground = playground_of(system)?;
     let steps = steps.min(MAX_STEPS);
     let u0 = state.values(playground);
-    let truth = playground.truth_rollout(&u0, state.scale, steps)?;
-    let coarse = playground.coarse_rollout(&u0, state.scale, steps)?;
+    let truth = playground.truth_rollout(&u0, state.parameter, steps)?;
+    let coarse = playground.coarse_rollout(&u0, state.parameter, steps)?;
     let coarse_error = relative_error_per_frame(&truth, &coarse, steps);
     Ok(vec![
         Rollout {
@@ -124,7 +123,7 @@ pub fn rollout_request(
         alpha: model.alpha,
         weights: model.bytes.clone(),
         start: state.values(playground_of(system)?),
-        parameter: state.scale,
+        parameter: state.parameter,
         steps: steps.min(MAX_STEPS).min(truth.len().saturating_sub(1)),
     })
 }
@@ -137,6 +136,67 @@ pub fn scored(request: &RolloutRequest, frames: Vec<Vec<f64>>, truth: &[Vec<f64>
         id: Some(request.variant),
         frames,
         error,
+    }
+}
+
+/// The models of `results` the playground of `system` rolls out (those with weights among
+/// `weights`), and notes on what it leaves out: results of another system, variants without
+/// weights, or no results at all.
+pub fn models_for(
+    system: &dyn SystemDescription,
+    results: Option<&StudyResults>,
+    weights: &[(String, Vec<u8>)],
+) -> (Vec<Model>, Vec<String>) {
+    let Some(results) = results else {
+        let none = "no trained variants yet: run a study or import results with their weights";
+        return (Vec::new(), vec![none.into()]);
+    };
+    if results.system() != system.system() {
+        let note = format!(
+            "the playground draws {} states; the results on the page are {}",
+            system.title(),
+            results.system().title()
+        );
+        return (Vec::new(), vec![note]);
+    }
+    let (models, missing) = models_of(results, weights);
+    let mut notes = Vec::new();
+    if !missing.is_empty() {
+        notes.push(format!(
+            "no weights for {} (import their .bpk files)",
+            missing.join(", ")
+        ));
+    }
+    (models, notes)
+}
+
+/// The playground's status line: `steps` steps from `state`, `done` trained variants rolled out,
+/// then the `notes`.
+pub fn status_line(
+    playground: &dyn Playground,
+    state: &InitialState,
+    steps: usize,
+    done: usize,
+    notes: &[String],
+) -> String {
+    let note = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" Note: {}.", notes.join("; "))
+    };
+    format!(
+        "{steps} steps from your state at {} = {}: truth, {} alone and {done} trained variant(s), inference only.{note}",
+        playground.parameter().symbol,
+        state.parameter,
+        playground.coarse_solver(),
+    )
+}
+
+/// Reads the playground's rollout length from `text`: a whole number in `1..=MAX_STEPS`.
+pub fn parse_steps(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_STEPS).contains(&n) => Ok(n),
+        _ => Err(format!("Steps must be a whole number in 1..={MAX_STEPS}.")),
     }
 }
 
@@ -157,15 +217,20 @@ mod tests {
         truth: &[Vec<f64>],
         steps: usize,
     ) -> Result<Rollout, String> {
-        let request = rollout_request(ks(), model, state, truth, steps)?;
+        let request = rollout_request(system(), model, state, truth, steps)?;
         let json = serde_json::to_string(&request).expect("json");
         let request: RolloutRequest = serde_json::from_str(&json).expect("parse");
-        let frames = pollster::block_on(model_frames(ks(), &request, &backend::cpu()))?;
+        let frames = pollster::block_on(model_frames(system(), &request, &backend::cpu()))?;
         Ok(scored(&request, frames, truth))
     }
 
-    fn ks() -> &'static dyn PhysicalSystem {
-        System::Ks.physics()
+    /// The first system with a playground.
+    fn system() -> &'static dyn PhysicalSystem {
+        System::ALL
+            .into_iter()
+            .map(System::physics)
+            .find(|s| s.playground().is_some())
+            .expect("a system has a playground")
     }
 
     fn fixture() -> StudyResults {
@@ -181,20 +246,20 @@ mod tests {
                 .collect::<Vec<_>>(),
             1.1,
         );
-        let rollouts = reference_rollouts(ks(), &state, 30).expect("rollouts");
+        let rollouts = reference_rollouts(system(), &state, 30).expect("rollouts");
         assert_eq!(rollouts.len(), 2);
         assert_eq!(rollouts[0].frames.len(), 31);
         assert_eq!(rollouts[1].frames.len(), 31);
         assert_eq!(
             rollouts[0].frames[0],
-            state.values(ks().playground().expect("1-D"))
+            state.values(system().playground().expect("1-D"))
         );
         assert!(rollouts[0].frames.iter().flatten().all(|v| v.is_finite()));
         assert_eq!(rollouts[1].error.len(), 31);
         assert_eq!(rollouts[1].error[0], 0.0);
         assert!(rollouts[1].error[30] > 0.0, "ETD1 drifts from ETRK2");
         let u0 = rollouts[0].frames[0].clone();
-        let baseline = ks()
+        let baseline = system()
             .baseline_rollout(&SolverSetup::default(), &[vec![u0]], 1.1, 30)
             .expect("baseline");
         assert_eq!(
@@ -238,8 +303,8 @@ mod tests {
             alpha: 0.5,
             bytes,
         };
-        let state = InitialState::default();
-        let truth = reference_rollouts(ks(), &state, 12)
+        let state = InitialState::first(system().playground().expect("1-D"));
+        let truth = reference_rollouts(system(), &state, 12)
             .expect("truth")
             .remove(0);
         let out = model_rollout(&model, &state, &truth.frames, 12).expect("rollout");
@@ -252,5 +317,44 @@ mod tests {
         };
         let err = model_rollout(&bad, &state, &truth.frames, 12).expect_err("bad weights");
         assert!(err.starts_with(&id.label()), "{err}");
+    }
+
+    #[test]
+    fn the_models_and_notes_of_the_results_on_the_page() {
+        let results = fixture();
+        let first = results.variants[0].id;
+        let weights = vec![(weights_file(&first), vec![1u8])];
+        let (models, notes) = models_for(system(), Some(&results), &weights);
+        assert_eq!(models.len(), 1);
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].starts_with("no weights for"), "{}", notes[0]);
+        let (none, notes) = models_for(system(), None, &weights);
+        assert!(none.is_empty() && notes[0].starts_with("no trained variants yet"));
+        let other = System::ALL
+            .into_iter()
+            .find(|s| *s != results.system())
+            .expect("two systems");
+        let (none, notes) = models_for(other.description(), Some(&results), &weights);
+        assert!(none.is_empty());
+        assert!(
+            notes[0].contains("the results on the page are"),
+            "{}",
+            notes[0]
+        );
+    }
+
+    #[test]
+    fn the_status_line_and_the_steps_field() {
+        let playground = system().playground().expect("1-D");
+        let state = InitialState::first(playground);
+        let line = status_line(playground, &state, 80, 0, &[]);
+        assert!(line.starts_with("80 steps from your state at "), "{line}");
+        assert!(line.contains(" alone and 0 trained variant(s), inference only."));
+        let noted = status_line(playground, &state, 80, 2, &["a".into(), "b".into()]);
+        assert!(noted.ends_with(" Note: a; b."), "{noted}");
+        assert_eq!(parse_steps(" 40 "), Ok(40));
+        assert!(parse_steps("0").is_err());
+        assert!(parse_steps(&(MAX_STEPS + 1).to_string()).is_err());
+        assert!(parse_steps("x").is_err());
     }
 }

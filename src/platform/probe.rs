@@ -19,6 +19,7 @@ use crate::numerics::study::workers::device_choice::{
 };
 use crate::numerics::study::workers::pool::{FromWorker, ToWorker};
 use crate::numerics::train::flops::flops_per_iteration;
+use crate::numerics::train::TrainConfig;
 use crate::numerics::types::Trajectory;
 use crate::numerics::{backend, selfcheck};
 
@@ -43,31 +44,7 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
     let data = system
         .training_data(&config.data, &config.solver)
         .map_err(|err| format!("its training data could not be made: {err}"));
-    let cpu_device = backend::cpu();
-    let (cpu, cpu_self_check) = match selfcheck::run(&cpu_device).await {
-        Ok(check) if check.passed() => {
-            let (timing, _) = time(&request, &config, &data, &cpu_device, None, 1).await;
-            (timing, check.summary())
-        }
-        Ok(check) => {
-            let reason = format!("the CPU backend failed its self-check: {}", check.summary());
-            (
-                Timing::Unavailable {
-                    reason: reason.clone(),
-                },
-                reason,
-            )
-        }
-        Err(err) => {
-            let reason = format!("the CPU self-check could not run: {err}");
-            (
-                Timing::Unavailable {
-                    reason: reason.clone(),
-                },
-                reason,
-            )
-        }
-    };
+    let (cpu, cpu_self_check) = time_cpu(&request, &config, &data).await;
     let mut probe = DeviceProbe {
         cpu,
         cpu_self_check,
@@ -88,27 +65,48 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
     if !request.webgpu {
         return;
     }
-    let (webgpu, adapter, webgpu_self_check) = {
-        match compute::webgpu().await {
-            Ok(acquired) => {
-                // As the WebGPU worker trains them: the variant's ensemble.
-                let (timeout, members) = (Some(request.timeout_ms), request.members);
-                let (timing, members) =
-                    time(&request, &config, &data, &acquired.device, timeout, members).await;
-                probe.webgpu_members = members;
-                (timing, Some(acquired.adapter), Some(acquired.self_check))
-            }
-            Err(reason) => {
-                log::warn!("WebGPU not used: {reason}");
-                (Timing::Unavailable { reason }, None, None)
-            }
+    match compute::webgpu().await {
+        Ok(acquired) => {
+            // As the WebGPU worker trains them: the variant's ensemble.
+            let (timeout, members) = (Some(request.timeout_ms), request.members);
+            let (timing, members) =
+                time(&request, &config, &data, &acquired.device, timeout, members).await;
+            probe.webgpu_members = members;
+            probe.webgpu = timing;
+            probe.adapter = Some(acquired.adapter);
+            probe.webgpu_self_check = Some(acquired.self_check);
         }
-    };
-    probe.webgpu = webgpu;
-    probe.adapter = adapter;
-    probe.webgpu_self_check = webgpu_self_check;
+        Err(reason) => {
+            log::warn!("WebGPU not used: {reason}");
+            probe.webgpu = Timing::Unavailable { reason };
+        }
+    }
     probe.complete = true;
     report(&probe);
+}
+
+/// Self-checks the CPU backend and times `config` on it: the timing and the self-check's words
+/// (or why it is unavailable).
+async fn time_cpu(
+    request: &ProbeRequest,
+    config: &TrainConfig,
+    data: &Result<Vec<Trajectory>, String>,
+) -> (Timing, String) {
+    let device = backend::cpu();
+    let reason = match selfcheck::run(&device).await {
+        Ok(check) if check.passed() => {
+            let (timing, _) = time(request, config, data, &device, None, 1).await;
+            return (timing, check.summary());
+        }
+        Ok(check) => format!("the CPU backend failed its self-check: {}", check.summary()),
+        Err(err) => format!("the CPU self-check could not run: {err}"),
+    };
+    (
+        Timing::Unavailable {
+            reason: reason.clone(),
+        },
+        reason,
+    )
 }
 
 /// Times `config` on a self-checked `device`, within `timeout_ms` when given, `ensemble_size` trainings
@@ -118,7 +116,7 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
 /// user of WebGPU.
 async fn time(
     request: &ProbeRequest,
-    config: &crate::numerics::train::TrainConfig,
+    config: &TrainConfig,
     data: &Result<Vec<Trajectory>, String>,
     device: &Device,
     timeout_ms: Option<u32>,

@@ -9,6 +9,8 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use burn::tensor::Device;
+
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -38,12 +40,80 @@ fn post_text(text: &str) {
     let _ = scope().post_message(&JsValue::from_str(text));
 }
 
-/// A `Run` whose data are shipped: its parts until the data message arrives.
+/// A run's parts (kept until its data message arrives when the data are shipped).
 struct PendingRun {
     plan: StudyPlan,
     cells: Vec<usize>,
     webgpu: bool,
     fault: Option<Fault>,
+}
+
+/// What the worker keeps between messages.
+#[derive(Default)]
+struct Inbox {
+    /// Set while the page has the run paused.
+    paused: Rc<Cell<bool>>,
+    /// Set once a run was asked for (a worker runs one).
+    started: Cell<bool>,
+    /// A run waiting for its shipped data.
+    pending: RefCell<Option<PendingRun>>,
+}
+
+impl Inbox {
+    /// Does what `message` asks.
+    fn hear(&self, message: ToWorker) {
+        match message {
+            ToWorker::Run {
+                plan,
+                cells,
+                webgpu,
+                fault,
+                data,
+            } => {
+                let run = PendingRun {
+                    plan: *plan,
+                    cells,
+                    webgpu,
+                    fault,
+                };
+                self.start_run(run, data);
+            }
+            ToWorker::Data(prepared) => match self.pending.borrow_mut().take() {
+                Some(run) => self.spawn_run(run, DataSource::Given(prepared)),
+                None => post(&error(
+                    "the study's data came without a run to start".into(),
+                )),
+            },
+            ToWorker::Probe(request) => wasm_bindgen_futures::spawn_local(async move {
+                probe::run(*request, &|probe| post(&FromWorker::Probed(probe.clone()))).await;
+            }),
+            ToWorker::Rollout(request) => wasm_bindgen_futures::spawn_local(async move {
+                let device = compute::cpu_device();
+                let outcome = model_frames(request.system.physics(), &request, &device).await;
+                post(&FromWorker::Rollout(RolloutReply::of(
+                    request.ticket,
+                    outcome,
+                )));
+            }),
+            ToWorker::Pause => self.paused.set(true),
+            ToWorker::Resume => self.paused.set(false),
+        }
+    }
+
+    /// Starts `run` with `data`, or keeps it until shipped data arrive; a second run is refused.
+    fn start_run(&self, run: PendingRun, data: DataSource) {
+        if self.started.replace(true) {
+            post(&error("the worker was asked to run twice".into()));
+        } else if data == DataSource::Shipped {
+            *self.pending.borrow_mut() = Some(run);
+        } else {
+            self.spawn_run(run, data);
+        }
+    }
+
+    fn spawn_run(&self, run: PendingRun, data: DataSource) {
+        wasm_bindgen_futures::spawn_local(run_cells(run, data, self.paused.clone()));
+    }
 }
 
 /// Starts the worker: static constructors, panic hook, logger, message handler, then `Ready`.
@@ -54,70 +124,11 @@ pub fn start() {
         post(&error(format!("the worker panicked: {info}")));
     }));
     let _ = console_log::init_with_level(log::Level::Warn);
-    let paused = Rc::new(Cell::new(false));
-    let started = Rc::new(RefCell::new(false));
-    let pending: Rc<RefCell<Option<PendingRun>>> = Rc::default();
+    let inbox = Inbox::default();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
         match serde_json::from_str::<ToWorker>(&text) {
-            Ok(ToWorker::Run {
-                plan,
-                cells,
-                webgpu,
-                fault,
-                data,
-            }) => {
-                if std::mem::replace(&mut *started.borrow_mut(), true) {
-                    post(&error("the worker was asked to run twice".into()));
-                    return;
-                }
-                if data == DataSource::Shipped {
-                    *pending.borrow_mut() = Some(PendingRun {
-                        plan: *plan,
-                        cells,
-                        webgpu,
-                        fault,
-                    });
-                    return;
-                }
-                let paused = paused.clone();
-                wasm_bindgen_futures::spawn_local(run(*plan, cells, webgpu, fault, data, paused));
-            }
-            Ok(ToWorker::Data(prepared)) => match pending.borrow_mut().take() {
-                Some(PendingRun {
-                    plan,
-                    cells,
-                    webgpu,
-                    fault,
-                }) => {
-                    let data = DataSource::Given(prepared);
-                    let paused = paused.clone();
-                    wasm_bindgen_futures::spawn_local(run(
-                        plan, cells, webgpu, fault, data, paused,
-                    ));
-                }
-                None => post(&error(
-                    "the study's data came without a run to start".into(),
-                )),
-            },
-            Ok(ToWorker::Probe(request)) => {
-                wasm_bindgen_futures::spawn_local(async move {
-                    probe::run(*request, &|probe| post(&FromWorker::Probed(probe.clone()))).await;
-                });
-            }
-            Ok(ToWorker::Rollout(request)) => {
-                wasm_bindgen_futures::spawn_local(async move {
-                    let outcome =
-                        model_frames(request.system.physics(), &request, &compute::cpu_device())
-                            .await;
-                    post(&FromWorker::Rollout(RolloutReply::of(
-                        request.ticket,
-                        outcome,
-                    )));
-                });
-            }
-            Ok(ToWorker::Pause) => paused.set(true),
-            Ok(ToWorker::Resume) => paused.set(false),
+            Ok(message) => inbox.hear(message),
             Err(err) => post(&error(format!("unreadable message: {err}"))),
         }
     });
@@ -131,47 +142,40 @@ fn error(message: String) -> FromWorker {
     FromWorker::Event(RunEvent::Error(message))
 }
 
-/// Runs `cells` of `plan` with the data from `data` to the end (or the first error), posting
-/// every event.
-async fn run(
-    plan: StudyPlan,
-    cells: Vec<usize>,
-    webgpu: bool,
-    fault: Option<Fault>,
-    data: DataSource,
-    paused: Rc<Cell<bool>>,
-) {
-    let (device, gpu) = if webgpu {
-        match compute::webgpu().await {
-            Ok(acquired) => {
-                post(&FromWorker::Device(format!("WebGPU: {}", acquired.adapter)));
-                (acquired.device, true)
-            }
-            Err(reason) => {
-                post(&FromWorker::Device(format!(
-                    "CPU backend (WebGPU failed in the worker: {reason})"
-                )));
-                (compute::cpu_device(), false)
-            }
-        }
-    } else {
+/// The worker's device: WebGPU when asked and acquired (true), else the CPU backend; posts
+/// which.
+async fn device(webgpu: bool) -> (Device, bool) {
+    if !webgpu {
         post(&FromWorker::Device("CPU backend".into()));
-        (compute::cpu_device(), false)
-    };
+        return (compute::cpu_device(), false);
+    }
+    match compute::webgpu().await {
+        Ok(acquired) => {
+            post(&FromWorker::Device(format!("WebGPU: {}", acquired.adapter)));
+            (acquired.device, true)
+        }
+        Err(reason) => {
+            post(&FromWorker::Device(format!(
+                "CPU backend (WebGPU failed in the worker: {reason})"
+            )));
+            (compute::cpu_device(), false)
+        }
+    }
+}
+
+/// Runs the cells of `run` with the data from `data` to the end (or the first error), posting
+/// every event.
+async fn run_cells(run: PendingRun, data: DataSource, paused: Rc<Cell<bool>>) {
+    let (device, gpu) = device(run.webgpu).await;
     if matches!(data, DataSource::Make { .. }) {
-        let system = plan.config.system.physics();
-        for failure in assets::install_data_assets(system, &plan.config).await {
+        let system = run.plan.config.system.physics();
+        for failure in assets::install_data_assets(system, &run.plan.config).await {
             log::warn!("{failure} (the data are made from the seeded fields instead)");
         }
     }
-    let mut batch = match CellBatch::new(
-        &plan,
-        &cells,
-        System::physics,
-        &device,
-        Rc::new(now_secs),
-        data,
-    ) {
+    let clock = Rc::new(now_secs);
+    let batch = CellBatch::new(&run.plan, &run.cells, System::physics, &device, clock, data);
+    let mut batch = match batch {
         Ok(batch) => batch,
         Err(err) => return post(&error(err.to_string())),
     };
@@ -182,7 +186,7 @@ async fn run(
         while paused.get() {
             sleep(50).await;
         }
-        if fault == Some(Fault::Panic) && batch.training() {
+        if run.fault == Some(Fault::Panic) && batch.training() {
             panic!("injected fault (?worker-fault=panic)");
         }
         for text in batch.tick().await.into_iter().flat_map(worker_posts) {

@@ -44,10 +44,24 @@ pub fn format_seconds(seconds: f64) -> String {
 /// One line: trainings, iterations, FLOPs, memory and time at `flop_rate` FLOP/s (or that the
 /// time waits for a calibration).
 pub fn cost_summary(cost: &Cost, flop_rate: Option<f64>) -> String {
+    summary(cost, flop_rate, None)
+}
+
+/// [`cost_summary`] of a run shared out over `workers` trainings at once, each at `flop_rate`
+/// FLOP/s: the time is the cost's at that rate divided by `workers`.
+pub fn pool_cost_summary(cost: &Cost, flop_rate: Option<f64>, workers: usize) -> String {
+    summary(cost, flop_rate, Some(workers.max(1)))
+}
+
+fn summary(cost: &Cost, flop_rate: Option<f64>, workers: Option<usize>) -> String {
+    let (on, each) = match workers {
+        Some(w) => (format!(" on {w} worker(s)"), " each"),
+        None => (String::new(), ""),
+    };
     let time = match (cost.seconds(flop_rate), flop_rate) {
         (Some(seconds), Some(rate)) => format!(
-            "≈ {} at the measured {}/s",
-            format_seconds(seconds),
+            "≈ {}{on} at the measured {}/s{each}",
+            format_seconds(seconds / workers.unwrap_or(1) as f64),
             format_flops(rate)
         ),
         _ => "time estimate after calibration".to_string(),

@@ -12,6 +12,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
+use super::canvas_figure::CanvasFigure;
 use crate::charts::{self, ChartKind, LossCurve};
 use crate::numerics::system::MapKind;
 use crate::platform::canvas as canvas_backend;
@@ -25,60 +26,84 @@ pub fn ResultsCharts(results: StudyResults) -> impl IntoView {
     let facts = results.facts();
     let field_snapshots = facts.maps.kind == MapKind::FieldSnapshots;
     let snapshots = charts::vorticity::snapshots(&results, 0);
-    let (snapshot, set_snapshot) = signal(snapshots.saturating_sub(1));
+    let snapshot = RwSignal::new(snapshots.saturating_sub(1));
     let options = sample_options(&results);
-    let no_samples = options.is_empty();
     let sizes: Vec<(ChartKind, (u32, u32))> = ChartKind::all_for(&results)
         .into_iter()
         .map(|kind| (kind, kind.size(&results)))
         .collect();
     let preset = results.preset;
     let results = StoredValue::new(results);
-    let on_change = move |ev: leptos::ev::Event| {
-        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-            set_sample.set(i);
-        }
-    };
     let figures = sizes
         .into_iter()
         .map(|(kind, size)| {
             let file = format!("unroll-lab-{preset}-{}.png", kind.id());
-            view! { <ChartFigure kind=kind size=size results=results sample=sample snapshot=snapshot file=file /> }
+            view! { <ChartFigure kind=kind size=size results=results sample=sample snapshot=snapshot.read_only() file=file /> }
         })
         .collect_view();
     view! {
         <div class="charts">
-            <label class="sample-picker">{facts.maps.title}" test: "
-                <select id="sample-test" on:change=on_change disabled=no_samples>
-                    {if no_samples {
-                        view! { <option value="0">"not in this file"</option> }.into_any()
-                    } else {
-                        options
-                            .into_iter()
-                            .enumerate()
-                            .map(|(i, label)| view! { <option value=i.to_string()>{label}</option> })
-                            .collect_view()
-                            .into_any()
-                    }}
-                </select>
-            </label>
+            <SamplePicker title=facts.maps.title options=options sample=set_sample />
             {field_snapshots.then(|| view! {
-                <label class="snapshot-picker">{facts.maps.snapshot_label}": "
-                    <input id="snapshot" type="range" min="0"
-                        max=snapshots.saturating_sub(1).to_string()
-                        prop:value=move || snapshot.get().to_string()
-                        on:input=move |ev| {
-                            if let Ok(k) = event_target_value(&ev).parse::<usize>() {
-                                set_snapshot.set(k);
-                            }
-                        } />
-                    <output id="snapshot-value">{move || format!(
-                        "{} of {}", snapshot.get() + 1, snapshots
-                    )}</output>
-                </label>
+                <SnapshotPicker label=facts.maps.snapshot_label snapshots=snapshots snapshot=snapshot />
             })}
             <div class="charts-grid">{figures}</div>
         </div>
+    }
+}
+
+/// The sample maps' test menu (`options`: one label per sample in the file).
+#[component]
+fn SamplePicker(
+    title: &'static str,
+    options: Vec<String>,
+    sample: WriteSignal<usize>,
+) -> impl IntoView {
+    let no_samples = options.is_empty();
+    let on_change = move |ev: leptos::ev::Event| {
+        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+            sample.set(i);
+        }
+    };
+    view! {
+        <label class="sample-picker">{title}" test: "
+            <select id="sample-test" on:change=on_change disabled=no_samples>
+                {if no_samples {
+                    view! { <option value="0">"not in this file"</option> }.into_any()
+                } else {
+                    options
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, label)| view! { <option value=i.to_string()>{label}</option> })
+                        .collect_view()
+                        .into_any()
+                }}
+            </select>
+        </label>
+    }
+}
+
+/// The slider of the field snapshots' time (`snapshots` of them).
+#[component]
+fn SnapshotPicker(
+    label: &'static str,
+    snapshots: usize,
+    snapshot: RwSignal<usize>,
+) -> impl IntoView {
+    view! {
+        <label class="snapshot-picker">{label}": "
+            <input id="snapshot" type="range" min="0"
+                max=snapshots.saturating_sub(1).to_string()
+                prop:value=move || snapshot.get().to_string()
+                on:input=move |ev| {
+                    if let Ok(k) = event_target_value(&ev).parse::<usize>() {
+                        snapshot.set(k);
+                    }
+                } />
+            <output id="snapshot-value">{move || format!(
+                "{} of {}", snapshot.get() + 1, snapshots
+            )}</output>
+        </label>
     }
 }
 
@@ -109,7 +134,7 @@ fn ChartFigure(
     file: String,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
-    let (error, set_error) = signal(String::new());
+    let error = RwSignal::new(String::new());
     let (title, description) = results.with_value(|r| {
         let facts = r.facts();
         (kind.title(&facts), kind.description(&facts))
@@ -134,36 +159,18 @@ fn ChartFigure(
                 })
             });
             if let Some(outcome) = outcome {
-                let _ = set_error.try_set(outcome.err().unwrap_or_default());
+                let _ = error.try_set(outcome.err().unwrap_or_default());
             }
         });
     });
-    let download = move |_| {
-        if let Err(err) = download_png(canvas, &file) {
-            set_error.set(err);
-        }
-    };
     let class = if kind == ChartKind::SpaceTime {
         "chart tall"
     } else {
         "chart"
     };
     view! {
-        <figure class=class>
-            <canvas id=kind.id() node_ref=canvas width=size.0.to_string() height=size.1.to_string()></canvas>
-            <figcaption>
-                <strong>{title}</strong>". "{description}" "
-                <button class="png" title="Download this chart as PNG" on:click=download>"PNG"</button>
-                <span class="chart-error" role="alert">{move || error.get()}</span>
-            </figcaption>
-        </figure>
+        <CanvasFigure id=kind.id() canvas size class title caption=description png=file error />
     }
-}
-
-/// Offers the canvas of `canvas` as a PNG download named `file`.
-fn download_png(canvas: NodeRef<Canvas>, file: &str) -> Result<(), String> {
-    let element = canvas.get().ok_or("the chart is not on the page yet")?;
-    canvas_backend::download_png(&element, file)
 }
 
 /// Milliseconds a live-loss redraw waits, gathering the losses that arrive meanwhile.
@@ -175,7 +182,7 @@ const LIVE_REDRAW_MS: i32 = 400;
 #[component]
 pub fn LiveLoss(curves: ReadSignal<Vec<LossCurve>>) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
-    let (error, set_error) = signal(String::new());
+    let error = RwSignal::new(String::new());
     // Losses arrive many times a second from every worker; redraws are coalesced to one per
     // LIVE_REDRAW_MS so the page's main thread stays free (Pause, Cancel, the first screen).
     let pending = StoredValue::new(false);
@@ -200,25 +207,15 @@ pub fn LiveLoss(curves: ReadSignal<Vec<LossCurve>>) -> impl IntoView {
                 })
             });
             if let Some(outcome) = outcome {
-                let _ = set_error.try_set(outcome.err().unwrap_or_default());
+                let _ = error.try_set(outcome.err().unwrap_or_default());
             }
         });
     });
-    let download = move |_| {
-        if let Err(err) = download_png(canvas, "unroll-lab-live-loss.png") {
-            set_error.set(err);
-        }
-    };
     view! {
         <div class="charts">
-            <figure class="chart live-loss">
-                <canvas id="chart-live-loss" node_ref=canvas width="720" height="360"></canvas>
-                <figcaption>
-                    <strong>"Training loss (live)"</strong>". One line per variant and seed, log scale. "
-                    <button class="png" title="Download this chart as PNG" on:click=download>"PNG"</button>
-                    <span class="chart-error" role="alert">{move || error.get()}</span>
-                </figcaption>
-            </figure>
+            <CanvasFigure id="chart-live-loss" canvas size=(720, 360) class="chart live-loss"
+                title="Training loss (live)" caption="One line per variant and seed, log scale."
+                png="unroll-lab-live-loss.png" error />
         </div>
     }
 }

@@ -8,6 +8,7 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
 
+use super::canvas_figure::CanvasFigure;
 use super::committed_runs::Committed;
 use super::show_results::ResultsSinks;
 use crate::charts;
@@ -52,8 +53,28 @@ pub fn CommittedBeside(
 /// The page's `here` and the `committed` run of the same study, side by side.
 #[component]
 fn SideBySide(here: StudyResults, committed: Committed, sinks: ResultsSinks) -> impl IntoView {
+    let label = committed.run.label();
+    let alone = committed.results.clone();
+    let table = beside_table(&here, &committed.results);
+    view! {
+        <div id="committed-beside" class="committed-beside">
+            <p id="committed-label" class="committed-label">
+                "Beside this page's results: the committed run " {label}
+            </p>
+            {table}
+            <BesideChart here committed=committed.results />
+            <button id="committed-view-alone" on:click=move |_| {
+                let alone = alone.clone();
+                leptos::task::spawn_local(sinks.show(alone));
+            }>"Show the committed run alone in every view"</button>
+        </div>
+    }
+}
+
+/// Each variant's error and relative-to-ONE, here and committed.
+fn beside_table(here: &StudyResults, committed: &StudyResults) -> impl IntoView {
     let metric = here.facts().metric.short;
-    let rows = beside_rows(&here, &committed.results)
+    let rows = beside_rows(here, committed)
         .into_iter()
         .map(|row| {
             let [error_here, ratio_here] = row.here;
@@ -67,11 +88,29 @@ fn SideBySide(here: StudyResults, committed: Committed, sinks: ResultsSinks) -> 
             }
         })
         .collect_view();
-    let label = committed.run.label();
-    let alone = committed.results.clone();
-    let pair = StoredValue::new((here, committed.results));
+    view! {
+        <table id="committed-beside-table" class="results">
+            <caption>"This page's run beside the committed run of the same study"</caption>
+            <thead>
+                <tr>
+                    <th scope="col">"variant"</th>
+                    <th scope="col">{format!("{metric} here")}</th>
+                    <th scope="col">{format!("{metric} committed")}</th>
+                    <th scope="col">"relative to ONE here"</th>
+                    <th scope="col">"relative to ONE committed"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+/// The relative-to-ONE bars of `here` and `committed` paired, drawn in a task of its own.
+#[component]
+fn BesideChart(here: StudyResults, committed: StudyResults) -> impl IntoView {
+    let pair = StoredValue::new((here, committed));
     let canvas = NodeRef::<Canvas>::new();
-    let (error, set_error) = signal(String::new());
+    let error = RwSignal::new(String::new());
     Effect::new(move |_| {
         let Some(element) = canvas.get() else {
             return;
@@ -85,40 +124,14 @@ fn SideBySide(here: StudyResults, committed: Committed, sinks: ResultsSinks) -> 
                 })
             });
             if let Some(outcome) = outcome {
-                let _ = set_error.try_set(outcome.err().unwrap_or_default());
+                let _ = error.try_set(outcome.err().unwrap_or_default());
             }
         });
     });
     view! {
-        <div id="committed-beside" class="committed-beside">
-            <p id="committed-label" class="committed-label">
-                "Beside this page's results: the committed run " {label}
-            </p>
-            <table id="committed-beside-table" class="results">
-                <caption>"This page's run beside the committed run of the same study"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"variant"</th>
-                        <th scope="col">{format!("{metric} here")}</th>
-                        <th scope="col">{format!("{metric} committed")}</th>
-                        <th scope="col">"relative to ONE here"</th>
-                        <th scope="col">"relative to ONE committed"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-            <figure class="chart">
-                <canvas id="chart-relative-beside" node_ref=canvas width="960" height="360"></canvas>
-                <figcaption>
-                    <strong>"Relative to ONE, here and committed"</strong>
-                    ". Each NOG / WIG variant's error ÷ ONE's (same configuration and seed, mean ± std over seeds): this page's bar in the variant's colour, the committed run's lighter beside it; below the dashed line at 1 unrolling helped. "
-                    <span class="chart-error" role="alert">{move || error.get()}</span>
-                </figcaption>
-            </figure>
-            <button id="committed-view-alone" on:click=move |_| {
-                let alone = alone.clone();
-                leptos::task::spawn_local(sinks.show(alone));
-            }>"Show the committed run alone in every view"</button>
-        </div>
+        <CanvasFigure id="chart-relative-beside" canvas size=(960, 360) class="chart"
+            title="Relative to ONE, here and committed"
+            caption="Each NOG / WIG variant's error ÷ ONE's (same configuration and seed, mean ± std over seeds): this page's bar in the variant's colour, the committed run's lighter beside it; below the dashed line at 1 unrolling helped."
+            error />
     }
 }

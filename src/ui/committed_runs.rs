@@ -38,6 +38,68 @@ enum ListState {
     Failed(String),
 }
 
+/// The index's runs, or why there are none.
+async fn fetch_index() -> ListState {
+    let outcome = fetch_text(INDEX_URL)
+        .await
+        .and_then(|text| CommittedIndex::from_json(&text).map_err(|e| e.to_string()));
+    match outcome {
+        Ok(index) => ListState::Loaded(index.runs),
+        Err(err) => ListState::Failed(format!(
+            "The committed runs could not be listed: {err}. Close and reopen to try again."
+        )),
+    }
+}
+
+/// Where a loaded run goes and what is said about it.
+#[derive(Clone, Copy)]
+struct Loader {
+    results: ReadSignal<Option<StudyResults>>,
+    reference: RwSignal<Option<Committed>>,
+    sinks: ResultsSinks,
+    message: WriteSignal<String>,
+}
+
+impl Loader {
+    /// Fetches `run`'s results and shows them: beside the page's own results of the same study
+    /// (which stay in every view), else in every view (a committed run shown alone is replaced).
+    async fn load(self, run: CommittedRun) {
+        self.message.set(format!("Loading {}…", run.title));
+        let url = format!("results/{}", run.results);
+        let loaded = fetch_text(&url).await.and_then(|text| {
+            StudyResults::from_json(&text)
+                .map_err(|e| format!("{url} is not a readable results file: {e}"))
+        });
+        let committed = match loaded {
+            Ok(results) => Committed { run, results },
+            Err(err) => {
+                self.message
+                    .set(format!("{} could not be loaded: {err}", run.title));
+                return;
+            }
+        };
+        let beside = self.results.with_untracked(|here| {
+            here.as_ref().is_some_and(|here| {
+                let shown_committed = self
+                    .reference
+                    .with_untracked(|r| r.as_ref().is_some_and(|r| same_run(here, &r.results)));
+                !shown_committed && comparable(here, &committed.results)
+            })
+        });
+        let title = committed.run.title.clone();
+        self.reference.set(Some(committed.clone()));
+        if beside {
+            self.message.set(format!(
+                "{title}: shown beside this page's results of the same study, under the results table."
+            ));
+        } else {
+            self.message
+                .set(format!("{title}: shown in every view below."));
+            self.sinks.show(committed.results).await;
+        }
+    }
+}
+
 /// The entry. `results` is what the page shows; `reference` the committed run last loaded.
 #[component]
 pub fn CommittedRuns(
@@ -55,56 +117,30 @@ pub fn CommittedRuns(
             return;
         }
         set_list.set(ListState::Loading);
-        leptos::task::spawn_local(async move {
-            let outcome = fetch_text(INDEX_URL)
-                .await
-                .and_then(|text| CommittedIndex::from_json(&text).map_err(|e| e.to_string()));
-            set_list.set(match outcome {
-                Ok(index) => ListState::Loaded(index.runs),
-                Err(err) => ListState::Failed(format!(
-                    "The committed runs could not be listed: {err}. Close and reopen to try again."
-                )),
-            });
-        });
+        leptos::task::spawn_local(async move { set_list.set(fetch_index().await) });
     };
-    let load = move |run: CommittedRun| {
-        set_message.set(format!("Loading {}…", run.title));
-        leptos::task::spawn_local(async move {
-            let url = format!("results/{}", run.results);
-            let loaded = fetch_text(&url).await.and_then(|text| {
-                StudyResults::from_json(&text)
-                    .map_err(|e| format!("{url} is not a readable results file: {e}"))
-            });
-            let committed = match loaded {
-                Ok(results) => Committed { run, results },
-                Err(err) => {
-                    set_message.set(format!("{} could not be loaded: {err}", run.title));
-                    return;
-                }
-            };
-            // The page's own results stay in every view, the committed run beside them; a
-            // committed run shown alone is replaced.
-            let beside = results.with_untracked(|here| {
-                here.as_ref().is_some_and(|here| {
-                    let shown_committed = reference
-                        .with_untracked(|r| r.as_ref().is_some_and(|r| same_run(here, &r.results)));
-                    !shown_committed && comparable(here, &committed.results)
-                })
-            });
-            let title = committed.run.title.clone();
-            reference.set(Some(committed.clone()));
-            if beside {
-                set_message.set(format!(
-                    "{title}: shown beside this page's results of the same study, under the results table."
-                ));
-            } else {
-                set_message.set(format!("{title}: shown in every view below."));
-                sinks.show(committed.results).await;
-            }
-        });
+    let loader = Loader {
+        results,
+        reference,
+        sinks,
+        message: set_message,
     };
-    let listing = move || {
-        match list.get() {
+    view! {
+        <details id="committed-runs" class="committed-runs">
+            <summary on:click=open>"Paper-budget & committed runs"</summary>
+            <p class="hint">
+                "Long studies run once natively (study plan → run-cell → merge) at the paper's budget and shipped with the page: "
+                "loading one shows its results without training, or beside this page's run of the same study."
+            </p>
+            {move || listing(list.get(), loader)}
+            <p id="committed-message" role="status" class="notice">{message}</p>
+        </details>
+    }
+}
+
+/// The list as it stands; each run's Load button hands it to `loader`.
+fn listing(list: ListState, loader: Loader) -> AnyView {
+    match list {
         ListState::Idle => view! { <p class="hint">"Open to list the committed runs."</p> }.into_any(),
         ListState::Loading => view! { <p class="hint">"Fetching the list…"</p> }.into_any(),
         ListState::Failed(err) => view! { <p id="committed-error" class="notice">{err}</p> }.into_any(),
@@ -121,24 +157,12 @@ pub fn CommittedRuns(
                         <li class="committed-run" data-id=run.id.clone()>
                             <strong>{run.title.clone()}</strong>" — "{run.budget.clone()}"; "{seeds}
                             "; commit "<code>{run.commit.clone()}</code>" "
-                            <button class="load-committed" on:click=move |_| load(entry.clone())>"Load"</button>
+                            <button class="load-committed" on:click=move |_| leptos::task::spawn_local(loader.load(entry.clone()))>"Load"</button>
                         </li>
                     }
                 }).collect_view()}
             </ul>
         }
         .into_any(),
-    }
-    };
-    view! {
-        <details id="committed-runs" class="committed-runs">
-            <summary on:click=open>"Paper-budget & committed runs"</summary>
-            <p class="hint">
-                "Long studies run once natively (study plan → run-cell → merge) at the paper's budget and shipped with the page: "
-                "loading one shows its results without training, or beside this page's run of the same study."
-            </p>
-            {listing}
-            <p id="committed-message" role="status" class="notice">{message}</p>
-        </details>
     }
 }

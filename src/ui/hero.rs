@@ -127,6 +127,69 @@ impl Scroller {
     }
 }
 
+/// The default system's developed state as a [`LiveField`] of [`TILE`]-step tiles, its
+/// warm-up in slices, each in a task of its own; `None` (the error said) when it cannot start.
+async fn developed_field(error: WriteSignal<String>) -> Option<LiveField> {
+    let Some(playground) = System::default().description().playground() else {
+        error.set("The default system has no live picture.".into());
+        return None;
+    };
+    let mut field = match LiveField::start(playground, TILE) {
+        Ok(field) => field,
+        Err(err) => {
+            error.set(format!("The live solution could not start: {err}"));
+            return None;
+        }
+    };
+    while !field.fill(TILE) {
+        sleep(0).await;
+    }
+    Some(field)
+}
+
+/// Sets the picture up in tasks of their own (the solver, then the first window and the tiles
+/// ahead, one tile per task), then `tick`s until it is gone or fails.
+async fn animate(
+    strip: NodeRef<Div>,
+    scroller: StoredValue<Option<Scroller>, LocalStorage>,
+    error: WriteSignal<String>,
+    tick: impl Fn() -> bool,
+) {
+    sleep(0).await;
+    let Some(field) = developed_field(error).await else {
+        return;
+    };
+    let element = loop {
+        match strip.try_get_untracked() {
+            None => return,
+            Some(Some(element)) => break element,
+            Some(None) => next_frame().await,
+        }
+    };
+    let fail = move |err: String| {
+        let _ = error.try_set(format!("The live picture could not be drawn: {err}"));
+    };
+    let Some(tiles) = RgbCanvas::append_to(&element, "hero-tile", TILES) else {
+        return fail("no canvases".into());
+    };
+    let slide_length = percent(TILE) * SLIDE_SECS;
+    let Some(slide) = Slide::start(&element, slide_length, SLIDE_SECS * 1000.0) else {
+        return fail("this browser cannot animate it (no Web Animations)".into());
+    };
+    let _ = scroller.try_set_value(Some(Scroller::start(field, tiles, slide)));
+    loop {
+        match scroller.try_update_value(|s| s.as_mut().map(Scroller::draw_due)) {
+            Some(Some(Ok(true))) => sleep(0).await,
+            Some(Some(Ok(false))) => break,
+            Some(Some(Err(err))) => return fail(err),
+            _ => return,
+        }
+    }
+    while tick() {
+        sleep(TICK_MS).await;
+    }
+}
+
 /// The live space–time map of the ground truth.
 #[component]
 pub fn HeroAnimation() -> impl IntoView {
@@ -158,55 +221,7 @@ pub fn HeroAnimation() -> impl IntoView {
             None => false,
         }
     };
-    leptos::task::spawn_local(async move {
-        // The solver's set-up in a task of its own, not in the one that mounts the page.
-        sleep(0).await;
-        let Some(playground) = System::default().description().playground() else {
-            set_error.set("The default system has no live picture.".into());
-            return;
-        };
-        let mut field = match LiveField::start(playground, TILE) {
-            Ok(field) => field,
-            Err(err) => {
-                set_error.set(format!("The live solution could not start: {err}"));
-                return;
-            }
-        };
-        // The warm-up to a developed state in slices, each in a task of its own.
-        while !field.fill(TILE) {
-            sleep(0).await;
-        }
-        let element = loop {
-            match strip.try_get_untracked() {
-                None => return,
-                Some(Some(element)) => break element,
-                Some(None) => next_frame().await,
-            }
-        };
-        let fail = move |err: String| {
-            let _ = set_error.try_set(format!("The live picture could not be drawn: {err}"));
-        };
-        let Some(tiles) = RgbCanvas::append_to(&element, "hero-tile", TILES) else {
-            return fail("no canvases".into());
-        };
-        let slide_length = percent(TILE) * SLIDE_SECS;
-        let Some(slide) = Slide::start(&element, slide_length, SLIDE_SECS * 1000.0) else {
-            return fail("this browser cannot animate it (no Web Animations)".into());
-        };
-        let _ = scroller.try_set_value(Some(Scroller::start(field, tiles, slide)));
-        // The first window and the tiles ahead, one tile per task.
-        loop {
-            match scroller.try_update_value(|s| s.as_mut().map(Scroller::draw_due)) {
-                Some(Some(Ok(true))) => sleep(0).await,
-                Some(Some(Ok(false))) => break,
-                Some(Some(Err(err))) => return fail(err),
-                _ => return,
-            }
-        }
-        while tick() {
-            sleep(TICK_MS).await;
-        }
-    });
+    leptos::task::spawn_local(animate(strip, scroller, set_error, tick));
     view! {
         <figure class="hero-figure">
             <div class="hero-window" id="hero-picture" data-steps=move || steps.get().to_string()

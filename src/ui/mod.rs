@@ -2,21 +2,30 @@
 //! devices or await the GPU themselves (they receive what `platform` acquired).
 
 mod app;
+mod canvas_figure;
 mod charts;
 mod committed_beside;
 mod committed_runs;
 mod device_badge;
+mod draw_surface;
 mod experiment_form;
 mod gradient_flow;
 mod gradient_legend;
 mod hero;
 mod intro;
+mod knob_field;
 mod later;
+mod network_fields;
 mod playground;
 mod pool_run;
+mod results_section;
 mod results_table;
+mod rollout_figure;
+mod run_controls;
 mod show_results;
+mod state_controls;
 mod study_panel;
+mod workbench;
 
 pub use app::App;
 pub use charts::{LiveLoss, ResultsCharts};

@@ -7,7 +7,38 @@ use super::grid::Grid;
 use super::initial::{train_ic, TestIc};
 use super::system::Ks;
 use super::ReferenceSolver;
-use crate::numerics::study::contract::playground::{Playground, StepFn};
+use crate::numerics::study::contract::playground::{Family, Playground, StateParameter, StepFn};
+
+/// Index of the training family in [`FAMILIES`].
+const TRAIN: usize = 0;
+/// Index of the test family in [`FAMILIES`].
+const TEST: usize = 1;
+
+/// The paper's two IC families, its first training IC's coefficients and a test IC's.
+const FAMILIES: [Family; 2] = [
+    Family {
+        key: "train",
+        title: "training: cos(2πx) + a·cos(2πx/L)(1 + b·sin(2πx/L))",
+        names: ["a", "b"],
+        defaults: [0.1, 0.1],
+    },
+    Family {
+        key: "test",
+        title: "test: cos(πx) + c·cos(2πx/L)(1 − s′·sin(2πx/L))",
+        names: ["c", "s′"],
+        defaults: [0.05, 1.0],
+    },
+];
+
+/// The training family `cos(2πx) + a·cos(2πx/L)(1 + b·sin(2πx/L))` on `grid`.
+fn training_state(a: f64, b: f64, grid: &Grid) -> Vec<f64> {
+    let tau = std::f64::consts::TAU;
+    let l = grid.domain_size;
+    grid.points()
+        .iter()
+        .map(|&x| (tau * x).cos() + a * (tau * x / l).cos() * (1.0 + b * (tau * x / l).sin()))
+        .collect()
+}
 
 fn grid(parameter: f64, n: usize) -> Result<Grid, String> {
     Grid::new(n.max(8), BASE_DOMAIN_SIZE * parameter).map_err(|e| e.to_string())
@@ -26,25 +57,41 @@ impl Playground for Ks {
         "ETD1 only"
     }
 
-    fn training_state(&self, a: f64, b: f64, parameter: f64, n: usize) -> Result<Vec<f64>, String> {
-        let grid = grid(parameter, n)?;
-        let tau = std::f64::consts::TAU;
-        let l = grid.domain_size;
-        Ok(grid
-            .points()
-            .iter()
-            .map(|&x| (tau * x).cos() + a * (tau * x / l).cos() * (1.0 + b * (tau * x / l).sin()))
-            .collect())
+    fn coarse_solver(&self) -> &'static str {
+        "ETD1"
     }
 
-    fn test_state(
+    fn families(&self) -> &'static [Family] {
+        &FAMILIES
+    }
+
+    fn family_state(
         &self,
-        c: f64,
-        s_prime: f64,
+        family: usize,
+        [first, second]: [f64; 2],
         parameter: f64,
         n: usize,
     ) -> Result<Vec<f64>, String> {
-        Ok(TestIc { c, s_prime }.state(&grid(parameter, n)?))
+        let grid = grid(parameter, n)?;
+        match family {
+            TRAIN => Ok(training_state(first, second, &grid)),
+            TEST => Ok(TestIc {
+                c: first,
+                s_prime: second,
+            }
+            .state(&grid)),
+            other => Err(format!("KS has no initial-state family {other}")),
+        }
+    }
+
+    fn parameter(&self) -> StateParameter {
+        StateParameter {
+            label: "Domain scale s (L = 8·s)",
+            noun: "domain scale",
+            symbol: "s",
+            limits: 0.5..=2.0,
+            default: 1.0,
+        }
     }
 
     fn developed_state(&self, parameter: f64) -> Result<Vec<f64>, String> {
@@ -80,5 +127,29 @@ impl Playground for Ks {
         })
         .map_err(|e| e.to_string())?;
         Ok(Box::new(move |u| solver.step(u)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_training_family_is_the_studys() {
+        let grid = Grid::new(48, 8.0).expect("grid");
+        let state = Ks
+            .family_state(TRAIN, FAMILIES[TRAIN].defaults, 1.0, 48)
+            .expect("state");
+        assert_eq!(state, train_ic(&grid, 0).expect("ic"));
+        let test = Ks.family_state(TEST, [0.05, 1.0], 1.0, 48).expect("state");
+        assert_eq!(
+            test,
+            TestIc {
+                c: 0.05,
+                s_prime: 1.0
+            }
+            .state(&grid)
+        );
+        assert!(Ks.family_state(2, [0.0; 2], 1.0, 48).is_err());
     }
 }

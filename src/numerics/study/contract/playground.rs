@@ -1,10 +1,40 @@
 //! What the playground (a reader's own initial state rolled out by the truth, the coarse solver
-//! and the trained models) and the first screen's live picture need of a 1-D system: its two
-//! families of initial states and its ground-truth solver stepped from any state. A system
-//! offers it through `SystemDescription::playground`.
+//! and the trained models) and the first screen's live picture need of a 1-D system: its
+//! families of initial states, the parameter a state is rolled out at, and its ground-truth and
+//! coarse solvers stepped from any state. A system offers it through
+//! `SystemDescription::playground`; a system without one returns `None` there, and the page says
+//! it has no playground.
 
 /// A boxed one-step solver: state `[N]` → state `[N]` (f64).
 pub type StepFn = Box<dyn Fn(&[f64]) -> Vec<f64> + Send + Sync>;
+
+/// A family of initial states with two free coefficients (KS: the paper's training ICs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Family {
+    /// Its word in the URL and the menu's value (`train`).
+    pub key: &'static str,
+    /// Its menu text: the formula.
+    pub title: &'static str,
+    /// Its coefficients' names (`a`, `b`).
+    pub names: [&'static str; 2],
+    /// The coefficients' values when the family is picked.
+    pub defaults: [f64; 2],
+}
+
+/// The physical parameter a playground state is rolled out at, in the playground's words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StateParameter {
+    /// The field's label (`Domain scale s (L = 8·s)`).
+    pub label: &'static str,
+    /// Its name in a notice (`domain scale`).
+    pub noun: &'static str,
+    /// Its symbol (`s`).
+    pub symbol: &'static str,
+    /// The values accepted.
+    pub limits: std::ops::RangeInclusive<f64>,
+    /// The value a state starts at.
+    pub default: f64,
+}
 
 /// A 1-D system's playground.
 pub trait Playground: Sync {
@@ -14,20 +44,27 @@ pub trait Playground: Sync {
     /// Name of the ground-truth rollout (`truth (ETRK2)`).
     fn truth_name(&self) -> &'static str;
 
+    /// Name of the coarse solver (`ETD1`).
+    fn coarse_solver(&self) -> &'static str;
+
     /// Name of the coarse-solver rollout (`ETD1 only`).
     fn coarse_name(&self) -> &'static str;
 
-    /// The training family's state with coefficients `(a, b)` at `parameter`, on `n` points.
-    fn training_state(&self, a: f64, b: f64, parameter: f64, n: usize) -> Result<Vec<f64>, String>;
+    /// The families of initial states, the first the one a state starts in.
+    fn families(&self) -> &'static [Family];
 
-    /// The test family's state with coefficients `(c, s′)` at `parameter`, on `n` points.
-    fn test_state(
+    /// The state of family `family` (an index into [`Self::families`]) with `coefficients` at
+    /// `parameter`, on `n` points.
+    fn family_state(
         &self,
-        c: f64,
-        s_prime: f64,
+        family: usize,
+        coefficients: [f64; 2],
         parameter: f64,
         n: usize,
     ) -> Result<Vec<f64>, String>;
+
+    /// The parameter a state is rolled out at.
+    fn parameter(&self) -> StateParameter;
 
     /// A developed state to watch at `parameter` (the first training state after the data's
     /// warm-up).

@@ -1,0 +1,121 @@
+//! The run's controls on the first screen: Run / Pause / Cancel, the estimate, the long-run
+//! question (a run the estimate puts over
+//! [`CONFIRM_ABOVE_SECS`](crate::experiment::estimate::CONFIRM_ABOVE_SECS) asks first and offers the CLI
+//! command), the progress bar, the status and the notices. The worker count and the time are
+//! the experiment's [`RunEstimate`]'s; the run is a [`PoolRun`].
+
+use leptos::prelude::*;
+
+use super::pool_run::{Launch, PoolRun};
+use super::study_panel::Panel;
+use crate::experiment::estimate::RunEstimate;
+use crate::experiment::Experiment;
+use crate::numerics::study::cells::plan::StudyPlan;
+use crate::numerics::study::workers::pool::Fault;
+use crate::numerics::system::System;
+use crate::platform::files;
+
+/// The failure `?worker-fault=` injects: `panic` (a worker panics at its first training) or
+/// `start` (a worker whose script cannot load).
+fn injected_fault() -> Option<Option<Fault>> {
+    match files::query_value("worker-fault")?.as_str() {
+        "panic" => Some(Some(Fault::Panic)),
+        "start" => Some(None),
+        _ => None,
+    }
+}
+
+/// Starts the panel's experiment on its estimate's workers (`webgpu`: on WebGPU).
+fn launch(panel: Panel, estimate: &RunEstimate, webgpu: bool) {
+    panel.confirm.set(None);
+    let config = panel.experiment.get_untracked().study_config();
+    let plan = match StudyPlan::new(config, System::description, estimate.flop_rate) {
+        Ok(plan) => plan,
+        Err(err) => {
+            panel.status.set(format!("Cannot run: {err}"));
+            return;
+        }
+    };
+    panel.paused.set(false);
+    panel.results.set(None);
+    panel.losses.set(Vec::new());
+    panel.weights.set(Vec::new());
+    panel.finished.set(Vec::new());
+    panel.fraction.set(0.0);
+    let launch = Launch {
+        plan,
+        workers: estimate.workers,
+        webgpu,
+        fault: injected_fault(),
+    };
+    panel
+        .run
+        .set_value(Some(PoolRun::start(launch, panel.sinks())));
+}
+
+/// The controls. `ready` turns true once the start-up probe has chosen a device (`webgpu` when
+/// it chose WebGPU); `training_note` is the probe's note on the training device.
+#[component]
+pub fn RunControls(
+    panel: Panel,
+    ready: ReadSignal<bool>,
+    webgpu: ReadSignal<bool>,
+    training_note: ReadSignal<String>,
+) -> impl IntoView {
+    let invalid = move || !panel.experiment.with(|e| e.validate().is_empty());
+    let go = move || {
+        if let Some(estimate) = panel.estimate.get_untracked() {
+            launch(panel, &estimate, webgpu.get_untracked());
+        }
+    };
+    let start = move |_| {
+        if !ready.get() {
+            panel
+                .status
+                .set("The compute device is not ready yet.".into());
+            return;
+        }
+        let Some(estimate) = panel.estimate.get().filter(|_| !invalid()) else {
+            return;
+        };
+        let cli_command = panel.experiment.with_untracked(Experiment::cli_command);
+        match estimate.long_run_question(&cli_command) {
+            Some(question) => panel.confirm.set(Some(question)),
+            None => go(),
+        }
+    };
+    let (running, paused, confirm) = (panel.running, panel.paused, panel.confirm);
+    let estimate = move || {
+        panel
+            .estimate
+            .with(|e| e.as_ref().map(RunEstimate::summary))
+            .unwrap_or_else(|| "Correct the fields marked in the advanced settings.".into())
+    };
+    view! {
+        <div class="controls run-controls">
+            <button id="run" class="primary" on:click=start disabled=move || running.get() || invalid()>"Run"</button>
+            <button id="pause" on:click=move |_| panel.toggle_pause() disabled=move || !running.get()>{move || if paused.get() { "Resume" } else { "Pause" }}</button>
+            <button id="cancel" on:click=move |_| panel.cancel() disabled=move || !running.get()>"Cancel"</button>
+        </div>
+        <p id="hero-estimate" class="estimate">{estimate}</p>
+        <p class="hint"><a href="#playground">"Or try the trained models on an initial state you draw ↓"</a></p>
+        <div id="confirm-run" class="notice" role="alertdialog" aria-label="Confirm a long run" class:hidden=move || confirm.get().is_none()>
+            <p>{move || confirm.get().unwrap_or_default()}</p>
+            <button id="confirm-run-anyway" on:click=move |_| go()>"Run in the browser anyway"</button>
+            <button id="confirm-run-cancel" on:click=move |_| confirm.set(None)>"Cancel"</button>
+        </div>
+        <RunStatus panel training_note />
+    }
+}
+
+/// The run's progress, status line and notices.
+#[component]
+fn RunStatus(panel: Panel, training_note: ReadSignal<String>) -> impl IntoView {
+    let notice = panel.notice;
+    view! {
+        <progress id="progress" max="1" aria-label="Study progress" prop:value=move || panel.fraction.get()></progress>
+        <p id="status" role="status">{move || panel.status.get()}</p>
+        <p id="url-notice" class="notice" class:hidden=move || notice.get().is_empty()>{move || notice.get()}</p>
+        <p id="training-note" class="notice" class:hidden=move || training_note.get().is_empty()>{training_note}</p>
+    }
+}
