@@ -1,13 +1,18 @@
 //! The one estimate of a run on the page: how many workers train at once and how long the run
-//! takes there. The panel's estimate lines and the long-run confirmation read it; the run starts
-//! with its worker count. A thin layer over the cost model
-//! ([`crate::numerics::study::cells::cost::cost`], through [`Experiment::workload`]).
+//! takes there, every phase counted: one worker makes the data (at the measured data rate),
+//! then every worker trains and evaluates its share of the trainings (the pool's own partition,
+//! at the measured training rate), so the run lasts the data plus the busiest share. The
+//! panel's estimate lines and the long-run confirmation read it; the run starts with its worker
+//! count. A thin layer over the cost model ([`crate::numerics::study::cells::cost::cost`],
+//! through [`Experiment::workload`]).
 
 use super::Experiment;
 use crate::numerics::study::cells::cost::Cost;
+use crate::numerics::study::cells::plan::StudyPlan;
 use crate::numerics::study::workers::device_choice::WEBGPU_PARALLEL;
-use crate::numerics::study::workers::pool::pool_size;
-use crate::report::units::{format_seconds, pool_cost_summary};
+use crate::numerics::study::workers::pool::{partition, pool_size};
+use crate::numerics::system::System;
+use crate::report::units::{format_bytes, format_flops, format_seconds};
 
 /// A run the estimate puts above this many seconds asks for confirmation first.
 pub const CONFIRM_ABOVE_SECS: f64 = 1800.0;
@@ -23,6 +28,8 @@ pub struct Machine {
     pub requested: Option<usize>,
     /// The training device's measured FLOP/s per training (`None` before calibration).
     pub flop_rate: Option<f64>,
+    /// The CPU's measured FLOP/s making data (`None` before calibration).
+    pub data_rate: Option<f64>,
 }
 
 impl Machine {
@@ -44,27 +51,48 @@ pub struct RunEstimate {
     pub cost: Cost,
     /// Workers training at once (a plan has one cell per training).
     pub workers: usize,
+    /// Counted FLOPs (training and evaluation) of the busiest worker's share of the trainings
+    /// ([`partition`], as the pool shares them out).
+    pub busiest_flops: f64,
     /// The training device's measured FLOP/s per training.
     pub flop_rate: Option<f64>,
+    /// The CPU's measured FLOP/s making data.
+    pub data_rate: Option<f64>,
 }
 
 impl RunEstimate {
     /// The estimate of `experiment` on `machine`; `None` while a knob is invalid.
     pub fn of(experiment: &Experiment, machine: &Machine) -> Option<Self> {
         let cost = experiment.workload()?;
+        let workers = machine.workers(cost.trainings);
+        let busiest_flops = StudyPlan::new(experiment.study_config(), System::description, None)
+            .map(|plan| busiest_share(&plan, workers, machine.webgpu))
+            .unwrap_or(cost.flops() / workers.max(1) as f64);
         Some(Self {
-            workers: machine.workers(cost.trainings),
+            workers,
+            busiest_flops,
             flop_rate: machine.flop_rate,
+            data_rate: machine.data_rate,
             cost,
         })
     }
 
-    /// Wall-clock seconds: the cost at the measured rate shared by the workers (`None` before
-    /// calibration).
+    /// Seconds of making the data (`None` before the data rate is measured).
+    pub fn data_seconds(&self) -> Option<f64> {
+        self.cost.data_seconds(self.data_rate)
+    }
+
+    /// Seconds of the busiest worker's trainings and evaluations (`None` before calibration).
+    pub fn training_seconds(&self) -> Option<f64> {
+        self.flop_rate
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .map(|rate| self.busiest_flops / rate)
+    }
+
+    /// Wall-clock seconds: the data, then the busiest share (`None` before calibration; the
+    /// data count as nothing while their rate is unknown, and [`Self::summary`] says so).
     pub fn seconds(&self) -> Option<f64> {
-        self.cost
-            .seconds(self.flop_rate)
-            .map(|s| s / self.workers.max(1) as f64)
+        Some(self.training_seconds()? + self.data_seconds().unwrap_or(0.0))
     }
 
     /// True when the run should ask first ([`CONFIRM_ABOVE_SECS`]).
@@ -83,10 +111,49 @@ impl RunEstimate {
         ))
     }
 
-    /// One line: trainings, iterations, FLOPs, memory and the time on the workers.
+    /// One line: trainings, iterations, FLOPs, memory and the time of each phase on the workers.
     pub fn summary(&self) -> String {
-        pool_cost_summary(&self.cost, self.flop_rate, self.workers)
+        let cost = &self.cost;
+        let time = match (self.seconds(), self.flop_rate) {
+            (Some(seconds), Some(rate)) => format!(
+                "≈ {} on {} worker(s): {}, then the busiest worker's trainings ≈ {} at the measured {}/s each",
+                format_seconds(seconds),
+                self.workers,
+                match self.data_seconds() {
+                    Some(data) => format!("data ≈ {}", format_seconds(data)),
+                    None => "data not timed".to_string(),
+                },
+                format_seconds(self.training_seconds().unwrap_or(0.0)),
+                format_flops(rate),
+            ),
+            _ => "time estimate after calibration".to_string(),
+        };
+        format!(
+            "{} trainings, {} iterations in all; {} counted ({} training, {} evaluation; data {}); \
+             memory ≈ {}; {time}.",
+            cost.trainings,
+            cost.iterations,
+            format_flops(cost.flops()),
+            format_flops(cost.training_flops),
+            format_flops(cost.evaluation_flops),
+            format_flops(cost.data_flops),
+            format_bytes(cost.memory_bytes),
+        )
     }
+}
+
+/// Counted FLOPs of the busiest of `workers` shares of `plan`'s cells ([`partition`];
+/// `together` on WebGPU, where a variant's seeds train as one ensemble).
+fn busiest_share(plan: &StudyPlan, workers: usize, together: bool) -> f64 {
+    partition(plan, workers, together)
+        .iter()
+        .map(|share| {
+            share
+                .iter()
+                .map(|&cell| plan.cells[cell].flops)
+                .sum::<f64>()
+        })
+        .fold(0.0, f64::max)
 }
 
 #[cfg(test)]
@@ -99,6 +166,7 @@ mod tests {
             cores,
             requested: None,
             flop_rate,
+            data_rate: None,
         }
     }
 
@@ -124,21 +192,37 @@ mod tests {
     }
 
     #[test]
-    fn the_time_is_the_cost_at_the_rate_over_the_workers() {
+    fn the_time_is_the_data_then_the_busiest_share() {
         let experiment = Experiment::default();
         let cost = experiment.workload().expect("valid");
         let rate = cost.flops() / 600.0;
-        let estimate = RunEstimate::of(&experiment, &machine(false, 4, Some(rate))).expect("ok");
+        let timed = Machine {
+            data_rate: Some(cost.data_flops / 20.0),
+            ..machine(false, 4, Some(rate))
+        };
+        let estimate = RunEstimate::of(&experiment, &timed).expect("ok");
         assert_eq!(estimate.cost, cost, "the cost model, unchanged");
-        assert!((estimate.seconds().expect("rate") - 200.0).abs() < 1e-6);
-        assert!(!estimate.needs_confirmation());
+        // Three workers share six trainings: the busiest holds at least a third, not all.
+        let busiest = estimate.busiest_flops;
+        assert!(busiest >= cost.flops() / 3.0 * (1.0 - 1e-12) && busiest < cost.flops());
+        let seconds = estimate.seconds().expect("rates");
         assert!(
-            estimate
-                .summary()
-                .contains("≈ 3 min on 3 worker(s) at the measured"),
-            "{}",
-            estimate.summary()
+            (seconds - (20.0 + busiest / rate)).abs() < 1e-6,
+            "{seconds}"
         );
+        assert!(!estimate.needs_confirmation());
+        let summary = estimate.summary();
+        assert!(
+            summary.contains("on 3 worker(s): data ≈ 20 s, then the busiest worker's trainings ≈")
+                && summary.contains("at the measured"),
+            "{summary}"
+        );
+        let untimed_data = RunEstimate {
+            data_rate: None,
+            ..estimate.clone()
+        };
+        assert_eq!(untimed_data.seconds(), Some(busiest / rate));
+        assert!(untimed_data.summary().contains("data not timed"));
         let slow = RunEstimate {
             flop_rate: Some(rate / 100.0),
             ..estimate.clone()
@@ -146,7 +230,12 @@ mod tests {
         assert!(slow.needs_confirmation());
         let question = slow.long_run_question("unroll-lab study").expect("long");
         assert!(
-            question.starts_with("This run is estimated at 5.6 h in this browser (3 worker(s)).")
+            question.starts_with("This run is estimated at "),
+            "{question}"
+        );
+        assert!(
+            question.contains(" h in this browser (3 worker(s))."),
+            "{question}"
         );
         assert!(question.ends_with("with: unroll-lab study"));
         assert_eq!(estimate.long_run_question("unroll-lab study"), None);

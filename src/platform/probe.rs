@@ -12,7 +12,7 @@ use burn::tensor::Device;
 use super::compute;
 use super::timer::{now_secs, sleep};
 use super::workers::{worker_script, Heard, WorkerHandle};
-use crate::numerics::study::cells::cost::{Calibration, TIMED_ITERATIONS};
+use crate::numerics::study::cells::cost::{time_data, Calibration, TIMED_ITERATIONS};
 use crate::numerics::study::run::driver::RunEvent;
 use crate::numerics::study::workers::device_choice::{
     DeviceProbe, ProbeRequest, Timing, STILL_MEASURING,
@@ -41,9 +41,13 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
         system.state_shape().values(),
         system.solver_flops_per_state(config.mode, config.alpha),
     );
-    let data = system
-        .training_data(&config.data, &config.solver)
-        .map_err(|err| format!("its training data could not be made: {err}"));
+    let (data, data_rate) = match time_data(system, &config, &now_secs) {
+        Ok((data, rate)) => (Ok(data), rate),
+        Err(err) => (
+            Err(format!("its training data could not be made: {err}")),
+            None,
+        ),
+    };
     let (cpu, cpu_self_check) = time_cpu(&request, &config, &data).await;
     let mut probe = DeviceProbe {
         cpu,
@@ -58,6 +62,7 @@ pub async fn run(request: ProbeRequest, report: &dyn Fn(&DeviceProbe)) {
         adapter: None,
         webgpu_self_check: None,
         flops_per_iteration: flops,
+        data_rate,
         webgpu_members: 1,
         complete: !request.webgpu,
     };

@@ -169,6 +169,7 @@ mod tests {
             adapter: Some("google / swiftshader".into()),
             webgpu_self_check: Some("6/6 checks passed".into()),
             flops_per_iteration: 2e8,
+            data_rate: None,
             webgpu_members: 1,
             complete: true,
         }

@@ -41,39 +41,27 @@ pub fn format_seconds(seconds: f64) -> String {
     }
 }
 
-/// One line: trainings, iterations, FLOPs, memory and time at `flop_rate` FLOP/s (or that the
-/// time waits for a calibration).
+/// One line: trainings, iterations, FLOPs, memory and the trainings' time at `flop_rate`
+/// FLOP/s (or that the time waits for a calibration); the data are counted, not timed (the
+/// page's estimate times them: `experiment::estimate`).
 pub fn cost_summary(cost: &Cost, flop_rate: Option<f64>) -> String {
-    summary(cost, flop_rate, None)
-}
-
-/// [`cost_summary`] of a run shared out over `workers` trainings at once, each at `flop_rate`
-/// FLOP/s: the time is the cost's at that rate divided by `workers`.
-pub fn pool_cost_summary(cost: &Cost, flop_rate: Option<f64>, workers: usize) -> String {
-    summary(cost, flop_rate, Some(workers.max(1)))
-}
-
-fn summary(cost: &Cost, flop_rate: Option<f64>, workers: Option<usize>) -> String {
-    let (on, each) = match workers {
-        Some(w) => (format!(" on {w} worker(s)"), " each"),
-        None => (String::new(), ""),
-    };
     let time = match (cost.seconds(flop_rate), flop_rate) {
         (Some(seconds), Some(rate)) => format!(
-            "≈ {}{on} at the measured {}/s{each}",
-            format_seconds(seconds / workers.unwrap_or(1) as f64),
+            "trainings ≈ {} at the measured {}/s",
+            format_seconds(seconds),
             format_flops(rate)
         ),
         _ => "time estimate after calibration".to_string(),
     };
     format!(
-        "{} trainings, {} iterations in all; {} counted ({} training, {} evaluation); \
+        "{} trainings, {} iterations in all; {} counted ({} training, {} evaluation; data {}); \
          memory ≈ {}; {time}.",
         cost.trainings,
         cost.iterations,
         format_flops(cost.flops()),
         format_flops(cost.training_flops),
         format_flops(cost.evaluation_flops),
+        format_flops(cost.data_flops),
         format_bytes(cost.memory_bytes),
     )
 }

@@ -28,6 +28,7 @@ struct Probed {
     train_on_webgpu: RwSignal<bool>,
     training_note: RwSignal<String>,
     flop_rate: RwSignal<Option<f64>>,
+    data_rate: RwSignal<Option<f64>>,
     complete: RwSignal<bool>,
 }
 
@@ -46,6 +47,7 @@ impl Probed {
         );
         if let Some(chosen) = choice.device {
             self.flop_rate.set(probe.flop_rate(chosen));
+            self.data_rate.set(probe.data_rate);
             self.ready.set(true);
         }
         self.train_on_webgpu
@@ -118,6 +120,7 @@ async fn probe_devices(probed: Probed, url: FromUrl) {
         cores: hardware_concurrency(),
         requested: url.requested,
         flop_rate: None,
+        data_rate: None,
     };
     let webgpu = url.preference != Preference::Cpu;
     let request = url
@@ -145,6 +148,7 @@ pub fn App() -> impl IntoView {
         train_on_webgpu: RwSignal::new(false),
         training_note: RwSignal::new(String::new()),
         flop_rate: RwSignal::new(None),
+        data_rate: RwSignal::new(None),
         complete: RwSignal::new(false),
     };
     leptos::task::spawn_local(probe_devices(probed, FromUrl::read()));
@@ -173,6 +177,7 @@ pub fn App() -> impl IntoView {
                 ready=probed.ready.read_only()
                 webgpu=probed.train_on_webgpu.read_only()
                 flop_rate=probed.flop_rate.read_only()
+                data_rate=probed.data_rate.read_only()
                 training_note=probed.training_note.read_only()
                 first_screen=set_first_screen
             />

@@ -133,13 +133,14 @@ impl Panel {
 
 /// The panel. `ready` turns true once the start-up probe has chosen a device (`webgpu` when it
 /// chose WebGPU); `flop_rate` is the chosen training device's measured FLOP/s per training
-/// (`None` until measured); `first_screen` is set once the first screen has mounted (it mounts
+/// (`None` until measured), `data_rate` the CPU's measured FLOP/s making data; `first_screen` is set once the first screen has mounted (it mounts
 /// in parts).
 #[component]
 pub fn StudyPanel(
     ready: ReadSignal<bool>,
     webgpu: ReadSignal<bool>,
     flop_rate: ReadSignal<Option<f64>>,
+    data_rate: ReadSignal<Option<f64>>,
     training_note: ReadSignal<String>,
     first_screen: WriteSignal<bool>,
 ) -> impl IntoView {
@@ -150,6 +151,7 @@ pub fn StudyPanel(
         cores,
         requested,
         flop_rate: flop_rate.get(),
+        data_rate: data_rate.get(),
     });
     let panel = Panel::new(machine);
     restore_storage(panel);

@@ -117,6 +117,10 @@ pub struct DeviceProbe {
     pub webgpu_self_check: Option<String>,
     /// Counted FLOPs of the timed iteration (for a FLOP rate).
     pub flops_per_iteration: f64,
+    /// The CPU's measured FLOP/s making the system's data (a small set:
+    /// [`crate::numerics::study::cells::cost::time_data`]); the estimate's data phase.
+    #[serde(default)]
+    pub data_rate: Option<f64>,
     /// Trainings WebGPU timed as one ensemble (1: one network alone); its timing is per
     /// network, the ensemble's time divided by this.
     #[serde(default = "one")]

@@ -67,6 +67,7 @@ fn a_forced_slow_webgpu_gives_the_cpu_a_fast_one_webgpu() {
         adapter: Some("nvidia".into()),
         webgpu_self_check: Some("6/6 checks passed".into()),
         flops_per_iteration: 3e8,
+        data_rate: None,
         webgpu_members: 1,
         complete: true,
     };
@@ -201,6 +202,7 @@ fn the_probe_round_trips_through_json() {
         adapter: Some("google / swiftshader".into()),
         webgpu_self_check: Some("6/6 checks passed".into()),
         flops_per_iteration: 2.2e8,
+        data_rate: None,
         webgpu_members: 1,
         complete: true,
     };
