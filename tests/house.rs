@@ -299,7 +299,11 @@ fn long_functions() -> Vec<String> {
     let mut long = Vec::new();
     for path in files {
         let source = std::fs::read_to_string(&path).expect("readable file");
-        let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
+        let shown = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
         for function in functions(&source).into_iter().filter(Function::too_long) {
             long.push(format!(
                 "{shown}:{} {} ({} lines)",
