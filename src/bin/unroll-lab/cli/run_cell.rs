@@ -11,7 +11,7 @@ use super::checkpoints::{
     checkpoint_holding, checkpoint_note, held_cells, remove_checkpoint, Checkpoints,
 };
 use super::jobs::{run_cells, units, Next};
-use super::knobs::{DeviceArg, EnsembleArg, JobsArg};
+use super::knobs::RunnerArgs;
 use super::{output, CliError};
 use unroll_lab::numerics::study::cells::cell::{CellFailure, CellResult};
 use unroll_lab::numerics::study::cells::merge::CellState;
@@ -31,11 +31,7 @@ pub struct RunCellArgs {
     #[arg(long)]
     out: PathBuf,
     #[command(flatten)]
-    jobs: JobsArg,
-    #[command(flatten)]
-    device: DeviceArg,
-    #[command(flatten)]
-    ensemble: EnsembleArg,
+    runner: RunnerArgs,
     /// Seconds between two checkpoints of a running cell's training (`cell-NNNNN.checkpoint`,
     /// resumed when the cell runs again; 0: none).
     #[arg(long, value_name = "SECS", default_value_t = 600.0, value_parser = parse_seconds)]
@@ -93,10 +89,10 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
     for &cell in &todo {
         eprintln!("cell {cell} ({}): running", plan.cells[cell].label);
     }
-    args.device.device.device().map_err(CliError::Usage)?;
+    args.runner.device().device().map_err(CliError::Usage)?;
     // A cell with a checkpoint resumes with the cells it holds (an ensemble's members); the
     // others of a variant may train together.
-    let together = args.ensemble.on(args.device.device);
+    let together = args.runner.ensembles();
     let units = units(&plan, &todo, together, |cell| {
         held_cells(&plan, cell, &args.out)
     });
@@ -110,8 +106,8 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
     run_cells(
         &plan,
         &units,
-        args.jobs.jobs(),
-        args.device.device,
+        args.runner.jobs.jobs(),
+        args.runner.device(),
         checkpoints(args),
         |heard| {
             record.heard(heard.cell, heard.event);

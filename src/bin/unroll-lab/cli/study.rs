@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::jobs::{run_cells, units, Heard, Next};
-use super::knobs::{DeviceArg, EnsembleArg, JobsArg, KnobArgs};
+use super::knobs::{KnobArgs, RunnerArgs};
 use super::{cell_merge, cell_plan, cell_status, output, run_cell, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Knob, Target, Value};
 use unroll_lab::numerics::backend;
@@ -69,11 +69,7 @@ pub struct StudyArgs {
     #[command(flatten)]
     knobs: KnobArgs<false>,
     #[command(flatten)]
-    jobs: JobsArg,
-    #[command(flatten)]
-    device: DeviceArg,
-    #[command(flatten)]
-    ensemble: EnsembleArg,
+    runner: RunnerArgs,
     /// Results JSON (schema unroll-lab/results@1).
     #[arg(long, default_value = "results.json")]
     out: PathBuf,
@@ -114,9 +110,9 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
     if let Some(csv) = &args.csv {
         output::writable_file(csv, "csv")?;
     }
-    args.device.device.device().map_err(CliError::Usage)?;
+    args.runner.device().device().map_err(CliError::Usage)?;
     if !args.quiet {
-        print_estimate(&config, args.jobs.jobs());
+        print_estimate(&config, args.runner.jobs.jobs());
     }
     let clock = Instant::now();
     let plan = StudyPlan::new(config, System::description, None)?;
@@ -163,16 +159,16 @@ fn run_study(
     args: &StudyArgs,
 ) -> Result<(StudyResults, CellTimes, usize), CliError> {
     let cells: Vec<usize> = (0..plan.cells.len()).collect();
-    let together = args.ensemble.on(args.device.device);
+    let together = args.runner.ensembles();
     let units = units(&plan, &cells, together, |_| None);
-    let jobs = args.jobs.jobs().min(units.len()).max(1);
+    let jobs = args.runner.jobs.jobs().min(units.len()).max(1);
     let mut run = StudyRun {
         assembly: Assembly::new(plan.clone(), System::description, units.clone()),
         display: JobsDisplay::new(args.quiet, jobs),
         times: CellTimes::default(),
         failure: None,
     };
-    run_cells(&plan, &units, jobs, args.device.device, None, |heard| {
+    run_cells(&plan, &units, jobs, args.runner.device(), None, |heard| {
         run.heard(heard)
     });
     run.display.finish();
