@@ -28,17 +28,43 @@ pub fn draw_relative_to_one_beside<DB: DrawingBackend>(
         "{}: here and committed",
         ChartKind::RelativeToOne.title_for(committed)
     );
-    let named = |results: &'_ StudyResults| {
-        let names = series_names(results);
-        let colors = variant_colors(results);
-        results
-            .variants
-            .iter()
-            .zip(names)
-            .zip(colors)
-            .map(|((v, name), color)| (v.clone(), name, color))
-            .collect::<Vec<(VariantResult, String, RGBColor)>>()
+    let bars = paired_bars(here, committed);
+    let values = bars.iter().flat_map(|b| {
+        let std = if b.std.is_finite() { b.std } else { 0.0 };
+        [b.mean, b.mean + std]
+    });
+    let bounds = log_bounds(values.clone()).and_then(|_| log_bounds(values.chain([1.0])));
+    let Some((lo, hi)) = bounds else {
+        return draw_message(
+            area,
+            &title,
+            "Relative to ONE: in neither run (no ONE variant to compare with).",
+        );
     };
+    let spec = BarSpec {
+        title: &title,
+        y_desc: "error ÷ ONE's",
+        reference: Some(1.0),
+    };
+    draw_bars(area, &spec, &bars, log_axis(lo, hi), &log_label)
+}
+
+/// Every variant of `results` with its series name and colour.
+fn named(results: &StudyResults) -> Vec<(VariantResult, String, RGBColor)> {
+    let names = series_names(results);
+    let colors = variant_colors(results);
+    results
+        .variants
+        .iter()
+        .zip(names)
+        .zip(colors)
+        .map(|((v, name), color)| (v.clone(), name, color))
+        .collect()
+}
+
+/// The bars in drawing order: per variant, the page's ratio to ONE in its colour, then the
+/// committed run's lighter (each only where that side has a ratio).
+fn paired_bars(here: &StudyResults, committed: &StudyResults) -> Vec<Bar> {
     let (ours, theirs) = (named(here), named(committed));
     let only_here = ours
         .iter()
@@ -66,24 +92,7 @@ pub fn draw_relative_to_one_beside<DB: DrawingBackend>(
             }
         }
     }
-    let values = bars.iter().flat_map(|b| {
-        let std = if b.std.is_finite() { b.std } else { 0.0 };
-        [b.mean, b.mean + std]
-    });
-    let bounds = log_bounds(values.clone()).and_then(|_| log_bounds(values.chain([1.0])));
-    let Some((lo, hi)) = bounds else {
-        return draw_message(
-            area,
-            &title,
-            "Relative to ONE: in neither run (no ONE variant to compare with).",
-        );
-    };
-    let spec = BarSpec {
-        title: &title,
-        y_desc: "error ÷ ONE's",
-        reference: Some(1.0),
-    };
-    draw_bars(area, &spec, &bars, log_axis(lo, hi), &log_label)
+    bars
 }
 
 #[cfg(test)]

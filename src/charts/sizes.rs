@@ -4,6 +4,7 @@
 //! error ∝ params^slope) and its spread over seeds; the ETD1 baseline as a dashed line.
 
 use crate::report::results::SystemWords;
+use plotters::coord::combinators::WithKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -13,7 +14,7 @@ use super::{
 };
 use crate::numerics::metrics::log_log_slope;
 use crate::numerics::nets::{Architecture, Marker};
-use crate::numerics::study::data::convergence::convergence_fits;
+use crate::numerics::study::data::convergence::{convergence_fits, ConvergenceFit};
 use crate::report::results::{StudyResults, VariantResult};
 
 /// Pixel width of the legend strip (names like `C-WIG dilated (slope -0.47 ± 0.02)`).
@@ -50,33 +51,19 @@ pub fn size_groups(results: &StudyResults) -> Vec<SizeGroup> {
             v.id.label()
         }
     };
-    let mut unique: Vec<String> = Vec::new();
-    let mut hues: Vec<Hue> = Vec::new();
-    let mut architectures: Vec<Architecture> = Vec::new();
-    for v in &results.variants {
-        let k = key(v);
-        if !unique.contains(&k) {
-            unique.push(k);
-            hues.push((v.id.mode, v.id.modality));
-            architectures.push(v.id.architecture);
-        }
-    }
-    let colors = shaded(&hues);
+    let firsts = first_of_each(results, key);
+    let colors = shaded(
+        &firsts
+            .iter()
+            .map(|v| (v.id.mode, v.id.modality))
+            .collect::<Vec<Hue>>(),
+    );
     let fits = convergence_fits(results);
-    let spread_of = |v: &VariantResult| {
-        fits.iter()
-            .find(|f| {
-                f.architecture == v.id.architecture
-                    && f.mode == v.id.mode
-                    && f.modality == v.id.modality
-            })
-            .and_then(|f| f.seed_slope_stat())
-    };
-    unique
+    firsts
         .into_iter()
         .zip(colors)
-        .zip(architectures)
-        .filter_map(|((name, color), architecture)| {
+        .filter_map(|(first, color)| {
+            let name = key(first);
             let mut points: Vec<(f64, f64)> = results
                 .variants
                 .iter()
@@ -86,21 +73,44 @@ pub fn size_groups(results: &StudyResults) -> Vec<SizeGroup> {
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
             let mut sizes: Vec<f64> = points.iter().map(|p| p.0).collect();
             sizes.dedup();
-            let spread = results
-                .variants
-                .iter()
-                .find(|v| key(v) == name)
-                .and_then(spread_of);
             (sizes.len() >= 2).then(|| SizeGroup {
                 slope: log_log_slope(&points),
-                slope_spread: spread,
-                architecture,
+                slope_spread: seed_spread(&fits, first),
+                architecture: first.id.architecture,
                 name,
                 color,
                 points,
             })
         })
         .collect()
+}
+
+/// The first variant of each group named by `key`, in first-appearance order.
+fn first_of_each(
+    results: &StudyResults,
+    key: impl Fn(&VariantResult) -> String,
+) -> Vec<&VariantResult> {
+    let mut names: Vec<String> = Vec::new();
+    let mut firsts = Vec::new();
+    for v in &results.variants {
+        let name = key(v);
+        if !names.contains(&name) {
+            names.push(name);
+            firsts.push(v);
+        }
+    }
+    firsts
+}
+
+/// Mean ± std of the per-seed slopes of `v`'s architecture, mode and modality.
+fn seed_spread(fits: &[ConvergenceFit], v: &VariantResult) -> Option<(f64, f64)> {
+    fits.iter()
+        .find(|f| {
+            f.architecture == v.id.architecture
+                && f.mode == v.id.mode
+                && f.modality == v.id.modality
+        })
+        .and_then(|f| f.seed_slope_stat())
 }
 
 /// The legend text of `group`: its name and fitted slope (± its spread over seeds).
@@ -112,6 +122,10 @@ fn legend_name(group: &SizeGroup) -> String {
     }
 }
 
+/// A chart with log axes on both sides.
+type LogLog<'a, DB> =
+    ChartContext<'a, DB, Cartesian2d<WithKeyPoints<LogCoord<f64>>, WithKeyPoints<LogCoord<f64>>>>;
+
 /// Relative error vs parameter count, log–log; a message when no group has ≥ 2 sizes.
 pub fn draw_sizes<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -120,7 +134,6 @@ pub fn draw_sizes<DB: DrawingBackend>(
     let title_text = ChartKind::Sizes.title_for(results);
     let title = title_text.as_str();
     let groups = size_groups(results);
-    let positive = |p: &&(f64, f64)| p.0 > 0.0 && p.1.is_finite() && p.1 > 0.0;
     let all = || groups.iter().flat_map(|g| g.points.iter()).filter(positive);
     let baseline = results.baseline.relative_error.mean;
     let (Some((x_lo, x_hi)), Some((y_lo, y_hi))) = (
@@ -147,37 +160,7 @@ pub fn draw_sizes<DB: DrawingBackend>(
         .axis_desc_style(label_font())
         .draw()?;
     for g in &groups {
-        let points: Vec<(f64, f64)> = g.points.iter().filter(positive).copied().collect();
-        chart.draw_series(LineSeries::new(points.clone(), g.color.stroke_width(2)))?;
-        // One marker shape per architecture: ResNet1D circle, GCN triangle, dilated ResNet
-        // square, U-Net diamond, FNO cross, 2-D ResNet ring.
-        let style = g.color.filled();
-        let points = points.into_iter();
-        match g.architecture.facts().marker {
-            Marker::Circle => {
-                chart.draw_series(points.map(|p| Circle::new(p, 4, style)))?;
-            }
-            Marker::Triangle => {
-                chart.draw_series(points.map(|p| TriangleMarker::new(p, 5, style)))?;
-            }
-            Marker::Square => {
-                chart.draw_series(
-                    points.map(|p| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style)),
-                )?;
-            }
-            Marker::Diamond => {
-                chart.draw_series(points.map(|p| {
-                    EmptyElement::at(p)
-                        + Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style)
-                }))?;
-            }
-            Marker::Cross => {
-                chart.draw_series(points.map(|p| Cross::new(p, 4, g.color.stroke_width(2))))?;
-            }
-            Marker::Ring => {
-                chart.draw_series(points.map(|p| Circle::new(p, 4, g.color.stroke_width(2))))?;
-            }
-        }
+        draw_group(&mut chart, g)?;
     }
     let mut items: Vec<(String, RGBColor)> =
         groups.iter().map(|g| (legend_name(g), g.color)).collect();
@@ -192,6 +175,48 @@ pub fn draw_sizes<DB: DrawingBackend>(
         items.push((results.facts().baseline.name.to_string(), BASELINE_COLOR));
     }
     draw_legend(&legend_area, &items, Swatch::Line)
+}
+
+/// Whether a point can be drawn on log–log axes.
+fn positive(p: &&(f64, f64)) -> bool {
+    p.0 > 0.0 && p.1.is_finite() && p.1 > 0.0
+}
+
+/// One group's line and its markers, one marker shape per architecture: ResNet1D circle, GCN
+/// triangle, dilated ResNet square, U-Net diamond, FNO cross, 2-D ResNet ring.
+fn draw_group<DB: DrawingBackend>(
+    chart: &mut LogLog<'_, DB>,
+    g: &SizeGroup,
+) -> Result<(), ChartError> {
+    let points: Vec<(f64, f64)> = g.points.iter().filter(positive).copied().collect();
+    chart.draw_series(LineSeries::new(points.clone(), g.color.stroke_width(2)))?;
+    let style = g.color.filled();
+    let points = points.into_iter();
+    match g.architecture.facts().marker {
+        Marker::Circle => {
+            chart.draw_series(points.map(|p| Circle::new(p, 4, style)))?;
+        }
+        Marker::Triangle => {
+            chart.draw_series(points.map(|p| TriangleMarker::new(p, 5, style)))?;
+        }
+        Marker::Square => {
+            chart.draw_series(
+                points.map(|p| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style)),
+            )?;
+        }
+        Marker::Diamond => {
+            chart.draw_series(points.map(|p| {
+                EmptyElement::at(p) + Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style)
+            }))?;
+        }
+        Marker::Cross => {
+            chart.draw_series(points.map(|p| Cross::new(p, 4, g.color.stroke_width(2))))?;
+        }
+        Marker::Ring => {
+            chart.draw_series(points.map(|p| Circle::new(p, 4, g.color.stroke_width(2))))?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

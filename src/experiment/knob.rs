@@ -89,6 +89,7 @@ pub enum Kind {
 
 /// The static facts of a knob.
 struct Spec {
+    knob: Knob,
     key: &'static str,
     flag: &'static str,
     alias: Option<&'static str>,
@@ -100,6 +101,7 @@ struct Spec {
 }
 
 const fn spec(
+    knob: Knob,
     key: &'static str,
     flag: &'static str,
     label: &'static str,
@@ -108,6 +110,7 @@ const fn spec(
     train: bool,
 ) -> Spec {
     Spec {
+        knob,
         key,
         flag,
         alias: None,
@@ -118,126 +121,177 @@ const fn spec(
     }
 }
 
-impl Knob {
-    fn spec(self) -> Spec {
-        use Kind::{Count, Names, Real, Reals};
-        match self {
-            Knob::System => spec("system", "system", "System", "system", Names, false),
-            Knob::Seeds => spec("seeds", "seeds", "Seeds", "seeds", Count, false),
-            Knob::Iterations => spec(
-                "iterations",
-                "iterations",
-                "Iterations per variant",
-                "iterations per variant",
-                Count,
-                true,
-            ),
-            Knob::Rollout => spec(
-                "rollout",
-                "rollout",
-                "Evaluation rollout (steps)",
-                "steps",
-                Count,
-                false,
-            ),
-            Knob::Modes => spec("modes", "modes", "Modes", "mode", Names, false),
-            Knob::Modalities => spec(
-                "modalities",
-                "modalities",
-                "Modalities",
-                "modality",
-                Names,
-                false,
-            ),
-            Knob::Architecture => spec(
-                "arch",
-                "architecture",
-                "Architecture",
-                "architecture",
-                Names,
-                true,
-            ),
-            Knob::Architectures => spec(
-                "archs",
-                "architectures",
-                "Architectures (size study)",
-                "architecture",
-                Names,
-                false,
-            ),
-            Knob::Channels => spec(
-                "channels",
-                "channels",
-                "Channels C",
-                "channels",
-                Count,
-                true,
-            ),
-            Knob::Depth => spec(
-                "depth",
-                "depth",
-                "Depth D (blocks; U-Net levels; FNO layers)",
-                "blocks or levels",
-                Count,
-                true,
-            ),
-            Knob::Horizon => spec(
-                "m",
-                "horizon",
-                "Unroll horizon m (loss steps)",
-                "loss steps",
-                Count,
-                true,
-            ),
-            Knob::Warmup => spec(
-                "warmup",
-                "warmup",
-                "Warm-up steps w (detached, outside the loss)",
-                "warm-up steps",
-                Count,
-                true,
-            ),
-            Knob::Detach => Spec {
-                alias: Some("detach"),
-                ..spec(
-                    "detach",
-                    "detach-interval",
-                    "Detach interval k (WIG; 0 = never cut)",
-                    "steps (0 = never cut)",
-                    Count,
-                    true,
-                )
-            },
-            Knob::Alpha => spec("alpha", "alpha", "Transition α", "α", Real, true),
-            Knob::LearningRate => Spec {
-                alias: Some("lr"),
-                ..spec(
-                    "lr",
-                    "learning-rate",
-                    "Learning rate (one, or one per curriculum stage)",
-                    "learning rate",
-                    Reals,
-                    true,
-                )
-            },
-            Knob::Scales => spec(
-                "scales",
-                "scales",
-                "Training values of the system's parameter (its domain sizes s, Reynolds \
-                 numbers Re, …)",
-                "training parameter value",
-                Reals,
-                true,
-            ),
-            Knob::Solver => spec(
-                "solver",
-                "solver",
-                "Coarse solver set-up (scheme, gradient, data path)",
-                "solver set-up",
-                Names,
-                true,
-            ),
+impl Spec {
+    /// The same facts with a second CLI flag.
+    const fn alias(self, alias: &'static str) -> Spec {
+        Spec {
+            alias: Some(alias),
+            ..self
         }
+    }
+}
+
+/// The facts of every knob: URL key, CLI flag, label, unit, kind, whether `train` takes it.
+const SPECS: [Spec; 17] = {
+    use Kind::{Count, Names, Real, Reals};
+    [
+        spec(
+            Knob::System,
+            "system",
+            "system",
+            "System",
+            "system",
+            Names,
+            false,
+        ),
+        spec(
+            Knob::Seeds,
+            "seeds",
+            "seeds",
+            "Seeds",
+            "seeds",
+            Count,
+            false,
+        ),
+        spec(
+            Knob::Iterations,
+            "iterations",
+            "iterations",
+            "Iterations per variant",
+            "iterations per variant",
+            Count,
+            true,
+        ),
+        spec(
+            Knob::Rollout,
+            "rollout",
+            "rollout",
+            "Evaluation rollout (steps)",
+            "steps",
+            Count,
+            false,
+        ),
+        spec(Knob::Modes, "modes", "modes", "Modes", "mode", Names, false),
+        spec(
+            Knob::Modalities,
+            "modalities",
+            "modalities",
+            "Modalities",
+            "modality",
+            Names,
+            false,
+        ),
+        spec(
+            Knob::Architecture,
+            "arch",
+            "architecture",
+            "Architecture",
+            "architecture",
+            Names,
+            true,
+        ),
+        spec(
+            Knob::Architectures,
+            "archs",
+            "architectures",
+            "Architectures (size study)",
+            "architecture",
+            Names,
+            false,
+        ),
+        spec(
+            Knob::Channels,
+            "channels",
+            "channels",
+            "Channels C",
+            "channels",
+            Count,
+            true,
+        ),
+        spec(
+            Knob::Depth,
+            "depth",
+            "depth",
+            "Depth D (blocks; U-Net levels; FNO layers)",
+            "blocks or levels",
+            Count,
+            true,
+        ),
+        spec(
+            Knob::Horizon,
+            "m",
+            "horizon",
+            "Unroll horizon m (loss steps)",
+            "loss steps",
+            Count,
+            true,
+        ),
+        spec(
+            Knob::Warmup,
+            "warmup",
+            "warmup",
+            "Warm-up steps w (detached, outside the loss)",
+            "warm-up steps",
+            Count,
+            true,
+        ),
+        spec(
+            Knob::Detach,
+            "detach",
+            "detach-interval",
+            "Detach interval k (WIG; 0 = never cut)",
+            "steps (0 = never cut)",
+            Count,
+            true,
+        )
+        .alias("detach"),
+        spec(
+            Knob::Alpha,
+            "alpha",
+            "alpha",
+            "Transition α",
+            "α",
+            Real,
+            true,
+        ),
+        spec(
+            Knob::LearningRate,
+            "lr",
+            "learning-rate",
+            "Learning rate (one, or one per curriculum stage)",
+            "learning rate",
+            Reals,
+            true,
+        )
+        .alias("lr"),
+        spec(
+            Knob::Scales,
+            "scales",
+            "scales",
+            "Training values of the system's parameter (its domain sizes s, Reynolds \
+             numbers Re, …)",
+            "training parameter value",
+            Reals,
+            true,
+        ),
+        spec(
+            Knob::Solver,
+            "solver",
+            "solver",
+            "Coarse solver set-up (scheme, gradient, data path)",
+            "solver set-up",
+            Names,
+            true,
+        ),
+    ]
+};
+
+impl Knob {
+    fn spec(self) -> &'static Spec {
+        SPECS
+            .iter()
+            .find(|spec| spec.knob == self)
+            .expect("every knob has a spec")
     }
 
     /// The knob named `key` in a URL.
@@ -429,5 +483,16 @@ fn set_learning_rates(config: &mut TrainConfig, rates: &[f64]) {
 impl fmt::Display for Knob {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.key())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_list_every_knob_once_in_knob_order() {
+        let listed: Vec<Knob> = SPECS.iter().map(|spec| spec.knob).collect();
+        assert_eq!(listed, KNOBS);
     }
 }

@@ -7,6 +7,7 @@ use super::knob::{Knob, Value};
 use super::limits::Target;
 use super::{Experiment, KNOBS};
 use crate::numerics::study::contract::config::Preset;
+use crate::numerics::system::System;
 
 /// The URL key of the preset (not a knob: it sets the knobs' defaults).
 pub const PRESET_KEY: &str = "preset";
@@ -58,56 +59,10 @@ impl Experiment {
     /// messages name every parameter that was ignored. The preset is read first (it sets the
     /// defaults), wherever it appears.
     pub fn from_query(query: &str) -> (Self, Vec<String>) {
-        let pairs: Vec<(String, String)> = query
-            .trim_start_matches('?')
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|pair| {
-                let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-                let decode = |s: &str| -> String {
-                    percent_encoding::percent_decode_str(s)
-                        .decode_utf8_lossy()
-                        .into()
-                };
-                (decode(key), decode(value))
-            })
-            .collect();
-        let mut ignored = Vec::new();
-        let mut seen: Vec<&str> = Vec::new();
-        for (key, _) in &pairs {
-            if seen.contains(&key.as_str()) {
-                let message = format!(
-                    "parameter '{}' is given more than once: using the last",
-                    clip(key)
-                );
-                if !ignored.contains(&message) {
-                    ignored.push(message);
-                }
-            } else {
-                seen.push(key.as_str());
-            }
-        }
-        let mut preset = Preset::Quick;
-        for (_, value) in pairs.iter().filter(|(key, _)| key == PRESET_KEY) {
-            match preset_of(value) {
-                Some(p) => preset = p,
-                None => ignored.push(format!(
-                    "preset '{}' is unknown: using the default",
-                    clip(value)
-                )),
-            }
-        }
-        // The last valid system picks the defaults every other knob starts from (and the
-        // limits it is checked against).
-        let system = pairs
-            .iter()
-            .rev()
-            .filter(|(key, _)| Some(Knob::System) == Knob::from_key(key))
-            .find_map(|(_, value)| match Knob::System.parse(value) {
-                Ok(Value::System(system)) => Some(system),
-                _ => None,
-            })
-            .unwrap_or_default();
+        let pairs = query_pairs(query);
+        let mut ignored = repeated_keys(&pairs);
+        let preset = query_preset(&pairs, &mut ignored);
+        let system = query_system(&pairs);
         let mut experiment = Self::defaults_for(system, preset, Target::Browser);
         // Every other value is checked against the chosen system (its parameter's range).
         for (key, value) in pairs.iter().filter(|(key, _)| key != PRESET_KEY) {
@@ -129,4 +84,72 @@ impl Experiment {
         }
         (experiment, ignored)
     }
+}
+
+/// The query's `key=value` pairs, percent-decoded, in order (a key without `=` has an empty
+/// value).
+fn query_pairs(query: &str) -> Vec<(String, String)> {
+    let decode = |s: &str| -> String {
+        percent_encoding::percent_decode_str(s)
+            .decode_utf8_lossy()
+            .into()
+    };
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(key), decode(value))
+        })
+        .collect()
+}
+
+/// One message for every key given more than once.
+fn repeated_keys(pairs: &[(String, String)]) -> Vec<String> {
+    let mut messages = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for (key, _) in pairs {
+        if seen.contains(&key.as_str()) {
+            let message = format!(
+                "parameter '{}' is given more than once: using the last",
+                clip(key)
+            );
+            if !messages.contains(&message) {
+                messages.push(message);
+            }
+        } else {
+            seen.push(key.as_str());
+        }
+    }
+    messages
+}
+
+/// The last valid preset of the query (else the default), naming every unknown one.
+fn query_preset(pairs: &[(String, String)], ignored: &mut Vec<String>) -> Preset {
+    let mut preset = Preset::Quick;
+    for (_, value) in pairs.iter().filter(|(key, _)| key == PRESET_KEY) {
+        match preset_of(value) {
+            Some(p) => preset = p,
+            None => ignored.push(format!(
+                "preset '{}' is unknown: using the default",
+                clip(value)
+            )),
+        }
+    }
+    preset
+}
+
+/// The last valid system of the query (else the default): it picks the defaults every other
+/// knob starts from and the limits it is checked against.
+fn query_system(pairs: &[(String, String)]) -> System {
+    pairs
+        .iter()
+        .rev()
+        .filter(|(key, _)| Some(Knob::System) == Knob::from_key(key))
+        .find_map(|(_, value)| match Knob::System.parse(value) {
+            Ok(Value::System(system)) => Some(system),
+            _ => None,
+        })
+        .unwrap_or_default()
 }

@@ -16,78 +16,62 @@ pub fn iterations_for_epochs(
     (epochs * windows).div_ceil(batch.max(1))
 }
 
-/// Field-by-field differences `name: paper → this`.
-pub fn deviations(config: &TrainConfig, paper: &TrainConfig) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut differs = |name: &str, ours: String, theirs: String| {
-        if ours != theirs {
-            out.push(format!("{name} {ours} (study: {theirs})"));
-        }
-    };
-    differs(
-        "channels",
-        config.net.channels.to_string(),
-        paper.net.channels.to_string(),
-    );
-    differs(
-        "depth",
-        config.net.depth.to_string(),
-        paper.net.depth.to_string(),
-    );
-    differs(
-        "architecture",
-        config.net.architecture.name().to_string(),
-        paper.net.architecture.name().to_string(),
-    );
-    differs(
-        "iterations",
-        config.iterations.to_string(),
-        paper.iterations.to_string(),
-    );
-    differs("batch", config.batch.to_string(), paper.batch.to_string());
-    differs(
-        "horizon m",
-        config.unroll.horizon.to_string(),
-        paper.unroll.horizon.to_string(),
-    );
-    differs(
-        "warm-up",
-        config.unroll.warmup.to_string(),
-        paper.unroll.warmup.to_string(),
-    );
-    differs(
-        "detach interval",
-        config.unroll.detach_interval.to_string(),
-        paper.unroll.detach_interval.to_string(),
-    );
-    differs(
-        "learning rate",
-        format!("{:e}", config.optimizer.learning_rate),
-        format!("{:e}", paper.optimizer.learning_rate),
-    );
-    differs(
-        "lr decay",
-        config.optimizer.decay.to_string(),
-        paper.optimizer.decay.to_string(),
-    );
+/// A compared field of a training config: its name and how each side shows it (the paper's
+/// side may show less).
+struct Field {
+    name: &'static str,
+    ours: fn(&TrainConfig) -> String,
+    theirs: fn(&TrainConfig) -> String,
+}
+
+/// A field both sides show the same way.
+const fn same(name: &'static str, show: fn(&TrainConfig) -> String) -> Field {
+    Field {
+        name,
+        ours: show,
+        theirs: show,
+    }
+}
+
+/// Every compared field, in the order the deviations are listed.
+const FIELDS: [Field; 13] = [
+    same("channels", |c| c.net.channels.to_string()),
+    same("depth", |c| c.net.depth.to_string()),
+    same("architecture", |c| c.net.architecture.name().to_string()),
+    same("iterations", |c| c.iterations.to_string()),
+    same("batch", |c| c.batch.to_string()),
+    same("horizon m", |c| c.unroll.horizon.to_string()),
+    same("warm-up", |c| c.unroll.warmup.to_string()),
+    same("detach interval", |c| c.unroll.detach_interval.to_string()),
+    same("learning rate", |c| {
+        format!("{:e}", c.optimizer.learning_rate)
+    }),
+    same("lr decay", |c| c.optimizer.decay.to_string()),
+    Field {
+        name: "lr decay every",
+        ours: decay_schedule,
+        theirs: |c| format!("{} iterations", c.optimizer.decay_every),
+    },
+    same("frames per trajectory", |c| c.data.frames.to_string()),
+    same("domain sizes", |c| format!("{:?}", c.data.scales)),
+];
+
+/// The decay interval, with the number of decays where the schedule is compressed.
+fn decay_schedule(config: &TrainConfig) -> String {
     let compressed = match config.optimizer.decays {
         Some(decays) => format!(", {decays} decays over the run, whatever its iterations"),
         None => String::new(),
     };
-    differs(
-        "lr decay every",
-        format!("{} iterations{compressed}", config.optimizer.decay_every),
-        format!("{} iterations", paper.optimizer.decay_every),
-    );
-    differs(
-        "frames per trajectory",
-        config.data.frames.to_string(),
-        paper.data.frames.to_string(),
-    );
-    differs(
-        "domain sizes",
-        format!("{:?}", config.data.scales),
-        format!("{:?}", paper.data.scales),
-    );
-    out
+    format!("{} iterations{compressed}", config.optimizer.decay_every)
+}
+
+/// Field-by-field differences `name: paper → this`.
+pub fn deviations(config: &TrainConfig, paper: &TrainConfig) -> Vec<String> {
+    FIELDS
+        .iter()
+        .filter_map(|field| {
+            let (ours, theirs) = ((field.ours)(config), (field.theirs)(paper));
+            (ours != theirs).then(|| format!("{} {ours} (study: {theirs})", field.name))
+        })
+        .collect()
 }

@@ -9,99 +9,25 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
+mod configs;
+mod fusion;
+mod print;
+
+use configs::{bench_configs, bench_data, heading};
+use fusion::{compare_fusion, ROUNDS};
+use print::print_bench;
+
 use super::CliError;
 use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::counted;
 use unroll_lab::numerics::launches::count_launches;
-use unroll_lab::numerics::nets::fused::{self, Fusion};
-use unroll_lab::numerics::nets::{Architecture, NetConfig};
+use unroll_lab::numerics::nets::Architecture;
 use unroll_lab::numerics::profile::{self, Phase, PHASES};
-use unroll_lab::numerics::study::contract::config::Preset;
 use unroll_lab::numerics::system::{PhysicalSystem, System};
-use unroll_lab::numerics::train::config::TrainDataConfig;
 use unroll_lab::numerics::train::flops::flops_per_iteration;
 use unroll_lab::numerics::train::run::LossLog;
 use unroll_lab::numerics::train::{Modality, Mode, TrainConfig, Trainer};
 use unroll_lab::numerics::types::Trajectory;
-
-/// The study's training config of `mode` × `modality` (the `paper` preset's base: its budget and
-/// smallest network), at its last curriculum stage if it has one (the longest unroll, timed from
-/// the start). `None` where the system does not study `mode`.
-fn study_training(
-    system: &dyn PhysicalSystem,
-    mode: Mode,
-    modality: Modality,
-) -> Option<TrainConfig> {
-    let mut config = system.preset(Preset::Paper, 1).base;
-    config.mode = mode;
-    config.modality = modality;
-    if let Some(curriculum) = &mut config.curriculum {
-        let last = *curriculum.horizons.last()?;
-        curriculum.horizons = vec![last];
-        curriculum.learning_rates.truncate(1);
-        curriculum.ramp = false;
-        config.unroll.horizon = last;
-    }
-    system.validate_training(&config).ok().map(|()| config)
-}
-
-/// What `bench train` times for `mode` × `modality`: the study's config with `architecture`
-/// (at its default size unless it is the study's) on `data`, `iterations` long.
-fn bench_config(
-    system: &dyn PhysicalSystem,
-    mode: Mode,
-    modality: Modality,
-    architecture: Option<Architecture>,
-    data: &TrainDataConfig,
-    iterations: usize,
-) -> Option<TrainConfig> {
-    let mut config = study_training(system, mode, modality)?;
-    if let Some(architecture) = architecture.filter(|a| *a != config.net.architecture) {
-        let (channels, depth) = architecture.default_size();
-        config.net = NetConfig {
-            architecture,
-            channels,
-            depth,
-        };
-    }
-    config.data = data.clone();
-    config.iterations = iterations;
-    if let Some(curriculum) = &mut config.curriculum {
-        curriculum.stage_iterations = iterations;
-    }
-    Some(config)
-}
-
-/// Every config the bench times, prediction's first.
-fn bench_configs(
-    system: &dyn PhysicalSystem,
-    architecture: Option<Architecture>,
-    data: &TrainDataConfig,
-    iterations: usize,
-) -> Vec<TrainConfig> {
-    [Mode::Predict, Mode::Correct]
-        .into_iter()
-        .flat_map(|mode| Modality::ALL.map(|modality| (mode, modality)))
-        .filter_map(|(mode, modality)| {
-            bench_config(system, mode, modality, architecture, data, iterations)
-        })
-        .collect()
-}
-
-/// The data the bench trains on, cheap to make: the study's recipe with at most 200 frames per
-/// trajectory; Kolmogorov's 128² spectral truth spun up to t = 5 only (250 coarse frames, not
-/// the study's t = 50) with 40 frames per Reynolds number.
-fn bench_data(system: &dyn PhysicalSystem) -> Result<(TrainDataConfig, Vec<Trajectory>), CliError> {
-    let config = system.preset(Preset::Paper, 1).base;
-    let mut data = config.data.clone();
-    data.frames = data.frames.min(200);
-    if system.system() == System::Kolmogorov {
-        data.frames = 40;
-        data.warmup_steps = 250;
-    }
-    let trajectories = system.training_data(&data, &config.solver)?;
-    Ok((data, trajectories))
-}
 
 #[derive(Debug, Args)]
 pub struct BenchTrainArgs {
@@ -284,21 +210,6 @@ fn time_configs(
     Ok(bench)
 }
 
-/// `"<architecture> C×D, batch B, m = M (ONE: …)"` of the first config.
-fn heading(configs: &[TrainConfig]) -> String {
-    configs.first().map_or_else(String::new, |c| {
-        let one = if c.curriculum.is_some() {
-            "ONE: one-step stages"
-        } else {
-            "ONE: batch ×m"
-        };
-        format!(
-            "{} {}×{}, batch {}, m = {} ({one})",
-            c.net.architecture, c.net.channels, c.net.depth, c.batch, c.unroll.horizon
-        )
-    })
-}
-
 /// What one timed run measured: the phases' seconds, tensor ops, gemm calls and GPU launches
 /// per iteration (the first three with `--profile`).
 type Measured = (Option<[f64; PHASES]>, Option<f64>, Option<f64>, Option<f64>);
@@ -378,117 +289,6 @@ fn measure(
         per_iteration(gemms),
         launches.filter(|_| on_gpu).and_then(per_iteration),
     ))
-}
-
-/// The human-readable table.
-fn print_bench(bench: &Bench) {
-    println!(
-        "{} training on {}: {}",
-        bench.system, bench.device, bench.network
-    );
-    for v in &bench.variants {
-        let label = format!(
-            "{}-{}",
-            v.mode.parse::<Mode>().map_or("?", Mode::letter),
-            v.modality.to_uppercase()
-        );
-        let flops = bench.flops_per_iteration[&label];
-        println!(
-            "  {label:<6} {:>8.2} it/s  {:>7.2} ms/it  {:>8.1} MFLOP/it  {:>6.2} GFLOP/s",
-            v.iterations_per_sec,
-            v.ms_per_iteration,
-            flops / 1e6,
-            bench.gflops[&label]
-        );
-        print_details(v, flops);
-    }
-}
-
-/// A variant's profile lines.
-fn print_details(v: &Variant, flops: f64) {
-    if !v.phases_ms.is_empty() {
-        let parts: Vec<String> = v
-            .phases_ms
-            .iter()
-            .map(|(phase, ms)| format!("{phase} {ms:.2}"))
-            .collect();
-        println!("         ms/it by phase: {}", parts.join(", "));
-    }
-    if let Some(ops) = v.tracked_ops_per_iteration {
-        println!("         tensor ops/it on the autodiff device (forward graph): {ops:.0}");
-    }
-    if let Some(launches) = v.gpu_launches_per_iteration {
-        println!("         GPU kernel launches/it (dispatches, after fusion): {launches:.0}");
-    }
-    if let Some(gemms) = v.gemm_calls_per_iteration {
-        println!(
-            "         gemm calls/it (forward and backward): {gemms:.0}, {:.0} kFLOP counted per call",
-            flops / gemms.max(1.0) / 1e3
-        );
-    }
-    if let Some(base) = v.fusion.first() {
-        let parts: Vec<String> = v
-            .fusion
-            .iter()
-            .map(|l| {
-                format!(
-                    "{} {:.2} ms/it ({:.3}×, {:.0} ops/it)",
-                    l.fusion,
-                    l.ms_per_iteration,
-                    l.ms_per_iteration / base.ms_per_iteration,
-                    l.tracked_ops_per_iteration
-                )
-            })
-            .collect();
-        println!("         interleaved: {}", parts.join(", "));
-    }
-}
-
-/// Rounds of [`compare_fusion`]; each runs every level, in rotating order.
-const ROUNDS: usize = 6;
-
-/// `iterations` steps at each level of [`Fusion`] on the same trainer (the same math: only the
-/// kernels differ), in [`ROUNDS`] rounds of rotating order, so that a load on the machine falls
-/// on every level alike. Restores [`Fusion::Block`].
-fn compare_fusion(
-    trainer: &mut Trainer,
-    log: &mut LossLog,
-    iterations: usize,
-) -> Result<Vec<Level>, CliError> {
-    let chunk = iterations.div_ceil(ROUNDS);
-    let levels = Fusion::ALL.len();
-    let mut seconds = vec![0.0f64; levels];
-    let mut ops = vec![0u64; levels];
-    let mut block = |which: usize| -> Result<(), CliError> {
-        fused::set_fusion(Fusion::ALL[which]);
-        let ops_before = profile::tracked_ops();
-        let start = Instant::now();
-        for _ in 0..chunk {
-            log.push(trainer.step()?);
-        }
-        pollster::block_on(log.flush())?;
-        seconds[which] += start.elapsed().as_secs_f64();
-        ops[which] += profile::tracked_ops() - ops_before - 1;
-        Ok(())
-    };
-    let mut done = Ok(());
-    for round in 0..ROUNDS {
-        for k in 0..levels {
-            done = done.and_then(|()| block((round + k) % levels));
-        }
-    }
-    fused::set_fusion(Fusion::Block);
-    done?;
-    let steps = (chunk * ROUNDS) as f64;
-    Ok(Fusion::ALL
-        .iter()
-        .enumerate()
-        .map(|(which, level)| Level {
-            fusion: level.name(),
-            ms_per_iteration: seconds[which] * 1e3 / steps,
-            tracked_ops_per_iteration: ops[which] as f64 / steps,
-        })
-        .collect())
 }
 
 /// Seconds since the first call: the profile's clock.

@@ -93,6 +93,39 @@ pub fn checkpoint_holding(
         }))
 }
 
+/// `checkpointed at iteration 40 of 200 after 12.5 s`, then ` (in the ensemble of cells 3, 4,
+/// 5, saved as cell 3)` for an ensemble's checkpoint: where cell `cell`'s training stands in
+/// the checkpoint saved as cell `holder`.
+pub fn checkpoint_note(
+    plan: &StudyPlan,
+    cell: usize,
+    holder: usize,
+    checkpoint: &CellCheckpoint,
+) -> String {
+    let ensemble = match checkpoint.cells(plan) {
+        Some(held) if held.len() > 1 => format!(
+            " (in the ensemble of cells {}, saved as cell {holder})",
+            list(&held)
+        ),
+        _ => String::new(),
+    };
+    format!(
+        "checkpointed at iteration {} of {} after {:.1} s{ensemble}",
+        checkpoint.training.trainer.iteration,
+        plan.cells[cell].config.total_iterations(),
+        checkpoint.wall_secs,
+    )
+}
+
+/// `1, 2, 5`.
+pub fn list(cells: &[usize]) -> String {
+    cells
+        .iter()
+        .map(usize::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Writes `checkpoint` into `dir` atomically (a temporary file beside it, then a rename).
 pub fn write_checkpoint(dir: &Path, checkpoint: &CellCheckpoint) -> Result<(), String> {
     let path = checkpoint_path(dir, checkpoint.cell);

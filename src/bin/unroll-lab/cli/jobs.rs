@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::Instant;
 
-use super::checkpoints::{read_checkpoint, write_checkpoint, Checkpoints};
+use super::checkpoints::{list, read_checkpoint, write_checkpoint, Checkpoints};
 use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::study::cells::batch::{CellBatch, DataSource};
 use unroll_lab::numerics::study::cells::plan::StudyPlan;
@@ -105,14 +105,7 @@ pub fn run_cells(
     checkpoints: Option<Checkpoints<'_>>,
     mut heard: impl FnMut(Heard) -> Next,
 ) -> usize {
-    let mut order: Vec<usize> = (0..units.len()).collect();
-    let flops = |unit: usize| -> f64 {
-        units[unit]
-            .iter()
-            .map(|&i| plan.cells.get(i).map_or(0.0, |c| c.flops))
-            .sum()
-    };
-    order.sort_by(|&a, &b| flops(b).total_cmp(&flops(a)).then(a.cmp(&b)));
+    let order = largest_first(plan, units);
     let threads = jobs.clamp(1, order.len().max(1));
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
@@ -158,6 +151,19 @@ pub fn run_cells(
         }
     });
     threads
+}
+
+/// The indices of `units`, the largest counted cost first (ties in order).
+fn largest_first(plan: &StudyPlan, units: &[Vec<usize>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..units.len()).collect();
+    let flops = |unit: usize| -> f64 {
+        units[unit]
+            .iter()
+            .map(|&i| plan.cells.get(i).map_or(0.0, |c| c.flops))
+            .sum()
+    };
+    order.sort_by(|&a, &b| flops(b).total_cmp(&flops(a)).then(a.cmp(&b)));
+    order
 }
 
 /// What every thread runs: cells of a plan, each on its own device of one kind, with their
@@ -320,15 +326,6 @@ fn resume(batch: &mut CellBatch, work: Work<'_>, cells: &[usize]) -> Result<(), 
             .map_err(|err| cannot(err.to_string()));
     }
     Ok(())
-}
-
-/// `1, 2, 5`.
-pub fn list(cells: &[usize]) -> String {
-    cells
-        .iter()
-        .map(usize::to_string)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Saves the running training (alone or an ensemble) when it is between two iterations; true

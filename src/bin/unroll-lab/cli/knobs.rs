@@ -126,6 +126,30 @@ impl EnsembleArg {
     }
 }
 
+/// How a study's trainings run (`study` and `study run-cell`): how many at once, on which
+/// device, and whether a variant's seeds train as one ensemble.
+#[derive(Debug, Clone, Args)]
+pub struct RunnerArgs {
+    #[command(flatten)]
+    pub jobs: JobsArg,
+    #[command(flatten)]
+    pub device: DeviceArg,
+    #[command(flatten)]
+    pub ensemble: EnsembleArg,
+}
+
+impl RunnerArgs {
+    /// The device the trainings run on.
+    pub fn device(&self) -> NativeDevice {
+        self.device.device
+    }
+
+    /// Whether a variant's trainings run as ensembles on that device.
+    pub fn ensembles(&self) -> bool {
+        self.ensemble.on(self.device.device)
+    }
+}
+
 /// `--jobs`: a whole number ≥ 1.
 fn parse_jobs(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {

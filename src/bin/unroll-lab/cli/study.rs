@@ -10,14 +10,14 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::jobs::{run_cells, units, Next};
-use super::knobs::{DeviceArg, EnsembleArg, JobsArg, KnobArgs};
-use super::{cells, output, slurm, CliError};
+use super::jobs::{run_cells, units, Heard, Next};
+use super::knobs::{KnobArgs, RunnerArgs};
+use super::{cell_merge, cell_plan, cell_status, output, run_cell, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Knob, Target, Value};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::study::cells::cost::{calibrate, cost};
 use unroll_lab::numerics::study::cells::plan::StudyPlan;
-use unroll_lab::numerics::study::contract::config::Preset;
+use unroll_lab::numerics::study::contract::config::{Preset, StudyConfig};
 use unroll_lab::numerics::study::run::driver::{RunEvent, TrainingFinished};
 use unroll_lab::numerics::study::workers::pool::Assembly;
 use unroll_lab::numerics::system::System;
@@ -38,13 +38,13 @@ pub struct StudyCommand {
 #[derive(Debug, Subcommand)]
 enum Action {
     /// Write every cell (one training + its evaluation) of a study, with its cost, to a plan.
-    Plan(cells::PlanArgs),
+    Plan(cell_plan::PlanArgs),
     /// Run one cell of a plan; its result is written atomically into the output directory.
-    RunCell(cells::RunCellArgs),
+    RunCell(run_cell::RunCellArgs),
     /// Aggregate the cells of a plan into the results file `study` would have written.
-    Merge(cells::MergeArgs),
+    Merge(cell_merge::MergeArgs),
     /// List the done, missing and failed cells and the array indices to resubmit.
-    Status(cells::StatusArgs),
+    Status(cell_status::StatusArgs),
     /// Write Slurm batch scripts: a job array over the cells and a merge job after it.
     Slurm(slurm::SlurmArgs),
 }
@@ -53,10 +53,10 @@ enum Action {
 pub fn dispatch(command: &StudyCommand) -> Result<(), CliError> {
     match &command.action {
         None => study(&command.run),
-        Some(Action::Plan(args)) => cells::plan(args),
-        Some(Action::RunCell(args)) => cells::run_cell(args),
-        Some(Action::Merge(args)) => cells::merge(args),
-        Some(Action::Status(args)) => cells::status(args),
+        Some(Action::Plan(args)) => cell_plan::plan(args),
+        Some(Action::RunCell(args)) => run_cell::run_cell(args),
+        Some(Action::Merge(args)) => cell_merge::merge(args),
+        Some(Action::Status(args)) => cell_status::status(args),
         Some(Action::Slurm(args)) => slurm::slurm(args),
     }
 }
@@ -69,11 +69,7 @@ pub struct StudyArgs {
     #[command(flatten)]
     knobs: KnobArgs<false>,
     #[command(flatten)]
-    jobs: JobsArg,
-    #[command(flatten)]
-    device: DeviceArg,
-    #[command(flatten)]
-    ensemble: EnsembleArg,
+    runner: RunnerArgs,
     /// Results JSON (schema unroll-lab/results@1).
     #[arg(long, default_value = "results.json")]
     out: PathBuf,
@@ -109,73 +105,18 @@ pub fn experiment(preset: Preset, knobs: &KnobArgs<false>) -> Result<Experiment,
 fn study(args: &StudyArgs) -> Result<(), CliError> {
     let experiment = experiment(args.preset, &args.knobs)?;
     let config = experiment.study_config();
-    let system = config.system.physics();
-    config.validate(system)?;
+    config.validate(config.system.physics())?;
     output::writable_file(&args.out, "out")?;
     if let Some(csv) = &args.csv {
         output::writable_file(csv, "csv")?;
     }
-    args.device.device.device().map_err(CliError::Usage)?;
+    args.runner.device().device().map_err(CliError::Usage)?;
     if !args.quiet {
-        let clock = Instant::now();
-        let rate = pollster::block_on(calibrate(
-            System::default().physics(),
-            &backend::cpu(),
-            &|| clock.elapsed().as_secs_f64(),
-        ))
-        .ok();
-        // The rate is one thread's; `--jobs` trainings run at once, each on its own thread.
-        let work = cost(&config, system);
-        let threads = args.jobs.jobs().clamp(1, work.trainings.max(1));
-        let rate = rate.map(|rate| rate * threads as f64);
-        eprintln!(
-            "estimate on {threads} thread(s): {}",
-            cost_summary(&work, rate)
-        );
+        print_estimate(&config, args.runner.jobs.jobs());
     }
     let clock = Instant::now();
     let plan = StudyPlan::new(config, System::description, None)?;
-    let cells: Vec<usize> = (0..plan.cells.len()).collect();
-    let together = args.ensemble.on(args.device.device);
-    let units = units(&plan, &cells, together, |_| None);
-    let mut assembly = Assembly::new(plan.clone(), System::description, units.clone());
-    let jobs = args.jobs.jobs().min(units.len()).max(1);
-    let display = JobsDisplay::new(args.quiet, jobs);
-    let mut failure = None;
-    let mut times = CellTimes::default();
-    run_cells(&plan, &units, jobs, args.device.device, None, |heard| {
-        match heard.event {
-            RunEvent::Progress(progress) => {
-                let fraction = assembly.progress(heard.unit, progress.fraction);
-                display.progress(heard.thread, fraction, &progress.description);
-            }
-            RunEvent::DataReady(prepared) => assembly.data_ready(&prepared),
-            RunEvent::TrainingFinished(finished) => {
-                times.add(&finished);
-                if let Some(done) = assembly.training_finished(*finished) {
-                    display.println(format!(
-                        "{}: relative error {:.3e} ± {:.1e}",
-                        done.id.label(),
-                        done.metrics.relative_error.mean,
-                        done.metrics.relative_error.std
-                    ));
-                }
-            }
-            RunEvent::Error(message) => {
-                failure.get_or_insert(message);
-                return Next::Stop;
-            }
-            RunEvent::Losses(_) | RunEvent::VariantFinished(_) | RunEvent::Finished { .. } => {}
-        }
-        Next::Go
-    });
-    display.finish();
-    if let Some(message) = failure {
-        return Err(CliError::Run(message));
-    }
-    let mut results = assembly
-        .results(false)
-        .map_err(|err| CliError::Run(format!("the study ended without results: {err}")))?;
+    let (mut results, times, jobs) = run_study(plan, args)?;
     results.wall_secs = clock.elapsed().as_secs_f64();
     write_results(&results, &args.out, args.csv.as_deref(), &[])?;
     println!(
@@ -189,6 +130,97 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
         eprintln!("{}", times.summary());
     }
     Ok(())
+}
+
+/// Prints the study's counted cost and its time at this machine's measured rate on `jobs`
+/// threads.
+fn print_estimate(config: &StudyConfig, jobs: usize) {
+    let clock = Instant::now();
+    let rate = pollster::block_on(calibrate(
+        System::default().physics(),
+        &backend::cpu(),
+        &|| clock.elapsed().as_secs_f64(),
+    ))
+    .ok();
+    // The rate is one thread's; `--jobs` trainings run at once, each on its own thread.
+    let work = cost(config, config.system.physics());
+    let threads = jobs.clamp(1, work.trainings.max(1));
+    let rate = rate.map(|rate| rate * threads as f64);
+    eprintln!(
+        "estimate on {threads} thread(s): {}",
+        cost_summary(&work, rate)
+    );
+}
+
+/// Runs every cell of `plan` `--jobs` at a time: the results (without their wall time), where
+/// the cells' time went, and the threads used.
+fn run_study(
+    plan: StudyPlan,
+    args: &StudyArgs,
+) -> Result<(StudyResults, CellTimes, usize), CliError> {
+    let cells: Vec<usize> = (0..plan.cells.len()).collect();
+    let together = args.runner.ensembles();
+    let units = units(&plan, &cells, together, |_| None);
+    let jobs = args.runner.jobs.jobs().min(units.len()).max(1);
+    let mut run = StudyRun {
+        assembly: Assembly::new(plan.clone(), System::description, units.clone()),
+        display: JobsDisplay::new(args.quiet, jobs),
+        times: CellTimes::default(),
+        failure: None,
+    };
+    run_cells(&plan, &units, jobs, args.runner.device(), None, |heard| {
+        run.heard(heard)
+    });
+    run.display.finish();
+    if let Some(message) = run.failure {
+        return Err(CliError::Run(message));
+    }
+    let results = run
+        .assembly
+        .results(false)
+        .map_err(|err| CliError::Run(format!("the study ended without results: {err}")))?;
+    Ok((results, run.times, jobs))
+}
+
+/// A study being run in this process: the results being assembled, the progress display, the
+/// cells' times and the first error (which stops the run).
+struct StudyRun {
+    assembly: Assembly,
+    display: JobsDisplay,
+    times: CellTimes,
+    failure: Option<String>,
+}
+
+impl StudyRun {
+    /// Takes in one event of a cell: progress, the study's data, a finished training (its
+    /// variant printed once all its seeds are in) or an error.
+    fn heard(&mut self, heard: Heard) -> Next {
+        match heard.event {
+            RunEvent::Progress(progress) => {
+                let fraction = self.assembly.progress(heard.unit, progress.fraction);
+                self.display
+                    .progress(heard.thread, fraction, &progress.description);
+            }
+            RunEvent::DataReady(prepared) => self.assembly.data_ready(&prepared),
+            RunEvent::TrainingFinished(finished) => {
+                self.times.add(&finished);
+                if let Some(done) = self.assembly.training_finished(*finished) {
+                    self.display.println(format!(
+                        "{}: relative error {:.3e} ± {:.1e}",
+                        done.id.label(),
+                        done.metrics.relative_error.mean,
+                        done.metrics.relative_error.std
+                    ));
+                }
+            }
+            RunEvent::Error(message) => {
+                self.failure.get_or_insert(message);
+                return Next::Stop;
+            }
+            RunEvent::Losses(_) | RunEvent::VariantFinished(_) | RunEvent::Finished { .. } => {}
+        }
+        Next::Go
+    }
 }
 
 /// Where the cells' time went (summed over cells, so independent of `--jobs`).

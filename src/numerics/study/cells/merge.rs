@@ -159,49 +159,8 @@ pub fn merge_shared(
     allow_partial: bool,
     shared: Option<(&[TestMetrics], &[SampleTest])>,
 ) -> Result<StudyResults, MergeError> {
-    if states.len() != plan.cells.len() {
-        return Err(MergeError::Count {
-            got: states.len(),
-            cells: plan.cells.len(),
-        });
-    }
-    let problems = problems(plan, states);
-    if !problems.is_empty() && !allow_partial {
-        return Err(MergeError::Incomplete {
-            problems,
-            total: plan.cells.len(),
-        });
-    }
-    let done: Vec<&CellResult> = states
-        .iter()
-        .filter_map(|s| match s {
-            CellState::Done(r) => Some(&**r),
-            _ => None,
-        })
-        .collect();
-    if done.is_empty() {
-        return Err(MergeError::NothingDone);
-    }
-    let carrying: Vec<&&CellResult> = done
-        .iter()
-        .filter(|c| !c.baseline_tests.is_empty())
-        .collect();
-    if let Some((first, other)) = carrying.first().and_then(|first| {
-        carrying
-            .iter()
-            .find(|c| c.baseline_tests != first.baseline_tests || c.samples != first.samples)
-            .map(|other| (first, other))
-    }) {
-        return Err(MergeError::Disagree {
-            a: first.cell,
-            b: other.cell,
-        });
-    }
-    let (baseline_tests, samples) = match (shared, carrying.first()) {
-        (Some(shared), _) => shared,
-        (None, Some(first)) => (first.baseline_tests.as_slice(), first.samples.as_slice()),
-        (None, None) => return Err(MergeError::NoBaseline),
-    };
+    let (done, problems) = done_cells(plan, states, allow_partial)?;
+    let (baseline_tests, samples) = baseline_and_samples(&done, shared)?;
     let variants = plan
         .config
         .variants()
@@ -226,6 +185,68 @@ pub fn merge_shared(
     );
     results.missing_cells = problems;
     Ok(results)
+}
+
+/// The done cells of `states` (at least one) and the problems of the others, which refuse the
+/// merge unless `allow_partial`.
+fn done_cells<'a>(
+    plan: &StudyPlan,
+    states: &'a [CellState],
+    allow_partial: bool,
+) -> Result<(Vec<&'a CellResult>, Vec<MissingCell>), MergeError> {
+    if states.len() != plan.cells.len() {
+        return Err(MergeError::Count {
+            got: states.len(),
+            cells: plan.cells.len(),
+        });
+    }
+    let problems = problems(plan, states);
+    if !problems.is_empty() && !allow_partial {
+        return Err(MergeError::Incomplete {
+            problems,
+            total: plan.cells.len(),
+        });
+    }
+    let done: Vec<&CellResult> = states
+        .iter()
+        .filter_map(|s| match s {
+            CellState::Done(r) => Some(&**r),
+            _ => None,
+        })
+        .collect();
+    if done.is_empty() {
+        return Err(MergeError::NothingDone);
+    }
+    Ok((done, problems))
+}
+
+/// The baseline's per-test metrics and the sample tests: `shared`, else those the done cells
+/// carry (which must all agree).
+fn baseline_and_samples<'a>(
+    done: &[&'a CellResult],
+    shared: Option<(&'a [TestMetrics], &'a [SampleTest])>,
+) -> Result<(&'a [TestMetrics], &'a [SampleTest]), MergeError> {
+    let carrying: Vec<&CellResult> = done
+        .iter()
+        .copied()
+        .filter(|c| !c.baseline_tests.is_empty())
+        .collect();
+    if let Some((first, other)) = carrying.first().and_then(|first| {
+        carrying
+            .iter()
+            .find(|c| c.baseline_tests != first.baseline_tests || c.samples != first.samples)
+            .map(|other| (first, other))
+    }) {
+        return Err(MergeError::Disagree {
+            a: first.cell,
+            b: other.cell,
+        });
+    }
+    match (shared, carrying.first()) {
+        (Some(shared), _) => Ok(shared),
+        (None, Some(first)) => Ok((first.baseline_tests.as_slice(), first.samples.as_slice())),
+        (None, None) => Err(MergeError::NoBaseline),
+    }
 }
 
 #[cfg(test)]

@@ -102,14 +102,7 @@ pub fn convergence_fits_skipping(results: &StudyResults, skip: usize) -> Vec<Con
                         && v.id.modality == modality
                 })
                 .collect();
-            let mut all_sizes: Vec<usize> = group.iter().map(|v| v.params).collect();
-            all_sizes.sort_unstable();
-            all_sizes.dedup();
-            let kept = all_sizes.get(skip..).unwrap_or_default();
-            let variants: Vec<&VariantResult> = group
-                .into_iter()
-                .filter(|v| kept.contains(&v.params))
-                .collect();
+            let variants = without_smallest(group, skip);
             let mut points: Vec<(f64, f64, f64)> = variants
                 .iter()
                 .map(|v| {
@@ -124,32 +117,49 @@ pub fn convergence_fits_skipping(results: &StudyResults, skip: usize) -> Vec<Con
                 return None;
             }
             let means: Vec<(f64, f64)> = points.iter().map(|p| (p.0, p.1)).collect();
-            let mut seeds: Vec<u64> = variants.iter().flat_map(|v| v.seeds.clone()).collect();
-            seeds.sort_unstable();
-            seeds.dedup();
-            let seed_slopes = seeds
-                .iter()
-                .filter_map(|seed| {
-                    let points: Vec<(f64, f64)> = variants
-                        .iter()
-                        .filter_map(|v| {
-                            seed_errors(v)
-                                .into_iter()
-                                .find(|(s, _)| s == seed)
-                                .map(|(_, e)| (v.params as f64, e))
-                        })
-                        .collect();
-                    log_log_slope(&points)
-                })
-                .collect();
             Some(ConvergenceFit {
                 architecture,
                 mode,
                 modality,
                 slope: log_log_slope(&means),
                 points,
-                seed_slopes,
+                seed_slopes: seed_slopes(&variants),
             })
+        })
+        .collect()
+}
+
+/// The variants of `group` without those of its `skip` smallest parameter counts.
+fn without_smallest(group: Vec<&VariantResult>, skip: usize) -> Vec<&VariantResult> {
+    let mut all_sizes: Vec<usize> = group.iter().map(|v| v.params).collect();
+    all_sizes.sort_unstable();
+    all_sizes.dedup();
+    let kept = all_sizes.get(skip..).unwrap_or_default();
+    group
+        .into_iter()
+        .filter(|v| kept.contains(&v.params))
+        .collect()
+}
+
+/// One log–log slope per seed of `variants` (in seed order), over the sizes that seed was
+/// evaluated at; seeds with fewer than 2 positive points have none.
+fn seed_slopes(variants: &[&VariantResult]) -> Vec<f64> {
+    let mut seeds: Vec<u64> = variants.iter().flat_map(|v| v.seeds.clone()).collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    seeds
+        .iter()
+        .filter_map(|seed| {
+            let points: Vec<(f64, f64)> = variants
+                .iter()
+                .filter_map(|v| {
+                    seed_errors(v)
+                        .into_iter()
+                        .find(|(s, _)| s == seed)
+                        .map(|(_, e)| (v.params as f64, e))
+                })
+                .collect();
+            log_log_slope(&points)
         })
         .collect()
 }

@@ -5,10 +5,12 @@
 use super::runner::{Step, Study, EVAL_STEPS_PER_ITERATION, EVAL_WORK, SAMPLE_TEST};
 use super::stage::{Evaluation, Job, Stage, StudyError, TestRollout};
 use crate::numerics::nets::export::weights_bytes;
+use crate::numerics::nets::Net;
 use crate::numerics::study::data::aggregate::{downsample, variant_result, SeedOutcome};
 use crate::numerics::study::data::progress::Phase;
 use crate::numerics::study::data::results::SeedTraining;
 use crate::numerics::study::rollout::evaluate::{rollout_chunk_groups, start_state};
+use crate::numerics::train::step::Stepper;
 
 impl Study {
     /// Trains `job` for up to `budget` iterations; once it is trained, evaluation starts (or,
@@ -64,70 +66,95 @@ impl Study {
         mut evaluation: Box<Evaluation>,
         budget: usize,
     ) -> Step {
-        let progress_of = |study: &Self, job: &Job| study.progress(Phase::Evaluating, Some(job));
-        let sizes = self.test_sets.len();
-        let per_size = self.config.eval.tests_per_size;
         let Some(current) = evaluation.current.as_mut() else {
-            let truths = self.test_sets.iter().flat_map(|size| &size.truth);
-            let stepper = &evaluation.stepper;
-            evaluation.current = Some(TestRollout {
-                state: start_state(truths.clone(), &stepper.device()),
-                channel: stepper.groups_channel(sizes, per_size),
-                frames: truths
-                    .map(|t| vec![t[0].iter().map(|&v| v as f32 as f64).collect()])
-                    .collect(),
-                scored: 0,
-            });
-            evaluation.next_size = sizes;
-            let progress = progress_of(self, &job);
+            evaluation.current = Some(self.start_rollout(&evaluation.stepper));
+            evaluation.next_size = self.test_sets.len();
+            let progress = self.progress(Phase::Evaluating, Some(&*job));
             return Ok((Stage::Evaluating(job, evaluation), progress));
         };
-        let eval = &self.config.eval;
-        let done_steps = current.steps_done();
-        if done_steps < eval.rollout_steps {
-            // About the work of a one-size chunk per tick (the browser's tick stays short).
-            let steps = (budget * EVAL_STEPS_PER_ITERATION)
-                .div_ceil(sizes.max(1))
-                .min(eval.rollout_steps - done_steps);
-            let (state, chunk) = rollout_chunk_groups(
-                &evaluation.net,
-                &evaluation.stepper,
-                sizes,
-                current.state.clone(),
-                &current.channel,
-                steps,
-            )
-            .await?;
-            current.state = state;
-            for (frames, new) in current.frames.iter_mut().zip(chunk) {
-                frames.extend(new);
-            }
-            self.work_done += EVAL_WORK * 0.5 * (sizes * steps) as f64 / eval.rollout_steps as f64;
+        if current.steps_done() < self.config.eval.rollout_steps {
+            let (net, stepper) = (&evaluation.net, &evaluation.stepper);
+            self.roll_out_chunk(net, stepper, current, budget).await?;
         } else {
-            let index = current.scored;
-            let (size, test) = (index / per_size, index % per_size);
-            let test_size = self
-                .test_sets
-                .get(size)
-                .ok_or(StudyError::NoSuchTest { size, test })?;
-            job.tests.push(self.system.test_metrics(
-                &test_size.truth[test],
-                &current.frames[index],
-                test_size.scale,
-                eval.error_horizon,
-            )?);
-            let first_seed = self.jobs[job.index].seed == self.config.seeds[0];
-            if first_seed && test == SAMPLE_TEST {
-                job.samples.push(self.system.sample(&current.frames[index]));
-            }
-            current.scored += 1;
-            self.work_done += EVAL_WORK * 0.5 / per_size as f64;
+            self.score_next(&mut job, current)?;
             if current.scored == current.frames.len() {
                 evaluation.current = None;
             }
         }
-        let progress = progress_of(self, &job);
+        let progress = self.progress(Phase::Evaluating, Some(&*job));
         Ok((Stage::Evaluating(job, evaluation), progress))
+    }
+
+    /// The start of the rollout of every test of every size, as one batch.
+    fn start_rollout(&self, stepper: &Stepper) -> TestRollout {
+        let sizes = self.test_sets.len();
+        let per_size = self.config.eval.tests_per_size;
+        let truths = self.test_sets.iter().flat_map(|size| &size.truth);
+        TestRollout {
+            state: start_state(truths.clone(), &stepper.device()),
+            channel: stepper.groups_channel(sizes, per_size),
+            frames: truths
+                .map(|t| vec![t[0].iter().map(|&v| v as f32 as f64).collect()])
+                .collect(),
+            scored: 0,
+        }
+    }
+
+    /// Steps the rollout `current` on by about the work of `budget` training iterations.
+    async fn roll_out_chunk(
+        &mut self,
+        net: &Net,
+        stepper: &Stepper,
+        current: &mut TestRollout,
+        budget: usize,
+    ) -> Result<(), StudyError> {
+        let sizes = self.test_sets.len();
+        let eval = &self.config.eval;
+        // About the work of a one-size chunk per tick (the browser's tick stays short).
+        let steps = (budget * EVAL_STEPS_PER_ITERATION)
+            .div_ceil(sizes.max(1))
+            .min(eval.rollout_steps - current.steps_done());
+        let (state, chunk) = rollout_chunk_groups(
+            net,
+            stepper,
+            sizes,
+            current.state.clone(),
+            &current.channel,
+            steps,
+        )
+        .await?;
+        current.state = state;
+        for (frames, new) in current.frames.iter_mut().zip(chunk) {
+            frames.extend(new);
+        }
+        self.work_done += EVAL_WORK * 0.5 * (sizes * steps) as f64 / eval.rollout_steps as f64;
+        Ok(())
+    }
+
+    /// Scores the next test of the finished rollout `current` into `job` (and keeps the first
+    /// seed's sample test).
+    fn score_next(&mut self, job: &mut Job, current: &mut TestRollout) -> Result<(), StudyError> {
+        let eval = &self.config.eval;
+        let per_size = eval.tests_per_size;
+        let index = current.scored;
+        let (size, test) = (index / per_size, index % per_size);
+        let test_size = self
+            .test_sets
+            .get(size)
+            .ok_or(StudyError::NoSuchTest { size, test })?;
+        job.tests.push(self.system.test_metrics(
+            &test_size.truth[test],
+            &current.frames[index],
+            test_size.scale,
+            eval.error_horizon,
+        )?);
+        let first_seed = self.jobs[job.index].seed == self.config.seeds[0];
+        if first_seed && test == SAMPLE_TEST {
+            job.samples.push(self.system.sample(&current.frames[index]));
+        }
+        current.scored += 1;
+        self.work_done += EVAL_WORK * 0.5 / per_size as f64;
+        Ok(())
     }
 
     /// Records a finished (or diverged) job; reports its variant when all its seeds are in.

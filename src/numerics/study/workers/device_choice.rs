@@ -306,62 +306,86 @@ fn auto(
     trainings: usize,
     choice: impl Fn(Option<DeviceKind>, String) -> Choice,
 ) -> Choice {
+    let (device, reason) = match (cpu_ms, gpu_ms) {
+        (Some(c), Some(g)) => sooner(c, g, cpu_workers, trainings),
+        _ => without_both_timings(cpu, webgpu, cpu_ms, gpu_ms),
+    };
+    choice(device, reason)
+}
+
+/// The device that finishes the study sooner when both were timed: `cpu_ms` and `gpu_ms` are
+/// the study's milliseconds per iteration on each ([`study_ms`]).
+fn sooner(
+    cpu_ms: f64,
+    gpu_ms: f64,
+    cpu_workers: usize,
+    trainings: usize,
+) -> (Option<DeviceKind>, String) {
+    let at_once = cpu_workers.min(trainings.max(1));
     let workers = format!(
-        "{} worker{} at once",
-        cpu_workers.min(trainings.max(1)),
-        if cpu_workers.min(trainings.max(1)) == 1 {
-            ""
-        } else {
-            "s"
-        }
+        "{at_once} worker{} at once",
+        if at_once == 1 { "" } else { "s" }
     );
-    match (cpu_ms, gpu_ms) {
-        (Some(c), Some(g)) if g < c => choice(
+    if gpu_ms < cpu_ms {
+        (
             Some(DeviceKind::WebGpu),
             format!(
                 "WebGPU: it finishes the study's {trainings} trainings {:.1}× sooner than the CPU \
                  on {workers}",
-                c / g
+                cpu_ms / gpu_ms
             ),
-        ),
-        (Some(c), Some(g)) => choice(
+        )
+    } else {
+        (
             Some(DeviceKind::Cpu),
             format!(
                 "the CPU: on {workers} it finishes the study's {trainings} trainings {:.1}× \
                  sooner than WebGPU one at a time",
-                g / c
+                gpu_ms / cpu_ms
             ),
-        ),
-        _ if cpu.usable() && !webgpu.usable() => choice(
+        )
+    }
+}
+
+/// The choice when at most one device was timed: a usable device beats an unavailable one, a
+/// timed one an untimed one, and the CPU breaks ties.
+fn without_both_timings(
+    cpu: &Timing,
+    webgpu: &Timing,
+    cpu_ms: Option<f64>,
+    gpu_ms: Option<f64>,
+) -> (Option<DeviceKind>, String) {
+    match (cpu_ms, gpu_ms) {
+        _ if cpu.usable() && !webgpu.usable() => (
             Some(DeviceKind::Cpu),
             format!("the CPU: WebGPU is unavailable ({})", unavailable(webgpu)),
         ),
-        _ if !cpu.usable() && webgpu.usable() => choice(
+        _ if !cpu.usable() && webgpu.usable() => (
             Some(DeviceKind::WebGpu),
             format!(
                 "WebGPU: the CPU backend is unavailable ({})",
                 unavailable(cpu)
             ),
         ),
-        (Some(_), None) => choice(
+        (Some(_), None) => (
             Some(DeviceKind::Cpu),
             format!(
                 "the CPU: WebGPU's timing {}, counted as slower",
                 untimed(webgpu)
             ),
         ),
-        (None, Some(_)) => choice(
+        (None, Some(_)) => (
             Some(DeviceKind::WebGpu),
             format!(
                 "WebGPU: the CPU's timing {}, counted as slower",
                 untimed(cpu)
             ),
         ),
-        _ if cpu.usable() => choice(
+        _ if cpu.usable() => (
             Some(DeviceKind::Cpu),
             "the CPU: neither device was timed".into(),
         ),
-        _ => choice(
+        _ => (
             None,
             format!(
                 "no device can train: CPU {}; WebGPU {}",
