@@ -20,6 +20,7 @@ pub mod fft2;
 pub mod grid;
 pub mod initial;
 pub mod metrics;
+pub mod peer;
 pub mod piso;
 pub mod poisson;
 pub mod preset;

@@ -62,6 +62,10 @@ fn invalid(err: super::KolmogorovError) -> TrainError {
 }
 
 impl SystemDescription for Kolmogorov {
+    fn peer_commands(&self, config: &StudyConfig) -> Option<crate::numerics::types::PeerCommands> {
+        Some(super::peer::peer_commands(config))
+    }
+
     fn system(&self) -> System {
         System::Kolmogorov
     }

@@ -15,6 +15,7 @@ pub mod evaluate;
 pub mod grid;
 pub mod initial;
 pub mod operators;
+pub mod peer;
 pub mod playground;
 pub mod preset;
 pub mod reference;

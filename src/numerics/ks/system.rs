@@ -30,6 +30,10 @@ pub const RESOLUTION: usize = 48;
 pub struct Ks;
 
 impl SystemDescription for Ks {
+    fn peer_commands(&self, config: &StudyConfig) -> Option<crate::numerics::types::PeerCommands> {
+        Some(super::peer::peer_commands(config))
+    }
+
     fn system(&self) -> System {
         System::Ks
     }

@@ -12,7 +12,7 @@ use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::{Mode, TrainConfig, TrainError};
 use crate::numerics::types::solver_setup::find;
 use crate::numerics::types::{
-    Parameter, SetupWords, SolverSetup, SpaceTime, StateShape, System, SystemFacts,
+    Parameter, PeerCommands, SetupWords, SolverSetup, SpaceTime, StateShape, System, SystemFacts,
 };
 
 /// Most frames kept per space–time map (the default [`SystemDescription::sample`]).
@@ -53,6 +53,12 @@ pub trait SystemDescription: Sync {
     /// The playground of a 1-D system (a reader's own initial state, the live picture), where
     /// the system offers one.
     fn playground(&self) -> Option<&dyn Playground> {
+        None
+    }
+
+    /// The study `config` as the paper's own script of this system (and APEBench) would run
+    /// it, or `None` where the paper has no script for it.
+    fn peer_commands(&self, _config: &StudyConfig) -> Option<PeerCommands> {
         None
     }
 
