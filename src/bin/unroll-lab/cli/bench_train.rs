@@ -88,17 +88,10 @@ fn bench_configs(
         .collect()
 }
 
-/// The data the bench trains on, cheap to make: the study's recipe with at most 200 frames per
-/// trajectory; Kolmogorov's 128² spectral truth spun up to t = 5 only (250 coarse frames, not
-/// the study's t = 50) with 40 frames per Reynolds number.
+/// The data the bench trains on, cheap to make: the system's `SystemDescription::bench_data`.
 fn bench_data(system: &dyn PhysicalSystem) -> Result<(TrainDataConfig, Vec<Trajectory>), CliError> {
     let config = system.preset(Preset::Paper, 1).base;
-    let mut data = config.data.clone();
-    data.frames = data.frames.min(200);
-    if system.system() == System::Kolmogorov {
-        data.frames = 40;
-        data.warmup_steps = 250;
-    }
+    let data = system.bench_data();
     let trajectories = system.training_data(&data, &config.solver)?;
     Ok((data, trajectories))
 }
@@ -116,7 +109,7 @@ pub struct BenchTrainArgs {
     #[arg(long)]
     profile: bool,
     /// The system whose study variants are timed: ks, kolmogorov or burgers.
-    #[arg(long, default_value = "ks", value_parser = parse_system)]
+    #[arg(long, default_value_t = System::default(), value_parser = parse_system)]
     system: System,
     /// Also time the three levels of fusion (`nets::fused::Fusion`: burn's composite ops, the
     /// fused LeakyReLU, the fused blocks and convolutions) on the same trainer, interleaved in
