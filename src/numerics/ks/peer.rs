@@ -1,6 +1,7 @@
-//! A KS study as its peers would run it: the paper's `ks_train.py` / `ks_eval.py` lines (PyTorch
-//! + PhiFlow, flags as PAPER.md lists them) and an APEBench snippet (`apebench.run_experiment`,
-//! trainax underneath), each with every setting that has no flag or equivalent there.
+//! A KS study as its peers would run it: the paper's `ks_train.py` / `ks_eval.py` lines
+//! (PyTorch and PhiFlow, flags as PAPER.md lists them) and an APEBench snippet
+//! (`apebench.run_experiment`, trainax underneath), each with every setting that has no flag or
+//! equivalent there.
 
 use super::system::Ks;
 use crate::numerics::nets::Architecture;
