@@ -5,6 +5,7 @@ pub mod backend;
 pub mod burgers;
 pub mod counted;
 pub mod etd;
+pub mod fft_count;
 pub mod kolmogorov;
 pub mod ks;
 pub mod launches;

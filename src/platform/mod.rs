@@ -1,5 +1,6 @@
 //! The only home of web-sys / js-sys / WebGPU start-up and browser scheduling.
 
+pub mod assets;
 pub mod canvas;
 pub mod compute;
 pub mod fetch;

@@ -14,7 +14,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::timer::{now_secs, sleep, yield_now};
-use super::{compute, probe};
+use super::{assets, compute, probe};
 use crate::numerics::study::cells::batch::{CellBatch, DataSource};
 use crate::numerics::study::cells::plan::StudyPlan;
 use crate::numerics::study::rollout::inference::{model_frames, RolloutReply};
@@ -158,6 +158,12 @@ async fn run(
         post(&FromWorker::Device("CPU backend".into()));
         (compute::cpu_device(), false)
     };
+    if matches!(data, DataSource::Make { .. }) {
+        let system = plan.config.system.physics();
+        for failure in assets::install_data_assets(system, &plan.config).await {
+            log::warn!("{failure} (the data are made from the seeded fields instead)");
+        }
+    }
     let mut batch = match CellBatch::new(
         &plan,
         &cells,

@@ -82,6 +82,7 @@ mod tests {
             iterations: 1800,
             training_flops: 1e12,
             evaluation_flops: 2e11,
+            data_flops: 0.0,
             memory_bytes: 2e7,
         };
         assert!(cost_summary(&cost, None).starts_with("6 trainings, 1800 iterations in all;"));

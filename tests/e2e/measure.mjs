@@ -84,6 +84,9 @@ console.log(`idle page, hero animating (${heroSteps} steps shown): main thread b
 
 console.log(`device badge: ${badge.trim()}`);
 console.log(`training note: ${note || "(none)"}`);
+const estimate = (await page.textContent("#hero-estimate").catch(() => "")) ?? "";
+console.log(`estimate shown beside Run: ${estimate.trim() || "(none)"}`);
+const clickedAt = await page.evaluate(() => performance.now());
 const started = Date.now();
 await page.click("#run");
 await page.waitForSelector("#results-table", { timeout: 3_600_000 });
@@ -98,6 +101,8 @@ const status = await page.textContent("#status");
 const workers = (await page.$$("#workers li")).length;
 console.log(`workers used: ${workers}`);
 console.log(`run: ${seconds.toFixed(1)} s (${status.trim()})`);
+const firstLoss = Math.min(...Object.values(await page.evaluate(() => window.__series)).map((s) => s.first.now));
+console.log(`Run → first training losses: ${((firstLoss - clickedAt) / 1000).toFixed(1)} s; Run → results: ${seconds.toFixed(1)} s`);
 console.log(`long tasks during the run: ${describe(during)}; at its end: ${describe(atEnd)}`);
 const top = [...runTasks].sort((a, b) => b.ms - a.ms).slice(0, 5).map((t) => `${t.ms.toFixed(0)} ms at ${(t.start / 1000).toFixed(1)} s`);
 console.log(`five longest: ${top.join(", ") || "-"}`);

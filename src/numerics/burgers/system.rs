@@ -122,6 +122,10 @@ impl SystemDescription for Burgers {
         data.scales.len() * TRAIN_ICS
     }
 
+    fn data_flops(&self, data: &TrainDataConfig, eval: Option<&EvalConfig>) -> f64 {
+        super::data_cost::data_flops(data, eval)
+    }
+
     fn validate_training(&self, config: &TrainConfig) -> Result<(), TrainError> {
         if config.mode == Mode::Transition {
             return Err(TrainError::invalid(

@@ -14,6 +14,7 @@ use num_complex::Complex64;
 use super::config::{COARSE_RESOLUTION, FINE_DT, FINE_RESOLUTION};
 use super::initial::{random_vorticity, DEFAULT_MAX_WAVENUMBER, DEFAULT_RMS};
 use super::spectral::SpectralSolver;
+use super::spun_up;
 use super::staggered::{coarse_from_fine, coarse_point_sampled};
 use super::KolmogorovError;
 use crate::numerics::types::Trajectory;
@@ -60,8 +61,46 @@ impl Sampling {
     }
 }
 
-/// A run: its solver (grid side, Re, time step, forcing amplitude) and its seed.
-type Run = (usize, f64, f64, f64, u64);
+/// A run of the ground truth: its solver (grid side, Re, time step, forcing amplitude) and the
+/// seed of its initial field.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Run {
+    /// Grid side N of the fine solver.
+    pub resolution: usize,
+    /// Reynolds number.
+    pub reynolds: f64,
+    /// Fine time step.
+    pub dt: f64,
+    /// Forcing amplitude.
+    pub forcing: f64,
+    /// Seed of the initial vorticity field.
+    pub seed: u64,
+}
+
+impl Run {
+    /// Run `seed` of the study's ground truth at `reynolds` (128², dt 0.005, unit forcing).
+    pub fn study(reynolds: f64, seed: u64) -> Result<Self, KolmogorovError> {
+        let solver = SpectralSolver::new(FINE_RESOLUTION, reynolds, FINE_DT)?;
+        Ok(Self::of(&solver, seed))
+    }
+
+    /// The identity of run `seed` on `solver`.
+    fn of(solver: &SpectralSolver, seed: u64) -> Self {
+        Self {
+            resolution: solver.resolution(),
+            reynolds: solver.reynolds(),
+            dt: solver.dt(),
+            forcing: solver.forcing(),
+            seed,
+        }
+    }
+
+    /// The solver of this run.
+    fn solver(&self) -> Result<SpectralSolver, KolmogorovError> {
+        SpectralSolver::unforced(self.resolution, self.reynolds, self.dt)?
+            .with_forcing(self.forcing)
+    }
+}
 
 /// A run's state: the spectrum of the seeded field after `frame` coarse frames.
 struct Checkpoint {
@@ -70,58 +109,88 @@ struct Checkpoint {
     spectrum: Vec<Complex64>,
 }
 
-/// The identity of run `seed` on `solver`.
-fn run_of(solver: &SpectralSolver, seed: u64) -> Run {
-    (
-        solver.resolution(),
-        solver.reynolds(),
-        solver.dt(),
-        solver.forcing(),
-        seed,
-    )
-}
-
 /// The latest checkpoints, newest last.
 static CHECKPOINTS: Mutex<Vec<Checkpoint>> = Mutex::new(Vec::new());
 
+/// The latest kept checkpoint of `run` at or before `frame`.
+fn kept_at_most(run: &Run, frame: usize) -> Option<(usize, Vec<Complex64>)> {
+    let checkpoints = CHECKPOINTS.lock().unwrap_or_else(|e| e.into_inner());
+    checkpoints
+        .iter()
+        .filter(|c| c.run == *run && c.frame <= frame)
+        .max_by_key(|c| c.frame)
+        .map(|c| (c.frame, c.spectrum.clone()))
+}
+
 /// The spectrum of run `seed` on `solver` at coarse frame `frame`: stepped from the latest kept
-/// checkpoint at or before it, else from the seeded random field ([`DEFAULT_MAX_WAVENUMBER`],
-/// [`DEFAULT_RMS`]). Spectra are stepped without a round trip through the grid, so the result
-/// is the same whichever checkpoint it starts from.
+/// checkpoint or shipped state ([`super::spun_up`]) at or before it, else from the seeded
+/// random field ([`DEFAULT_MAX_WAVENUMBER`], [`DEFAULT_RMS`]). Spectra are stepped without a
+/// round trip through the grid, so the result is the same whichever state it starts from.
 fn spectrum_at(
     solver: &SpectralSolver,
     seed: u64,
     frame: usize,
 ) -> Result<Vec<Complex64>, KolmogorovError> {
-    let run = run_of(solver, seed);
-    let same = |c: &Checkpoint| c.run == run && c.frame <= frame;
-    let kept = {
-        let checkpoints = CHECKPOINTS.lock().unwrap_or_else(|e| e.into_inner());
-        checkpoints
-            .iter()
-            .filter(|c| same(c))
-            .max_by_key(|c| c.frame)
-            .map(|c| (c.frame, c.spectrum.clone()))
+    let run = Run::of(solver, seed);
+    let kept = kept_at_most(&run, frame);
+    let shipped = spun_up::shipped_at_most(&run, frame);
+    let latest = match (kept, shipped) {
+        (Some(k), Some(s)) => Some(if s.0 > k.0 { s } else { k }),
+        (k, s) => k.or(s),
     };
-    let (mut at, mut spectrum) = match kept {
-        Some(kept) => kept,
-        None => {
-            let field = random_vorticity(
-                solver.resolution(),
-                seed,
-                DEFAULT_MAX_WAVENUMBER,
-                DEFAULT_RMS,
-            )?;
-            (0, solver.to_spectrum(&field)?)
-        }
+    let (at, spectrum) = match latest {
+        Some(latest) => latest,
+        None => (0, initial_spectrum(solver, seed)?),
     };
-    while at < frame {
-        for _ in 0..FRAME_EVERY {
-            spectrum = solver.step_spectrum(&spectrum);
-        }
-        at += 1;
+    Ok(step_frames(solver, spectrum, frame - at))
+}
+
+/// The spectrum of the seeded random field of run `seed` on `solver` (frame 0).
+fn initial_spectrum(solver: &SpectralSolver, seed: u64) -> Result<Vec<Complex64>, KolmogorovError> {
+    let field = random_vorticity(
+        solver.resolution(),
+        seed,
+        DEFAULT_MAX_WAVENUMBER,
+        DEFAULT_RMS,
+    )?;
+    solver.to_spectrum(&field)
+}
+
+/// `spectrum` stepped `frames` coarse frames ([`FRAME_EVERY`] fine steps each).
+fn step_frames(
+    solver: &SpectralSolver,
+    mut spectrum: Vec<Complex64>,
+    frames: usize,
+) -> Vec<Complex64> {
+    for _ in 0..frames * FRAME_EVERY {
+        spectrum = solver.step_spectrum(&spectrum);
     }
-    Ok(spectrum)
+    spectrum
+}
+
+/// The spectrum of `run` at coarse frame `frame`, stepped from its seeded field alone (no kept
+/// or shipped state): how the shipped states are made and checked.
+pub fn spectrum_from_scratch(run: &Run, frame: usize) -> Result<Vec<Complex64>, KolmogorovError> {
+    let solver = run.solver()?;
+    let start = initial_spectrum(&solver, run.seed)?;
+    Ok(step_frames(&solver, start, frame))
+}
+
+/// `spectrum`, a state of `run`, stepped `frames` coarse frames further.
+pub fn spectrum_stepped(
+    run: &Run,
+    spectrum: Vec<Complex64>,
+    frames: usize,
+) -> Result<Vec<Complex64>, KolmogorovError> {
+    Ok(step_frames(&run.solver()?, spectrum, frames))
+}
+
+/// Forgets the kept checkpoints of `run` (tests: the next data start from a shipped state or
+/// the seeded field).
+#[cfg(test)]
+pub(super) fn forget_kept(run: &Run) {
+    let mut checkpoints = CHECKPOINTS.lock().unwrap_or_else(|e| e.into_inner());
+    checkpoints.retain(|c| c.run != *run);
 }
 
 /// Keeps `spectrum` as the state of `run` at `frame` (the oldest checkpoint goes beyond
@@ -151,7 +220,7 @@ pub fn coarse_frames(
 ) -> Result<Vec<Vec<f64>>, KolmogorovError> {
     let solver = SpectralSolver::new(FINE_RESOLUTION, reynolds, FINE_DT)?;
     let mut spectrum = spectrum_at(&solver, seed, start)?;
-    let run = run_of(&solver, seed);
+    let run = Run::of(&solver, seed);
     keep(run, start, &spectrum);
     let mut out = Vec::with_capacity(frames);
     for frame in 0..frames {

@@ -53,6 +53,9 @@ pub enum KolmogorovError {
         "unknown Kolmogorov solver set-up '{0}' (expected piso, piso-exact, piso-advective, piso-official or ssp-rk3)"
     )]
     UnknownSetup(String),
+    /// A shipped spun-up state file that does not decode.
+    #[error("spun-up state file: {0}")]
+    BadStateFile(String),
     /// Reading a tensor back from the device failed.
     #[error("reading a tensor back failed: {0}")]
     Readback(String),

@@ -6,8 +6,8 @@
 //! (the f64 pseudo-spectral ETDRK4 ground truth, vorticity form), [`staggered`] (vorticity ↔
 //! staggered MAC velocity, the truth's down-sampling to the coarse grid), [`poisson`] (the exact
 //! periodic Poisson solve as matmuls), [`coarse`] (the differentiable coarse solver on burn
-//! tensors: SSP-RK3 projection scheme), [`piso`] (its default scheme, the paper's PISO; its deviations from the official step are listed there), [`stencil`] (PISO's variable-coefficient stencil as one op, hand-written on the CPU backend), [`initial`] (seeded random fields, spin-up), [`statistics`] (vorticity rms and
-//! integral time scale); for the study: [`data`] (training and test trajectories), [`metrics`]
+//! tensors: SSP-RK3 projection scheme), [`piso`] (its default scheme, the paper's PISO; its deviations from the official step are listed there), [`stencil`] (PISO's variable-coefficient stencil as one op, hand-written on the CPU backend), [`initial`] (seeded random fields, spin-up), [`spun_up`] (the shipped spun-up states), [`statistics`] (vorticity rms and
+//! integral time scale); for the study: [`data`] (training and test trajectories), [`data_cost`] (their counted FLOPs), [`metrics`]
 //! (velocity MSE, diverged models), [`preset`] (the paper's set-up and the reduced budgets), [`setup`] (the named coarse-solver
 //! set-ups: scheme, gradient, the official quirks) and
 //! [`system`] (the [`crate::numerics::system::PhysicalSystem`] implementation).
@@ -15,6 +15,7 @@
 pub mod coarse;
 pub mod config;
 pub mod data;
+pub mod data_cost;
 pub mod error;
 pub mod fft2;
 pub mod grid;
@@ -28,6 +29,7 @@ pub mod published;
 pub mod setup;
 pub mod simulate;
 pub mod spectral;
+pub mod spun_up;
 pub mod staggered;
 pub mod statistics;
 pub mod stencil;

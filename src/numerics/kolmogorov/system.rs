@@ -10,7 +10,7 @@ use super::data::{self, Sampling, TEST_SEED};
 use super::setup::{Setup, SETUPS};
 use super::staggered::vorticity_from_velocity;
 use super::stepper::FlowStep;
-use super::{metrics, preset, PisoDiagonal, TimeScheme};
+use super::{metrics, preset, spun_up, PisoDiagonal, TimeScheme};
 use crate::numerics::backend;
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::study::contract::description::SystemDescription;
@@ -151,6 +151,10 @@ impl SystemDescription for Kolmogorov {
         data.scales.len()
     }
 
+    fn data_flops(&self, data: &TrainDataConfig, eval: Option<&EvalConfig>) -> f64 {
+        super::data_cost::data_flops(data, eval).unwrap_or(f64::NAN)
+    }
+
     fn solver_setups(&self) -> &'static [SetupWords] {
         &SETUPS
     }
@@ -232,6 +236,10 @@ impl SystemDescription for Kolmogorov {
         preset::lighten_for_browser(config);
     }
 
+    fn data_assets(&self, config: &StudyConfig) -> Vec<String> {
+        spun_up::needed_by(&config.base.data, &config.eval).unwrap_or_default()
+    }
+
     fn error_over_whole_rollout(&self) -> bool {
         true
     }
@@ -258,6 +266,14 @@ impl PhysicalSystem for Kolmogorov {
         request: &crate::numerics::study::contract::simulate::SimulateRequest,
     ) -> Result<String, crate::numerics::study::contract::simulate::SimulateError> {
         super::simulate::simulate(request)
+    }
+
+    fn install_data_asset(&self, bytes: &[u8]) -> Result<(), TrainError> {
+        spun_up::install(bytes).map_err(invalid)
+    }
+
+    fn make_data_assets(&self) -> Result<Vec<(String, Vec<u8>)>, TrainError> {
+        spun_up::make_all().map_err(invalid)
     }
 
     fn training_trajectory(

@@ -10,6 +10,7 @@
 
 pub mod config;
 pub mod data;
+pub mod data_cost;
 pub mod error;
 pub mod evaluate;
 pub mod grid;

@@ -92,6 +92,10 @@ impl SystemDescription for Ks {
         data.scales.len() * TRAIN_IC_PARAMETERS.len()
     }
 
+    fn data_flops(&self, data: &TrainDataConfig, eval: Option<&EvalConfig>) -> f64 {
+        super::data_cost::data_flops(data, eval)
+    }
+
     fn playground(&self) -> Option<&dyn Playground> {
         Some(self)
     }

@@ -1,5 +1,6 @@
 //! Argument parsing, dispatch and the error → exit code mapping of the native CLI.
 
+mod assets;
 mod bench_ensemble;
 mod bench_kolmogorov;
 mod bench_solver;
@@ -51,6 +52,8 @@ enum Command {
     Study(Box<study::StudyCommand>),
     /// Network-size convergence slopes of a results file, per architecture and mode.
     Slopes(slopes::SlopesArgs),
+    /// Make the files the systems ship beside the page (Kolmogorov's spun-up states).
+    Assets(assets::AssetsArgs),
     /// Benchmarks.
     Bench {
         #[command(subcommand)]
@@ -116,6 +119,7 @@ pub fn main() -> ExitCode {
         Command::Train(args) => train::train(&args),
         Command::Study(args) => study::dispatch(&args),
         Command::Slopes(args) => slopes::slopes(&args),
+        Command::Assets(args) => assets::assets(&args),
         Command::Bench {
             target: BenchTarget::Solver(args),
         } => bench_solver::bench_solver(&args),

@@ -13,7 +13,9 @@ use crate::numerics::study::run::stage::StudyError;
 use crate::numerics::train::ensemble::ensemble_refusal;
 use crate::numerics::train::flops::flops_per_iteration;
 use crate::numerics::train::run::LossLog;
-use crate::numerics::train::{EnsembleTrainer, MemberLogs, Modality, Mode, TrainConfig, Trainer};
+use crate::numerics::train::{
+    EnsembleTrainer, MemberLogs, Modality, Mode, TrainConfig, TrainError, Trainer,
+};
 use crate::numerics::types::{EvalConfig, Trajectory};
 
 /// What a study costs. See [`cost`].
@@ -27,14 +29,26 @@ pub struct Cost {
     pub training_flops: f64,
     /// Counted FLOPs of the evaluation rollouts (network forward + solver per step, per test).
     pub evaluation_flops: f64,
+    /// Counted FLOPs of making the data with the f64 ground truth
+    /// ([`SystemDescription::data_flops`]; made once, before any training).
+    pub data_flops: f64,
     /// Estimated peak memory in bytes ([`memory_bytes`]).
     pub memory_bytes: f64,
 }
 
 impl Cost {
-    /// Counted FLOPs in all.
+    /// Counted FLOPs of the trainings and their evaluations (the data are counted apart,
+    /// [`Cost::data_flops`]: they run at another rate).
     pub fn flops(&self) -> f64 {
         self.training_flops + self.evaluation_flops
+    }
+
+    /// Estimated seconds of making the data at `data_rate` FLOP/s (measured on the same device
+    /// by timing a small data set: [`time_data`]); `None` before it is known.
+    pub fn data_seconds(&self, data_rate: Option<f64>) -> Option<f64> {
+        data_rate
+            .filter(|r| r.is_finite() && *r > 0.0)
+            .map(|rate| self.data_flops / rate)
     }
 
     /// Estimated seconds at `flop_rate` FLOP/s; `None` before the rate is known.
@@ -48,8 +62,9 @@ impl Cost {
 /// Trainings, iterations, counted FLOPs and memory of `config`. The FLOPs are training
 /// ([`flops_per_iteration`]: network forward per call × `network_calls_per_iteration`,
 /// backward ≈ 2× forward, solver, loss, Adam) plus the evaluation rollouts (per test size,
-/// `rollout` steps of network forward + solver over its tests); data generation (the f64
-/// reference solver) is not counted. `system` is `config.system`'s implementation.
+/// `rollout` steps of network forward + solver over its tests), and apart from them the data
+/// (the f64 ground truth, [`SystemDescription::data_flops`]). `system` is `config.system`'s
+/// implementation.
 pub fn cost(config: &StudyConfig, system: &dyn SystemDescription) -> Cost {
     let seeds = config.seeds.len();
     let n = system.state_shape().values();
@@ -58,6 +73,7 @@ pub fn cost(config: &StudyConfig, system: &dyn SystemDescription) -> Cost {
         iterations: 0,
         training_flops: 0.0,
         evaluation_flops: 0.0,
+        data_flops: system.data_flops(&config.base.data, Some(&config.eval)),
         memory_bytes: memory_bytes(config, system),
     };
     for variant in config.variants() {
@@ -143,6 +159,22 @@ pub fn memory_bytes(config: &StudyConfig, system: &dyn SystemDescription) -> f64
         })
         .fold(0.0, f64::max);
     shared + per_training
+}
+
+/// Makes the training data of `config` (on the CPU, as a study does) and times it with
+/// `now_secs`: the trajectories and the data FLOP rate ([`SystemDescription::data_flops`] per
+/// second; `None` when the clock did not move or nothing was counted).
+pub fn time_data(
+    system: &dyn PhysicalSystem,
+    config: &TrainConfig,
+    now_secs: &dyn Fn() -> f64,
+) -> Result<(Vec<Trajectory>, Option<f64>), TrainError> {
+    let start = now_secs();
+    let trajectories = system.training_data(&config.data, &config.solver)?;
+    let seconds = now_secs() - start;
+    let flops = system.data_flops(&config.data, None);
+    let rate = (seconds > 0.0 && flops > 0.0).then(|| flops / seconds);
+    Ok((trajectories, rate.filter(|r| r.is_finite())))
 }
 
 /// Training iterations [`calibrate`] times.
@@ -398,5 +430,28 @@ mod tests {
         };
         let rate = pollster::block_on(calibrate(&Ks, &backend::cpu(), &clock)).expect("calibrates");
         assert!(rate > 0.0 && rate.is_finite());
+    }
+
+    /// Every system's data are counted, and timing a small data set gives a rate.
+    #[test]
+    fn data_are_counted_and_timed() {
+        for system in crate::numerics::types::System::ALL {
+            let physics = system.physics();
+            let config = physics.preset(Preset::Quick, 1);
+            let cost = cost(&config, physics);
+            assert!(cost.data_flops > 0.0, "{system}: {cost:?}");
+            assert_eq!(cost.data_seconds(Some(cost.data_flops / 10.0)), Some(10.0));
+        }
+        let mut config = Ks.preset(Preset::Quick, 1).base;
+        config.data.scales.truncate(1);
+        config.data.frames = 8;
+        let clock = std::cell::Cell::new(0.0);
+        let tick = || {
+            clock.set(clock.get() + 0.5);
+            clock.get()
+        };
+        let (data, rate) = time_data(&Ks, &config, &tick).expect("data");
+        assert_eq!(data.len(), Ks.training_trajectories(&config.data));
+        assert_eq!(rate, Some(Ks.data_flops(&config.data, None) / 0.5));
     }
 }

@@ -13,7 +13,8 @@ use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::{Mode, TrainConfig, TrainError};
 use crate::numerics::types::solver_setup::find;
 use crate::numerics::types::{
-    Parameter, PeerCommands, SetupWords, SolverSetup, SpaceTime, StateShape, System, SystemFacts,
+    EvalConfig, Parameter, PeerCommands, SetupWords, SolverSetup, SpaceTime, StateShape, System,
+    SystemFacts,
 };
 
 /// Most frames kept per space–time map (the default [`SystemDescription::sample`]).
@@ -193,6 +194,19 @@ pub trait SystemDescription: Sync {
     /// Makes `config` light enough for the browser (shorter data, fewer frames), where the
     /// system needs it.
     fn lighten_for_browser(&self, _config: &mut StudyConfig) {}
+
+    /// Counted FLOPs of making the training data of `data` and, when given, the test truths of
+    /// `eval` with the system's f64 ground truth (what shipped files cover is not counted): the
+    /// estimate's data phase, at the data FLOP rate measured on the same device.
+    fn data_flops(&self, data: &TrainDataConfig, eval: Option<&EvalConfig>) -> f64;
+
+    /// The files this system ships beside the page that make `config`'s data cheaper (paths
+    /// from the site root, e.g. Kolmogorov's spun-up states): a worker fetches and installs them
+    /// ([`super::physics::PhysicalSystem::install_data_asset`]) before it makes the data;
+    /// natively they are read from the checkout. None by default.
+    fn data_assets(&self, _config: &StudyConfig) -> Vec<String> {
+        Vec::new()
+    }
 
     /// Whether the error metric runs over the whole rollout (Kolmogorov's velocity MSE) rather
     /// than over the error horizon H (KS's relative error).

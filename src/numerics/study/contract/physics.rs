@@ -98,6 +98,21 @@ pub trait PhysicalSystem: SystemDescription {
         device: &Device,
     ) -> Result<Stepper, TrainError>;
 
+    /// Installs one of the files [`SystemDescription::data_assets`] names (its bytes): data made
+    /// from then on use it. An error says why the bytes are not such a file.
+    fn install_data_asset(&self, _bytes: &[u8]) -> Result<(), TrainError> {
+        Err(TrainError::invalid(
+            "data asset",
+            format!("{} ships no data files", self.title()),
+        ))
+    }
+
+    /// Makes every file this system ships (`unroll-lab assets`): (path from the site root,
+    /// bytes). None by default.
+    fn make_data_assets(&self) -> Result<Vec<(String, Vec<u8>)>, TrainError> {
+        Ok(Vec::new())
+    }
+
     /// A trainer of `config` on `data` (validated; the network sees the state plus the
     /// parameter channel, the mode's coarse solver is the system's).
     fn trainer(
