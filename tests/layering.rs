@@ -7,7 +7,7 @@
 //! - no layer outside a system's own folder and the registry (`numerics/system/`) names a
 //!   system's folder: `train/`, `study/`, `experiment/`, `report/`, `charts/` and `ui/` reach the
 //!   physics through `PhysicalSystem` (non-test code); and no file outside them writes a
-//!   system's identifiers (`System::Ks`, the types its folder defines) in code (comments and
+//!   system's identifiers (`System::Ks`, the types its folder names after it) in code (comments and
 //!   string literals aside; the CLI's one-system benches excepted);
 //! - the plain-data floor (`numerics/types/`) imports only the numerics' utilities;
 //! - the `numerics` folders (and top-level files) import each other without cycles;
@@ -265,7 +265,8 @@ fn identifiers(code: &str) -> Vec<&str> {
 }
 
 /// The names that say which system: the variants of `System` (the registry's arms) and the
-/// types the systems' folders define that no other file defines.
+/// types the systems' folders define whose name holds one (`KsError`, `BurgersConfig`), unless
+/// another file defines the same name.
 fn system_identifiers() -> Vec<String> {
     let registry = std::fs::read_to_string(src().join("numerics/system/mod.rs")).expect("registry");
     let mut names: Vec<String> = Vec::new();
@@ -279,6 +280,7 @@ fn system_identifiers() -> Vec<String> {
             names.push(name);
         }
     }
+    let variants = names.clone();
     let defined = |text: &str| -> Vec<String> {
         let mut out = Vec::new();
         for line in text.lines() {
@@ -304,7 +306,12 @@ fn system_identifiers() -> Vec<String> {
     }
     names.sort();
     names.dedup();
-    names.retain(|name| !name.is_empty() && !elsewhere.contains(name));
+    names.retain(|name| {
+        variants
+            .iter()
+            .any(|variant| name.contains(variant.as_str()))
+            && !elsewhere.contains(name)
+    });
     names
 }
 
