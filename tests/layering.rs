@@ -7,8 +7,8 @@
 //! - no layer outside a system's own folder and the registry (`numerics/system/`) names a
 //!   system's folder: `train/`, `study/`, `experiment/`, `report/`, `charts/` and `ui/` reach the
 //!   physics through `PhysicalSystem` (non-test code); and no file outside them writes a
-//!   system's identifiers (`System::Ks`, the types its folder names after it) in code (comments and
-//!   string literals aside; the CLI's one-system benches excepted);
+//!   system's identifiers (`System::Ks`, the types its folder names after it) in code
+//!   (comments and string literals aside; the CLI's one-system benches excepted);
 //! - the plain-data floor (`numerics/types/`) imports only the numerics' utilities;
 //! - the `numerics` folders (and top-level files) import each other without cycles;
 //! - `numerics/study/` is rooms (folders) of at most eight files, each with a module doc, that
