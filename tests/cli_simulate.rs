@@ -116,6 +116,69 @@ fn bad_arguments_exit_2_with_one_line() {
     assert_usage_error(&["--precision", "f16"], "precision");
 }
 
+/// Every system of the registry simulates through `--system`; Burgers with its own flags.
+#[test]
+fn burgers_simulates_through_the_registry() {
+    let value = json(&run(&[
+        "--system",
+        "burgers",
+        "--steps",
+        "3",
+        "--viscosity",
+        "0.05",
+    ]));
+    assert_eq!(value["system"], "burgers");
+    assert_eq!(value["scheme"], "etdrk4");
+    assert_eq!(value["viscosity"], 0.05);
+    assert_eq!(value["substeps"], 10);
+    assert_eq!(value["resolution"], 48);
+    let states = value["states"].as_array().expect("states");
+    assert_eq!(states.len(), 4);
+    assert!(value.get("diverged_at").is_none());
+    let first: Vec<f64> = states[0]
+        .as_array()
+        .expect("row")
+        .iter()
+        .map(|v| v.as_f64().expect("number"))
+        .collect();
+    assert_eq!(first.len(), 48);
+    assert!(first.iter().any(|v| v.abs() > 0.1), "a train:0 state");
+    let coarse = json(&run(&[
+        "--system", "burgers", "--scheme", "etd1", "--steps", "2",
+    ]));
+    assert_eq!(coarse["substeps"], 1);
+    assert_eq!(
+        coarse["states"][0], value["states"][0],
+        "the same train:0 start"
+    );
+}
+
+#[test]
+fn each_system_refuses_the_flags_of_the_others() {
+    assert_usage_error(
+        &["--system", "burgers", "--reynolds", "100"],
+        "--reynolds does not apply to --system burgers",
+    );
+    assert_usage_error(
+        &["--system", "burgers", "--precision", "f32"],
+        "--precision does not apply to --system burgers",
+    );
+    assert_usage_error(
+        &["--viscosity", "0.02"],
+        "--viscosity does not apply to --system ks",
+    );
+    assert_usage_error(&["--system", "burgers", "--viscosity", "5"], "viscosity");
+    assert_usage_error(
+        &["--system", "burgers", "--scheme", "etrk2"],
+        "etdrk4 or etd1",
+    );
+    assert_usage_error(&["--system", "burgers", "--init", "train:99"], "99");
+    assert_usage_error(
+        &["--system", "navier"],
+        "unknown system 'navier' (expected ks, kolmogorov or burgers)",
+    );
+}
+
 #[test]
 fn bad_files_exit_2_with_one_line() {
     let short = temp_file("short.json", "[1, 2, 3]");

@@ -144,6 +144,42 @@ fn bad_arguments_exit_2_with_a_specific_message() {
     assert_usage_error(&["--config", "/nonexistent/x.json"], "cannot read");
 }
 
+/// `--system` picks the system's preset through the registry: Burgers trains, Kolmogorov's own
+/// checks answer for it, and a name that is no system lists the choices.
+#[test]
+fn every_system_trains_through_the_registry() {
+    let dir = out_dir("burgers");
+    let dir_arg = dir.to_string_lossy().to_string();
+    let mut args = vec![
+        "--system",
+        "burgers",
+        "--modality",
+        "nog",
+        "--out",
+        &dir_arg,
+    ];
+    args.extend(TINY);
+    let output = run(&args);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = train_json(&dir);
+    assert_eq!(report["config"]["system"], "burgers");
+    assert_eq!(report["loss_history"].as_array().expect("losses").len(), 4);
+    assert_usage_error(
+        &["--system", "kolmogorov", "--mode", "predict"],
+        "correction mode only",
+    );
+    assert_usage_error(&["--system", "kolmogorov", "--architecture", "gcn"], "gcn");
+    assert_usage_error(
+        &["--system", "navier"],
+        "unknown system 'navier' (expected ks, kolmogorov or burgers)",
+    );
+    assert_usage_error(&["--system", "ks", "--config", "x.json"], "--config");
+}
+
 fn assert_usage_error(args: &[&str], needle: &str) {
     let mut with_quiet = vec!["--quiet"];
     with_quiet.extend_from_slice(args);

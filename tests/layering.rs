@@ -6,7 +6,9 @@
 //!   trained networks run in workers (the built module is checked by the e2e test);
 //! - no layer outside a system's own folder and the registry (`numerics/system/`) names a
 //!   system's folder: `train/`, `study/`, `experiment/`, `report/`, `charts/` and `ui/` reach the
-//!   physics through `PhysicalSystem` (non-test code);
+//!   physics through `PhysicalSystem` (non-test code); and no file outside them writes a
+//!   system's identifiers (`System::Ks`, the types its folder names after it) in code
+//!   (comments and string literals aside; the CLI's one-system benches excepted);
 //! - the plain-data floor (`numerics/types/`) imports only the numerics' utilities;
 //! - the `numerics` folders (and top-level files) import each other without cycles;
 //! - `numerics/study/` is rooms (folders) of at most eight files, each with a module doc, that
@@ -200,6 +202,162 @@ fn only_a_systems_folder_and_the_registry_name_a_system() {
                     path.display()
                 );
             }
+        }
+    }
+}
+
+/// The files compiled only for tests although not named so: a module declared right after
+/// `#[cfg(test)]` in its parent (`charts/fixture.rs`).
+fn test_only_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for (path, text) in files_under("") {
+        let folder = match path.file_name().and_then(|n| n.to_str()) {
+            Some("mod.rs" | "lib.rs" | "main.rs") => path.parent().map(Path::to_path_buf),
+            _ => Some(path.with_extension("")),
+        };
+        let Some(folder) = folder else { continue };
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        for pair in lines.windows(2) {
+            if pair[0] != "#[cfg(test)]" {
+                continue;
+            }
+            let declared = pair[1]
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub ")
+                .strip_prefix("mod ")
+                .and_then(|rest| rest.strip_suffix(';'));
+            if let Some(name) = declared {
+                out.push(folder.join(format!("{name}.rs")));
+            }
+        }
+    }
+    out
+}
+
+/// `code` without its string literals (user-facing prose may name a system).
+fn without_strings(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut chars = code.chars().peekable();
+    let mut previous = ' ';
+    while let Some(c) = chars.next() {
+        if c == '"' && previous != '\'' {
+            let mut escaped = false;
+            for inner in chars.by_ref() {
+                if inner == '"' && !escaped {
+                    break;
+                }
+                escaped = inner == '\\' && !escaped;
+            }
+            out.push_str("\"\"");
+        } else {
+            out.push(c);
+        }
+        previous = c;
+    }
+    out
+}
+
+/// The identifiers of `code`, in order.
+fn identifiers(code: &str) -> Vec<&str> {
+    code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|word| word.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+        .collect()
+}
+
+/// The names that say which system: the variants of `System` (the registry's arms) and the
+/// types the systems' folders define whose name holds one (`KsError`, `BurgersConfig`), unless
+/// another file defines the same name.
+fn system_identifiers() -> Vec<String> {
+    let registry = std::fs::read_to_string(src().join("numerics/system/mod.rs")).expect("registry");
+    let mut names: Vec<String> = Vec::new();
+    for (index, _) in registry.match_indices("System::") {
+        let name: String = registry[index + "System::".len()..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let arm = registry[index + "System::".len() + name.len()..].starts_with(" =>");
+        if arm && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let variants = names.clone();
+    let defined = |text: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        for line in text.lines() {
+            for keyword in ["pub struct ", "pub enum ", "pub trait ", "pub type "] {
+                if let Some(rest) = line.trim_start().strip_prefix(keyword) {
+                    out.push(identifiers(rest).first().map_or("", |n| n).to_string());
+                }
+            }
+        }
+        out
+    };
+    let folders = system_folders();
+    let mut elsewhere = Vec::new();
+    for (path, text) in files_under("") {
+        let inside = folders
+            .iter()
+            .any(|folder| path.starts_with(src().join("numerics").join(folder)));
+        if inside {
+            names.extend(defined(&text));
+        } else {
+            elsewhere.extend(defined(&text));
+        }
+    }
+    names.sort();
+    names.dedup();
+    names.retain(|name| {
+        variants
+            .iter()
+            .any(|variant| name.contains(variant.as_str()))
+            && !elsewhere.contains(name)
+    });
+    names
+}
+
+/// Files outside the systems' folders and the registry that still name a system: the enum's
+/// own definition, and the CLI's one-system benches (`bench solver` times KS's solvers, `bench
+/// kolmogorov` the flow's) with the command table that wires them and their errors.
+const NAMING_A_SYSTEM: [&str; 4] = [
+    "numerics/types/system.rs",
+    "bin/unroll-lab/cli/bench_solver.rs",
+    "bin/unroll-lab/cli/bench_kolmogorov.rs",
+    "bin/unroll-lab/cli/mod.rs",
+];
+
+#[test]
+fn only_a_systems_folder_and_the_registry_name_a_system_in_identifiers() {
+    let names = system_identifiers();
+    assert!(
+        ["Ks", "Kolmogorov", "Burgers", "KsError"]
+            .iter()
+            .all(|name| names.iter().any(|n| n == name)),
+        "the systems' names: {names:?}"
+    );
+    let mut exempt: Vec<PathBuf> = NAMING_A_SYSTEM
+        .iter()
+        .map(|file| src().join(file))
+        .collect();
+    exempt.extend(test_only_files());
+    let mut homes: Vec<PathBuf> = system_folders()
+        .iter()
+        .map(|folder| src().join("numerics").join(folder))
+        .collect();
+    homes.push(src().join("numerics/system"));
+    for (path, text) in files_under("") {
+        if exempt.contains(&path) || homes.iter().any(|home| path.starts_with(home)) {
+            continue;
+        }
+        let code = without_strings(&non_test_code(&path, &text));
+        if let Some(name) = identifiers(&code)
+            .into_iter()
+            .find(|word| names.iter().any(|name| name == word))
+        {
+            panic!(
+                "{} names the system identifier {name} (reach the system through its \
+                 description or physics, found by the registry)",
+                path.display()
+            );
         }
     }
 }

@@ -18,7 +18,6 @@ pub mod estimate;
 pub mod initial_state;
 pub mod knob;
 pub mod limits;
-pub mod peer_label;
 pub mod peers;
 pub mod playground;
 pub mod probe_request;

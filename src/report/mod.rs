@@ -10,7 +10,6 @@ pub mod csv;
 pub mod orderings;
 pub mod paper;
 pub mod results;
-pub mod simulation;
 pub mod training;
 pub mod units;
 pub mod vorticity_orderings;

@@ -201,8 +201,8 @@ fn PeerCommands(experiment: RwSignal<Experiment>) -> impl IntoView {
     view! {
         <div class="peers">
             <p class="cli">"The paper's own code ("<code>{script}</code>", PyTorch + PhiFlow), closest equivalent:"</p>
-            <pre><code id="ks-train-command">{move || experiment.with(|e| e.ks_train_command().lines.join("\n"))}</code></pre>
-            <p class="hint" id="ks-train-noflag">"No flag there for: "{move || experiment.with(|e| e.ks_train_command().no_flag.join("; "))}"."</p>
+            <pre><code id="ks-train-command">{move || experiment.with(|e| e.paper_script_command().lines.join("\n"))}</code></pre>
+            <p class="hint" id="ks-train-noflag">"No flag there for: "{move || experiment.with(|e| e.paper_script_command().no_flag.join("; "))}"."</p>
             {move || match experiment.with(Experiment::apebench_snippet) {
                 Some(snippet) => view! {
                     <p class="cli">"APEBench (JAX, trainax trainers), the nearest set-up:"</p>

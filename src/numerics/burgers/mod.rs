@@ -21,6 +21,7 @@ pub mod initial;
 pub mod operators;
 pub mod preset;
 pub mod reference;
+pub mod simulate;
 pub mod stepper;
 pub mod system;
 pub mod tensor;

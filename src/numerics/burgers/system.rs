@@ -195,6 +195,13 @@ impl SystemDescription for Burgers {
 }
 
 impl PhysicalSystem for Burgers {
+    fn simulate(
+        &self,
+        request: &crate::numerics::study::contract::simulate::SimulateRequest,
+    ) -> Result<String, crate::numerics::study::contract::simulate::SimulateError> {
+        super::simulate::simulate(request)
+    }
+
     fn training_trajectory(
         &self,
         data: &TrainDataConfig,

@@ -62,6 +62,23 @@ fn invalid(err: super::KolmogorovError) -> TrainError {
 }
 
 impl SystemDescription for Kolmogorov {
+    /// The 128² spectral truth spun up to t = 5 only (250 coarse frames, not the study's
+    /// t = 50) with 40 frames per Reynolds number.
+    fn bench_data(&self) -> TrainDataConfig {
+        let mut data = self.preset(Preset::Paper, 1).base.data;
+        data.frames = 40;
+        data.warmup_steps = 250;
+        data
+    }
+
+    fn published(&self) -> &'static [crate::numerics::study::contract::published::Published] {
+        &super::published::PUBLISHED
+    }
+
+    fn peer_commands(&self, config: &StudyConfig) -> Option<crate::numerics::types::PeerCommands> {
+        Some(super::peer::peer_commands(config))
+    }
+
     fn system(&self) -> System {
         System::Kolmogorov
     }
@@ -244,6 +261,13 @@ impl SystemDescription for Kolmogorov {
 }
 
 impl PhysicalSystem for Kolmogorov {
+    fn simulate(
+        &self,
+        request: &crate::numerics::study::contract::simulate::SimulateRequest,
+    ) -> Result<String, crate::numerics::study::contract::simulate::SimulateError> {
+        super::simulate::simulate(request)
+    }
+
     fn install_data_asset(&self, bytes: &[u8]) -> Result<(), TrainError> {
         spun_up::install(bytes).map_err(invalid)
     }

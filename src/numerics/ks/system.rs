@@ -30,6 +30,18 @@ pub const RESOLUTION: usize = 48;
 pub struct Ks;
 
 impl SystemDescription for Ks {
+    fn published(&self) -> &'static [crate::numerics::study::contract::published::Published] {
+        &super::published::PUBLISHED
+    }
+
+    fn paper_iterations(&self, epochs: usize) -> usize {
+        super::published::paper_iterations(epochs)
+    }
+
+    fn peer_commands(&self, config: &StudyConfig) -> Option<crate::numerics::types::PeerCommands> {
+        Some(super::peer::peer_commands(config))
+    }
+
     fn system(&self) -> System {
         System::Ks
     }
@@ -132,6 +144,13 @@ impl SystemDescription for Ks {
 }
 
 impl PhysicalSystem for Ks {
+    fn simulate(
+        &self,
+        request: &crate::numerics::study::contract::simulate::SimulateRequest,
+    ) -> Result<String, crate::numerics::study::contract::simulate::SimulateError> {
+        super::simulate::simulate(request)
+    }
+
     fn training_trajectory(
         &self,
         data: &TrainDataConfig,

@@ -219,7 +219,7 @@ pub struct TrainConfig {
     #[serde(default)]
     pub black_box_solver: bool,
     /// The system the network learns (files written before there was a choice: KS).
-    #[serde(default, skip_serializing_if = "is_ks")]
+    #[serde(default, skip_serializing_if = "System::is_default")]
     pub system: System,
     /// The unroll curriculum (`None`: one stage at `unroll.horizon` for `iterations`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -232,10 +232,6 @@ pub struct TrainConfig {
     /// The system's coarse-solver set-up (scheme, gradient, data path; empty: the paper's).
     #[serde(default, skip_serializing_if = "SolverSetup::is_default")]
     pub solver: SolverSetup,
-}
-
-fn is_ks(system: &System) -> bool {
-    *system == System::Ks
 }
 
 /// Largest accepted horizon + warm-up (memory of the unrolled graph).

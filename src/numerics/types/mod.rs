@@ -1,11 +1,12 @@
 //! The plain-data floor: the types every layer shares (which system, the shape of a state, the
 //! parameter varied between cases and the words a system is shown with, trajectories, precision, test metrics and the test set, the
-//! kept frames of a rollout). Nothing here imports anything above the numerics' utilities
+//! kept frames of a rollout, the peers' commands). Nothing here imports anything above the numerics' utilities
 //! (`names`, `metrics`): a test (`tests/layering.rs`) holds it.
 
 pub mod eval_config;
 pub mod facts;
 pub(crate) mod nullable;
+pub mod peers;
 pub mod precision;
 pub mod solver_setup;
 pub mod space_time;
@@ -18,6 +19,7 @@ pub use eval_config::EvalConfig;
 pub use facts::{
     BaselineWords, MapKind, MapWords, Measures, MetricWords, ParameterWords, SystemFacts,
 };
+pub use peers::{PeerCommands, PeerExport};
 pub use precision::Precision;
 pub use solver_setup::{SetupWords, SolverSetup};
 pub use space_time::SpaceTime;

@@ -23,6 +23,14 @@ crate::named_enum!(System, "system", {
     Burgers => "burgers",
 });
 
+impl System {
+    /// Whether this is the default system, the one a file written before there was a choice
+    /// means (serde's `skip_serializing_if`: such files stay as they were).
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
 /// The shape of one state: `channels` fields on a grid of `points` per spatial dimension
 /// (KS: 1 channel on 48 points; Kolmogorov: the 2 velocity components on `N × N`). States travel
 /// flattened, channel-major, `values()` numbers each.

@@ -42,7 +42,7 @@ pub struct BenchTrainArgs {
     #[arg(long)]
     profile: bool,
     /// The system whose study variants are timed: ks, kolmogorov or burgers.
-    #[arg(long, default_value = "ks", value_parser = parse_system)]
+    #[arg(long, default_value_t = System::default(), value_parser = parse_system)]
     system: System,
     /// Also time the three levels of fusion (`nets::fused::Fusion`: burn's composite ops, the
     /// fused LeakyReLU, the fused blocks and convolutions) on the same trainer, interleaved in

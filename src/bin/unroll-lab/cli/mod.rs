@@ -15,7 +15,6 @@ mod knobs;
 mod output;
 mod run_cell;
 mod simulate;
-mod simulate_kolmogorov;
 mod size_choice;
 mod slopes;
 mod slurm;
@@ -28,6 +27,7 @@ use clap::{Parser, Subcommand};
 
 use unroll_lab::numerics::kolmogorov::KolmogorovError;
 use unroll_lab::numerics::ks::KsError;
+use unroll_lab::numerics::study::contract::simulate::SimulateError;
 use unroll_lab::numerics::study::run::stage::StudyError;
 use unroll_lab::numerics::train::TrainError;
 
@@ -47,7 +47,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Simulate Kuramoto–Sivashinsky (or Kolmogorov flow) and print the trajectory as JSON.
+    /// Simulate a system with its own solvers and print the trajectory as JSON.
     Simulate(simulate::SimulateArgs),
     /// Train one neural time-stepper (a preset or a config file, with overrides).
     Train(Box<train::TrainArgs>),
@@ -81,6 +81,9 @@ enum BenchTarget {
 pub enum CliError {
     #[error("{0}")]
     Usage(String),
+    #[error(transparent)]
+    Simulate(#[from] SimulateError),
+    /// The system benches' own solver errors (`bench solver`, `bench kolmogorov`).
     #[error(transparent)]
     Ks(#[from] KsError),
     #[error(transparent)]

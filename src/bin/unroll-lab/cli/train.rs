@@ -1,5 +1,5 @@
-//! `unroll-lab train`: one training run from a preset or a config file, with overrides; writes
-//! the weights (burn record) and `train.json` to `--out`.
+//! `unroll-lab train`: one training run of any system from a preset or a config file, with
+//! overrides; writes the weights (burn record) and `train.json` to `--out`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -26,6 +26,10 @@ pub struct TrainArgs {
     /// --config is given).
     #[arg(long, conflicts_with = "config")]
     preset: Option<Preset>,
+    /// The system (ks, kolmogorov, burgers; default ks unless --config is given): its preset,
+    /// through the registry.
+    #[arg(long, conflicts_with = "config")]
+    system: Option<System>,
     /// A JSON training config (as written in train.json's "config").
     #[arg(long)]
     config: Option<PathBuf>,
@@ -65,7 +69,8 @@ fn resolve_config(args: &TrainArgs) -> Result<TrainConfig, CliError> {
         Some(path) => read_config(path)?,
         None => {
             let preset = args.preset.unwrap_or(Preset::Quick);
-            let mut config = System::default().physics().preset(preset, 1).base;
+            let system = args.system.unwrap_or_default().physics();
+            let mut config = system.preset(preset, 1).base;
             config.mode = Mode::Correct;
             config.modality = Modality::Wig;
             config

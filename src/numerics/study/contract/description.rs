@@ -7,12 +7,14 @@
 
 use super::config::{Preset, StudyConfig};
 use super::playground::Playground;
+use super::published::Published;
 use crate::numerics::nets::Architecture;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::{Mode, TrainConfig, TrainError};
 use crate::numerics::types::solver_setup::find;
 use crate::numerics::types::{
-    EvalConfig, Parameter, SetupWords, SolverSetup, SpaceTime, StateShape, System, SystemFacts,
+    EvalConfig, Parameter, PeerCommands, SetupWords, SolverSetup, SpaceTime, StateShape, System,
+    SystemFacts,
 };
 
 /// Most frames kept per space–time map (the default [`SystemDescription::sample`]).
@@ -54,6 +56,31 @@ pub trait SystemDescription: Sync {
     /// the system offers one.
     fn playground(&self) -> Option<&dyn Playground> {
         None
+    }
+
+    /// The study `config` as the paper's own script of this system (and APEBench) would run
+    /// it, or `None` where the paper has no script for it.
+    fn peer_commands(&self, _config: &StudyConfig) -> Option<PeerCommands> {
+        None
+    }
+
+    /// The paper's published numbers of this system (empty where the paper did not study it).
+    fn published(&self) -> &'static [Published] {
+        &[]
+    }
+
+    /// Iterations of the paper's training of this system behind a number published at `epochs`
+    /// epochs (by default the `paper` preset's iterations, whatever `epochs`).
+    fn paper_iterations(&self, _epochs: usize) -> usize {
+        self.preset(Preset::Paper, 1).base.iterations
+    }
+
+    /// The training data a timing (`bench train`) trains on, cheap to make: the `paper`
+    /// preset's recipe with at most 200 frames per trajectory.
+    fn bench_data(&self) -> TrainDataConfig {
+        let mut data = self.preset(Preset::Paper, 1).base.data;
+        data.frames = data.frames.min(200);
+        data
     }
 
     /// The system's own checks of a training config (beyond [`TrainConfig::validate`]'s

@@ -8,6 +8,7 @@
 use burn::tensor::Device;
 
 use super::description::SystemDescription;
+use super::simulate::{SimulateError, SimulateRequest};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{EnsembleTrainer, Mode, TrainConfig, TrainError, Trainer};
@@ -157,5 +158,14 @@ pub trait PhysicalSystem: SystemDescription {
             &device,
         )?;
         EnsembleTrainer::new(configs, data, stepper, &device)
+    }
+
+    /// One trajectory of the system's own solvers as `unroll-lab simulate` asks for it, as one
+    /// line of JSON (each system documents its flags and its output; by default none).
+    fn simulate(&self, _request: &SimulateRequest) -> Result<String, SimulateError> {
+        Err(SimulateError::Usage(format!(
+            "{} cannot be simulated from the CLI",
+            self.title()
+        )))
     }
 }

@@ -4,7 +4,7 @@
 use super::super::CliError;
 use unroll_lab::numerics::nets::{Architecture, NetConfig};
 use unroll_lab::numerics::study::contract::config::Preset;
-use unroll_lab::numerics::system::{PhysicalSystem, System};
+use unroll_lab::numerics::system::PhysicalSystem;
 use unroll_lab::numerics::train::config::TrainDataConfig;
 use unroll_lab::numerics::train::{Modality, Mode, TrainConfig};
 use unroll_lab::numerics::types::Trajectory;
@@ -80,12 +80,7 @@ pub(super) fn bench_data(
     system: &dyn PhysicalSystem,
 ) -> Result<(TrainDataConfig, Vec<Trajectory>), CliError> {
     let config = system.preset(Preset::Paper, 1).base;
-    let mut data = config.data.clone();
-    data.frames = data.frames.min(200);
-    if system.system() == System::Kolmogorov {
-        data.frames = 40;
-        data.warmup_steps = 250;
-    }
+    let data = system.bench_data();
     let trajectories = system.training_data(&data, &config.solver)?;
     Ok((data, trajectories))
 }

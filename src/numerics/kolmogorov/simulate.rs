@@ -3,27 +3,72 @@
 //! `--scheme spectral` steps the vorticity with the f64 pseudo-spectral solver; `--scheme piso`
 //! (the paper's coarse solver), `--scheme coarse` (the SSP-RK3 MAC projection scheme) and
 //! `--solver NAME` (a study's coarse-solver set-up: `piso`, `piso-advective`, `piso-official`,
-//! `ssp-rk3`, …; instead of `--scheme`) turn it into the staggered velocity (`velocity_from_vorticity`), step the coarse solver (f64, CPU
-//! device) and report the discrete curl, so their `states[0]` is the mean-free part of the
-//! input.
+//! `ssp-rk3`, …; instead of `--scheme`) turn it into the staggered velocity
+//! (`velocity_from_vorticity`), step the coarse solver (f64, CPU device) and report the discrete
+//! curl, so their `states[0]` is the mean-free part of the input.
+//!
+//! `{"system":"kolmogorov","scheme":"spectral","resolution":32,"reynolds":600.0,"dt":0.02,
+//! "every":1,"states":[{"vorticity":[[…N…], …]}, …]}` plus `"diverged_at": k` when frame `k`
+//! was not finite (then `states` holds the finite prefix `0..k`).
 
-use std::path::Path;
+use serde::{Deserialize, Serialize};
 
-use serde::Deserialize;
-
-use super::simulate::SimulateArgs;
-use super::{non_negative, CliError};
-use unroll_lab::numerics::backend;
-use unroll_lab::numerics::kolmogorov::coarse::read_values;
-use unroll_lab::numerics::kolmogorov::config::{check_dt, check_resolution, check_reynolds};
-use unroll_lab::numerics::kolmogorov::setup::{Setup, SETUPS};
-use unroll_lab::numerics::kolmogorov::staggered::{
-    velocity_from_vorticity, vorticity_from_velocity,
+use super::coarse::read_values;
+use super::config::{check_dt, check_resolution, check_reynolds};
+use super::setup::{Setup, SETUPS};
+use super::staggered::{velocity_from_vorticity, vorticity_from_velocity};
+use super::{CoarseSolver, KolmogorovError, SpectralSolver, TimeScheme};
+use crate::numerics::backend;
+use crate::numerics::study::contract::simulate::{
+    file_error, json_line, non_negative, SimulateError, SimulateRequest,
 };
-use unroll_lab::numerics::kolmogorov::{CoarseSolver, SpectralSolver, TimeScheme};
-use unroll_lab::numerics::ks::Precision;
-use unroll_lab::numerics::types::SolverSetup;
-use unroll_lab::report::simulation::{KolmogorovSimulationOutput, VorticityFrame};
+use crate::numerics::types::{Precision, SolverSetup};
+
+/// The flags a Kolmogorov simulation takes (besides `--steps`).
+const FLAGS: [&str; 7] = [
+    "scheme",
+    "solver",
+    "reynolds",
+    "dt",
+    "resolution",
+    "every",
+    "init",
+];
+
+/// One frame: the vorticity `[N][N]`, indexed `[row = y][column = x]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VorticityFrame {
+    /// `ω(x_j, y_i)` at `[i][j]`.
+    pub vorticity: Vec<Vec<f64>>,
+}
+
+/// A simulated Kolmogorov-flow trajectory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimulationOutput {
+    /// The PDE, `"kolmogorov"`.
+    pub system: String,
+    /// `"spectral"`, `"piso"` or `"coarse"` (SSP-RK3), or a set-up's name.
+    pub scheme: String,
+    /// Grid side `N`.
+    pub resolution: usize,
+    /// Reynolds number (`ν = 1/Re`).
+    pub reynolds: f64,
+    /// Time step.
+    pub dt: f64,
+    /// Steps between reported frames.
+    pub every: usize,
+    /// `states[0]` the initial state, then one every `every` steps.
+    pub states: Vec<VorticityFrame>,
+    /// Index of the first non-finite frame, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diverged_at: Option<usize>,
+}
+
+impl From<KolmogorovError> for SimulateError {
+    fn from(err: KolmogorovError) -> Self {
+        SimulateError::Solver(err.to_string())
+    }
+}
 
 /// The `--init` file.
 #[derive(Debug, Deserialize)]
@@ -41,10 +86,10 @@ enum KolmogorovScheme {
 }
 
 /// The `--scheme` or `--solver` of `args` (not both).
-fn scheme_of(args: &SimulateArgs) -> Result<KolmogorovScheme, CliError> {
+fn scheme_of(args: &SimulateRequest) -> Result<KolmogorovScheme, SimulateError> {
     if let Some(name) = args.solver.as_deref() {
         if args.scheme.is_some() {
-            return Err(CliError::Usage(
+            return Err(SimulateError::Usage(
                 "give --scheme or --solver, not both".into(),
             ));
         }
@@ -60,7 +105,7 @@ fn scheme_of(args: &SimulateArgs) -> Result<KolmogorovScheme, CliError> {
         "coarse" => KolmogorovScheme::Coarse(TimeScheme::SspRk3),
         "piso" => KolmogorovScheme::Coarse(TimeScheme::Piso),
         other => {
-            return Err(CliError::Usage(format!(
+            return Err(SimulateError::Usage(format!(
             "unknown scheme '{other}' for --system kolmogorov (expected piso, spectral or coarse)"
         )))
         }
@@ -79,32 +124,16 @@ struct Run {
     vorticity: Vec<f64>,
 }
 
-fn refuse_ks_flags(args: &SimulateArgs) -> Result<(), CliError> {
-    for (flag, given) in [
-        ("domain-size", args.domain_size.is_some()),
-        ("substeps", args.substeps.is_some()),
-        ("precision", args.precision.is_some()),
-    ] {
-        if given {
-            return Err(CliError::Usage(format!(
-                "--{flag} does not apply to --system kolmogorov"
-            )));
-        }
-    }
-    Ok(())
-}
-
-fn required(flag: &str, value: Option<f64>) -> Result<f64, CliError> {
-    value.ok_or_else(|| CliError::Usage(format!("--{flag} is required with --system kolmogorov")))
+fn required(flag: &str, value: Option<f64>) -> Result<f64, SimulateError> {
+    value.ok_or_else(|| {
+        SimulateError::Usage(format!("--{flag} is required with --system kolmogorov"))
+    })
 }
 
 /// Reads `{"vorticity": [[…]]}` as N and the row-major values; checks squareness, finiteness.
-fn read_init(path: &Path) -> Result<(usize, Vec<f64>), CliError> {
-    let file_error = |message: String| CliError::File {
-        path: path.display().to_string(),
-        message,
-    };
-    let text = std::fs::read_to_string(path).map_err(|err| file_error(err.to_string()))?;
+fn read_init(request: &SimulateRequest, path: &str) -> Result<(usize, Vec<f64>), SimulateError> {
+    let file_error = |message: String| file_error(path, message);
+    let text = request.read(path)?;
     let file: InitFile = serde_json::from_str(&text).map_err(|err| {
         file_error(format!(
             "not a JSON object {{\"vorticity\": [[numbers]]}} ({err})"
@@ -133,27 +162,27 @@ fn read_init(path: &Path) -> Result<(usize, Vec<f64>), CliError> {
     Ok((n, values))
 }
 
-fn checked_run(args: &SimulateArgs) -> Result<Run, CliError> {
-    refuse_ks_flags(args)?;
+fn checked_run(args: &SimulateRequest) -> Result<Run, SimulateError> {
+    args.refuse_others(&FLAGS, "kolmogorov")?;
     let scheme = scheme_of(args)?;
     let reynolds = check_reynolds(required("reynolds", args.reynolds)?)?;
     let dt = check_dt(required("dt", args.dt)?)?;
     let steps = non_negative("steps", args.steps)?;
     let every = non_negative("every", args.every.unwrap_or(1))?;
     if every == 0 {
-        return Err(CliError::Usage("--every must be at least 1".into()));
+        return Err(SimulateError::Usage("--every must be at least 1".into()));
     }
     let init = args.init.as_deref().ok_or_else(|| {
-        CliError::Usage("--init FILE.json is required with --system kolmogorov".into())
+        SimulateError::Usage("--init FILE.json is required with --system kolmogorov".into())
     })?;
-    let (size, vorticity) = read_init(Path::new(init))?;
+    let (size, vorticity) = read_init(args, init)?;
     let n = match args.resolution {
         Some(value) => non_negative("resolution", value)?,
         None => size,
     };
     check_resolution(n)?;
     if size != n {
-        return Err(CliError::Usage(format!(
+        return Err(SimulateError::Usage(format!(
             "the --init array is {size}×{size}, expected {n}×{n} (--resolution)"
         )));
     }
@@ -170,7 +199,7 @@ fn checked_run(args: &SimulateArgs) -> Result<Run, CliError> {
 
 /// Frames `0, every, 2·every, …` up to `steps` (the last partial interval is not reported),
 /// each `[N²]`, stopping at the first non-finite one (its index returned).
-fn frames(run: &Run) -> Result<(Vec<Vec<f64>>, Option<usize>), CliError> {
+fn frames(run: &Run) -> Result<(Vec<Vec<f64>>, Option<usize>), KolmogorovError> {
     let count = run.steps / run.every;
     let mut frames = Vec::with_capacity(count + 1);
     match run.scheme {
@@ -215,10 +244,11 @@ fn frames(run: &Run) -> Result<(Vec<Vec<f64>>, Option<usize>), CliError> {
     Ok((frames, None))
 }
 
-pub fn simulate(args: &SimulateArgs) -> Result<(), CliError> {
-    let run = checked_run(args)?;
+/// The trajectory `request` asks for, as one line of JSON.
+pub fn simulate(request: &SimulateRequest) -> Result<String, SimulateError> {
+    let run = checked_run(request)?;
     let (frames, diverged_at) = frames(&run)?;
-    let output = KolmogorovSimulationOutput {
+    let output = SimulationOutput {
         system: "kolmogorov".into(),
         scheme: match run.scheme {
             KolmogorovScheme::Spectral => "spectral".into(),
@@ -238,7 +268,5 @@ pub fn simulate(args: &SimulateArgs) -> Result<(), CliError> {
             .collect(),
         diverged_at,
     };
-    let json = serde_json::to_string(&output).map_err(|err| CliError::Output(err.to_string()))?;
-    println!("{json}");
-    Ok(())
+    json_line(&output)
 }
