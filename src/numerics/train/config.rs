@@ -292,6 +292,21 @@ impl TrainConfig {
     pub fn validate(&self) -> Result<(), TrainError> {
         self.net.validate()?;
         self.validate_curriculum()?;
+        self.validate_steps()?;
+        self.optimizer.validate()?;
+        self.validate_data()?;
+        if self.black_box_solver && !(self.mode == Mode::Correct && self.modality == Modality::Nog)
+        {
+            return Err(TrainError::invalid(
+                "black_box_solver",
+                "a black-box solver only works for NOG correction (no gradient through the solver)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The unroll (horizon, warm-up), α, the batch and the iterations.
+    fn validate_steps(&self) -> Result<(), TrainError> {
         let unroll = self.unroll;
         if unroll.horizon == 0 {
             return Err(TrainError::invalid("horizon", "must be at least 1"));
@@ -317,22 +332,11 @@ impl TrainConfig {
         if self.iterations == 0 {
             return Err(TrainError::invalid("iterations", "must be at least 1"));
         }
-        let optimizer = self.optimizer;
-        if !(optimizer.learning_rate.is_finite() && optimizer.learning_rate > 0.0) {
-            return Err(TrainError::invalid(
-                "learning_rate",
-                "must be a positive number",
-            ));
-        }
-        if !(optimizer.decay.is_finite() && optimizer.decay > 0.0 && optimizer.decay <= 1.0) {
-            return Err(TrainError::invalid("decay", "must be in (0, 1]"));
-        }
-        if optimizer.decay_every == 0 {
-            return Err(TrainError::invalid("decay_every", "must be at least 1"));
-        }
-        if optimizer.decays == Some(0) {
-            return Err(TrainError::invalid("decays", "must be at least 1"));
-        }
+        Ok(())
+    }
+
+    /// The parameter values and enough frames for the longest window.
+    fn validate_data(&self) -> Result<(), TrainError> {
         if self.data.scales.is_empty() {
             return Err(TrainError::invalid(
                 "scales",
@@ -340,19 +344,37 @@ impl TrainConfig {
             ));
         }
         let longest = self.stage_horizons().into_iter().max().unwrap_or(1);
-        let needed = longest.max(unroll.horizon) + unroll.warmup + 1;
+        let needed = longest.max(self.unroll.horizon) + self.unroll.warmup + 1;
         if self.data.frames < needed {
             return Err(TrainError::invalid(
                 "frames",
                 format!("need at least warm-up + horizon + 1 = {needed} frames per trajectory"),
             ));
         }
-        if self.black_box_solver && !(self.mode == Mode::Correct && self.modality == Modality::Nog)
-        {
+        Ok(())
+    }
+}
+
+impl OptimizerConfig {
+    /// The learning rate, its decay and Adam's ε.
+    fn validate(&self) -> Result<(), TrainError> {
+        if !(self.learning_rate.is_finite() && self.learning_rate > 0.0) {
             return Err(TrainError::invalid(
-                "black_box_solver",
-                "a black-box solver only works for NOG correction (no gradient through the solver)",
+                "learning_rate",
+                "must be a positive number",
             ));
+        }
+        if !(self.decay.is_finite() && self.decay > 0.0 && self.decay <= 1.0) {
+            return Err(TrainError::invalid("decay", "must be in (0, 1]"));
+        }
+        if self.decay_every == 0 {
+            return Err(TrainError::invalid("decay_every", "must be at least 1"));
+        }
+        if self.decays == Some(0) {
+            return Err(TrainError::invalid("decays", "must be at least 1"));
+        }
+        if !(self.epsilon.is_finite() && self.epsilon > 0.0) {
+            return Err(TrainError::invalid("epsilon", "must be a positive number"));
         }
         Ok(())
     }
