@@ -138,8 +138,67 @@ impl Spectral1d {
     }
 }
 
+/// A system's f64 sub-step on the shared machinery (its ETD coefficients, per scheme).
+pub trait Substep {
+    /// One sub-step `h` of the scheme: `u [N] → u' [N]`.
+    fn substep(&self, spectral: &Spectral1d, u: &[f64]) -> Vec<f64>;
+}
+
+/// A rustfft-based f64 solver of one configuration `C`: `substeps` sub-steps of the scheme `S`
+/// per step, one state `[N]` at a time.
+pub struct ReferenceSolver<C, S> {
+    config: C,
+    substeps: usize,
+    scheme: S,
+    /// The FFT pair and the system's `N̂(u)`.
+    spectral: Spectral1d,
+}
+
+impl<C: std::fmt::Debug, S> std::fmt::Debug for ReferenceSolver<C, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReferenceSolver")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C, S: Substep> ReferenceSolver<C, S> {
+    /// The solver of a validated `config` taking `substeps` sub-steps of `scheme` per step, with
+    /// the system's `N̂(u) = factor ⊙ FFT(u²)`.
+    pub fn from_parts(config: C, substeps: usize, scheme: S, factor: Vec<Complex64>) -> Self {
+        Self {
+            config,
+            substeps,
+            scheme,
+            spectral: Spectral1d::new(factor),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &C {
+        &self.config
+    }
+
+    /// One step (`substeps` sub-steps of `h`): `u [N] → u' [N]`.
+    pub fn step(&self, u: &[f64]) -> Vec<f64> {
+        repeat(|v| self.substep(v), u, self.substeps)
+    }
+
+    /// `steps` steps from `u0`: `steps + 1` states (`[0]` = `u0`), stopping before the first
+    /// non-finite state (which is not included); with the index of that state if it stopped
+    /// early.
+    pub fn trajectory(&self, u0: &[f64], steps: usize) -> (Vec<Vec<f64>>, Option<usize>) {
+        trajectory(|u| self.step(u), u0, steps)
+    }
+
+    /// One sub-step of the configured scheme: `u [N] → u' [N]`.
+    pub fn substep(&self, u: &[f64]) -> Vec<f64> {
+        self.scheme.substep(&self.spectral, u)
+    }
+}
+
 /// `substeps` applications of `substep` to `u`.
-pub fn repeat(substep: impl Fn(&[f64]) -> Vec<f64>, u: &[f64], substeps: usize) -> Vec<f64> {
+fn repeat(substep: impl Fn(&[f64]) -> Vec<f64>, u: &[f64], substeps: usize) -> Vec<f64> {
     let mut state = u.to_vec();
     for _ in 0..substeps {
         state = substep(&state);
@@ -149,7 +208,7 @@ pub fn repeat(substep: impl Fn(&[f64]) -> Vec<f64>, u: &[f64], substeps: usize) 
 
 /// `steps` applications of `step` from `u0`: `steps + 1` states (`[0]` = `u0`), stopping before
 /// the first non-finite state; with the index of that state if it stopped early.
-pub fn trajectory(
+fn trajectory(
     step: impl Fn(&[f64]) -> Vec<f64>,
     u0: &[f64],
     steps: usize,

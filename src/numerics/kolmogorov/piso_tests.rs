@@ -1,26 +1,15 @@
 //! Tests of the PISO coarse solver: projection, orders, laminar steady state, dissipation,
 //! stability at Re 1000, and its two gradients.
 
-use burn::tensor::{Tensor, TensorData};
-
 use super::coarse::{read_values, CoarseSolver, TimeScheme};
 use super::grid::{rms, sample, spacing};
 use super::initial::random_vorticity;
 use super::piso::PisoGradient;
 use super::staggered::{coarse_from_fine, divergence, velocity_from_vorticity};
+use super::tests::LossProbe;
 use crate::numerics::backend;
+use crate::numerics::metrics::{max_abs, max_abs_difference};
 use crate::numerics::types::Precision;
-
-fn max_abs_difference(a: &[f64], b: &[f64]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
-}
-
-fn max_abs(a: &[f64]) -> f64 {
-    a.iter().map(|x| x.abs()).fold(0.0, f64::max)
-}
 
 fn piso(n: usize, dt: f64) -> CoarseSolver {
     let solver = CoarseSolver::with_precision(n, dt, &backend::cpu(), Precision::F64);
@@ -212,58 +201,28 @@ fn piso_stays_bounded_at_re_1000_for_3000_steps() {
 /// `frozen_advection`.
 fn directional_derivatives(gradient: PisoGradient, frozen_advection: bool) -> (f64, f64) {
     let (n, dt, viscosity) = (8, 0.05, 0.02);
-    let start: Vec<f64> = random_state(n, 4, 2.0)
-        .iter()
-        .enumerate()
-        .map(|(m, w)| w + 0.1 * ((m * 13 % 7) as f64 - 3.0))
-        .collect();
-    let direction: Vec<f64> = (0..2 * n * n)
-        .map(|m| ((m * 29 % 17) as f64 - 8.0) / 8.0)
-        .collect();
-    let weights: Vec<f64> = (0..2 * n * n)
-        .map(|m| 1.0 + 0.3 * (m as f64).sin())
-        .collect();
-    let pressure_weights: Vec<f64> = (0..n * n).map(|m| (0.7 * m as f64).cos()).collect();
-    let loss = |velocity: Tensor<4>, pressure: Tensor<4>, device: &burn::tensor::Device| {
-        let tensor = |values: &[f64], channels: usize| {
-            Tensor::<4>::from_data(
-                TensorData::new(values.to_vec(), [1, channels, n, n]),
-                (device, Precision::F64.dtype()),
-            )
-        };
-        (velocity.clone() * velocity * tensor(&weights, 2)).sum()
-            + (pressure * tensor(&pressure_weights, 1)).sum()
-    };
+    let start = LossProbe::perturbed(&random_state(n, 4, 2.0));
+    let probe = LossProbe::new(n);
     let device = backend::cpu_autodiff();
     let solver = CoarseSolver::with_precision(n, dt, &device, Precision::F64)
         .expect("solver")
         .with_gradient(gradient);
-    let input = solver
-        .velocity_tensor(std::slice::from_ref(&start))
-        .expect("tensor")
-        .require_grad();
-    let (velocity, pressure) = solver.step(input.clone(), viscosity);
-    let grads = loss(velocity, pressure, &device).backward();
-    let gradient = read_values(input.grad(&grads).expect("gradient")).expect("read");
-    let autodiff: f64 = gradient.iter().zip(&direction).map(|(g, d)| g * d).sum();
+    let autodiff = probe.autodiff(&solver, &start, viscosity, &device);
     let plain_device = backend::cpu();
     let plain = piso(n, dt);
     let frozen = plain
         .velocity_tensor(std::slice::from_ref(&start))
         .expect("tensor");
     let loss_at = |eps: f64| {
-        let shifted: Vec<f64> = start
-            .iter()
-            .zip(&direction)
-            .map(|(s, d)| s + eps * d)
-            .collect();
-        let shifted = plain.velocity_tensor(&[shifted]).expect("tensor");
+        let shifted = plain
+            .velocity_tensor(&[probe.shifted(&start, eps)])
+            .expect("tensor");
         let (velocity, pressure) = if frozen_advection {
             plain.piso_with_advecting(shifted, frozen.clone(), frozen.clone(), viscosity)
         } else {
             plain.step(shifted, viscosity)
         };
-        read_values(loss(velocity, pressure, &plain_device)).expect("read")[0]
+        read_values(probe.loss(velocity, pressure, &plain_device)).expect("read")[0]
     };
     let eps = 1e-5;
     (autodiff, (loss_at(eps) - loss_at(-eps)) / (2.0 * eps))

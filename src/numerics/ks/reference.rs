@@ -6,90 +6,63 @@
 use super::config::{KsConfig, Scheme};
 use super::error::KsError;
 use super::operators::{nonlinear_factor, EtdCoefficients, Etdrk4Coefficients};
-use crate::numerics::spectral1d::{repeat, trajectory, Spectral1d};
+use crate::numerics::spectral1d::{self, Spectral1d, Substep};
 
-enum Coefficients {
-    Etd(EtdCoefficients),
+/// The coefficients of the KS schemes for one sub-step `h`.
+pub enum Coefficients {
+    /// Exponential Euler.
+    Etd1(EtdCoefficients),
+    /// Exponential RK2 (ETRK2).
+    Etrk2(EtdCoefficients),
+    /// Cox–Matthews ETDRK4.
     Etdrk4(Etdrk4Coefficients),
 }
 
-/// A rustfft-based f64 solver for one configuration.
-pub struct ReferenceSolver {
-    config: KsConfig,
-    coefficients: Coefficients,
-    /// The FFT pair and `N̂(u) = −½ik FFT(u²)`.
-    spectral: Spectral1d,
-}
-
-impl std::fmt::Debug for ReferenceSolver {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ReferenceSolver")
-            .field("config", &self.config)
-            .finish_non_exhaustive()
-    }
-}
-
-impl ReferenceSolver {
-    /// A solver for a validated `config`.
-    pub fn new(config: KsConfig) -> Result<Self, KsError> {
-        let grid = config.validate()?;
-        let coefficients = match config.scheme {
-            Scheme::Etd1 | Scheme::Etrk2 => {
-                Coefficients::Etd(EtdCoefficients::new(&grid, config.substep))
+impl Substep for Coefficients {
+    fn substep(&self, spectral: &Spectral1d, u: &[f64]) -> Vec<f64> {
+        match self {
+            Coefficients::Etd1(c) => {
+                spectral.real_ifft(spectral.etd1_spectrum(&c.exp, &c.phi1, u).0)
             }
-            Scheme::Etdrk4 => Coefficients::Etdrk4(Etdrk4Coefficients::from_symbol(
-                &grid.linear_symbol(),
-                config.substep,
-            )),
-        };
-        Ok(Self {
-            config,
-            coefficients,
-            spectral: Spectral1d::new(nonlinear_factor(&grid)),
-        })
-    }
-
-    /// The configuration.
-    pub fn config(&self) -> &KsConfig {
-        &self.config
-    }
-
-    /// One learned step (`substeps` sub-steps of `h`): `u [N] → u' [N]`.
-    pub fn step(&self, u: &[f64]) -> Vec<f64> {
-        repeat(|v| self.substep(v), u, self.config.substeps)
-    }
-
-    /// `steps` learned steps from `u0`; `steps + 1` states (`[0]` = `u0`), stopping early after the
-    /// first non-finite state (which is not included). Returns the states and, if it stopped early,
-    /// the index of the first non-finite state.
-    pub fn trajectory(&self, u0: &[f64], steps: usize) -> (Vec<Vec<f64>>, Option<usize>) {
-        trajectory(|u| self.step(u), u0, steps)
-    }
-
-    /// One sub-step of the configured scheme: `u [N] → u' [N]`.
-    pub fn substep(&self, u: &[f64]) -> Vec<f64> {
-        match &self.coefficients {
-            Coefficients::Etd(c) if self.config.scheme == Scheme::Etd1 => self.etd1(c, u),
-            Coefficients::Etd(c) => self.etrk2(c, u),
-            Coefficients::Etdrk4(c) => self.spectral.etdrk4(c, u),
+            Coefficients::Etrk2(c) => etrk2(spectral, c, u),
+            Coefficients::Etdrk4(c) => spectral.etdrk4(c, u),
         }
     }
+}
 
-    fn etd1(&self, c: &EtdCoefficients, u: &[f64]) -> Vec<f64> {
-        let spectral = &self.spectral;
-        spectral.real_ifft(spectral.etd1_spectrum(&c.exp, &c.phi1, u).0)
-    }
+/// `û' = â + (N̂(a) − N̂(u)) φ₂`.
+fn etrk2(spectral: &Spectral1d, c: &EtdCoefficients, u: &[f64]) -> Vec<f64> {
+    let (a_hat, n_u) = spectral.etd1_spectrum(&c.exp, &c.phi1, u);
+    let a = spectral.real_ifft(a_hat.clone());
+    let n_a = spectral.nonlinear(&a);
+    let next = (0..u.len())
+        .map(|j| a_hat[j] + (n_a[j] - n_u[j]) * c.phi2[j])
+        .collect();
+    spectral.real_ifft(next)
+}
 
-    /// `û' = â + (N̂(a) − N̂(u)) φ₂`.
-    fn etrk2(&self, c: &EtdCoefficients, u: &[f64]) -> Vec<f64> {
-        let spectral = &self.spectral;
-        let (a_hat, n_u) = spectral.etd1_spectrum(&c.exp, &c.phi1, u);
-        let a = spectral.real_ifft(a_hat.clone());
-        let n_a = spectral.nonlinear(&a);
-        let next = (0..u.len())
-            .map(|j| a_hat[j] + (n_a[j] - n_u[j]) * c.phi2[j])
-            .collect();
-        spectral.real_ifft(next)
+/// A rustfft-based f64 solver for one configuration (a step is one learned step).
+pub type ReferenceSolver = spectral1d::ReferenceSolver<KsConfig, Coefficients>;
+
+impl ReferenceSolver {
+    /// A solver for a validated `config` (`N̂(u) = −½ik FFT(u²)`).
+    pub fn new(config: KsConfig) -> Result<Self, KsError> {
+        let grid = config.validate()?;
+        let h = config.substep;
+        let coefficients = match config.scheme {
+            Scheme::Etd1 => Coefficients::Etd1(EtdCoefficients::new(&grid, h)),
+            Scheme::Etrk2 => Coefficients::Etrk2(EtdCoefficients::new(&grid, h)),
+            Scheme::Etdrk4 => {
+                Coefficients::Etdrk4(Etdrk4Coefficients::from_symbol(&grid.linear_symbol(), h))
+            }
+        };
+        let factor = nonlinear_factor(&grid);
+        Ok(Self::from_parts(
+            config,
+            config.substeps,
+            coefficients,
+            factor,
+        ))
     }
 }
 
