@@ -11,7 +11,7 @@ use super::stepper::{mode_solver, KsStep};
 use super::{evaluate, preset, KsConfig};
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::study::contract::description::SystemDescription;
-use crate::numerics::study::contract::physics::PhysicalSystem;
+use crate::numerics::study::contract::physics::{training_parameter, PhysicalSystem};
 use crate::numerics::study::contract::playground::Playground;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::preset::deviations;
@@ -134,10 +134,7 @@ impl PhysicalSystem for Ks {
         _solver: &SolverSetup,
         index: usize,
     ) -> Result<Trajectory, TrainError> {
-        let scale = *data
-            .scales
-            .get(index / TRAIN_IC_PARAMETERS.len())
-            .ok_or_else(|| TrainError::invalid("scales", format!("no trajectory {index}")))?;
+        let scale = training_parameter(data, index, TRAIN_IC_PARAMETERS.len())?;
         let solver = data_solver(RESOLUTION);
         let recipe = DataConfig {
             solver,

@@ -9,6 +9,7 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
+use super::output::print_figures;
 use super::CliError;
 use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::counted;
@@ -230,14 +231,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
         return super::bench_ensemble::print(&bench, args.json);
     }
     let bench = time_configs(args, system, configs, &trajectories, &device)?;
-    if args.json {
-        let json = serde_json::to_string_pretty(&bench)
-            .map_err(|err| CliError::Output(err.to_string()))?;
-        println!("{json}");
-    } else {
-        print_bench(&bench);
-    }
-    Ok(())
+    print_figures(&bench, args.json, print_bench)
 }
 
 /// Times every config of `configs` on `trajectories` (see [`time_variant`]).

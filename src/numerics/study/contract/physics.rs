@@ -28,6 +28,63 @@ pub fn parameters_of(data: &[Trajectory]) -> Vec<f64> {
     parameters
 }
 
+/// The parameter value of training trajectory `index` of `data`, `per_value` trajectories per
+/// value (parameter-major).
+pub fn training_parameter(
+    data: &TrainDataConfig,
+    index: usize,
+    per_value: usize,
+) -> Result<f64, TrainError> {
+    data.scales
+        .get(index / per_value)
+        .copied()
+        .ok_or_else(|| TrainError::invalid("scales", format!("no trajectory {index}")))
+}
+
+/// The parameter value of test size `size` of `eval`, refusing a test outside
+/// `0..tests_per_size`.
+pub fn test_parameter(eval: &EvalConfig, size: usize, test: usize) -> Result<f64, TrainError> {
+    let parameter = *eval
+        .scales
+        .get(size)
+        .ok_or_else(|| TrainError::invalid("tests", format!("no test size {size}")))?;
+    if test >= eval.tests_per_size {
+        return Err(TrainError::invalid(
+            "tests",
+            format!("no test {test} in size {size}"),
+        ));
+    }
+    Ok(parameter)
+}
+
+/// Refuses `config` where its mode is not one of `modes` or it asks for a black-box solver,
+/// the system's reasons in the errors: the usual [`SystemDescription::validate_training`].
+pub fn refuse_unstudied(
+    config: &TrainConfig,
+    modes: &[Mode],
+    [mode_reason, black_box_reason]: [&str; 2],
+) -> Result<(), TrainError> {
+    if !modes.contains(&config.mode) {
+        return Err(TrainError::invalid("mode", mode_reason));
+    }
+    if config.black_box_solver {
+        return Err(TrainError::invalid("black_box_solver", black_box_reason));
+    }
+    Ok(())
+}
+
+/// A preset's paragraph: `full` where it deviates in nothing, else the reduced budget and every
+/// deviation from the `reference` budget (`"paper"`, `"full one"`).
+pub fn budget_description(deviations: &[String], reference: &str, full: &str) -> String {
+    if deviations.is_empty() {
+        return full.to_string();
+    }
+    format!(
+        "A reduced budget. Deviations from the {reference}: {}.",
+        deviations.join("; ")
+    )
+}
+
 /// The data and training side of one physical system: everything [`SystemDescription`] says,
 /// plus the solvers, the metrics and the hybrid step, which run on a burn device. Only the
 /// study's runner, the workers and the CLI hold one; the page holds descriptions.
