@@ -107,6 +107,11 @@ impl Spectral1d {
         (a_hat, n_u)
     }
 
+    /// One exponential Euler sub-step: `u' = Re IFFT(e^{L̂h} û + φ₁ N̂(u))`.
+    pub fn etd1(&self, exp: &[f64], phi1: &[f64], u: &[f64]) -> Vec<f64> {
+        self.real_ifft(self.etd1_spectrum(exp, phi1, u).0)
+    }
+
     /// Cox–Matthews ETDRK4 in the Kassam–Trefethen form (stages kept in spectral space).
     pub fn etdrk4(&self, c: &Etdrk4Coefficients, u: &[f64]) -> Vec<f64> {
         let n = u.len();

@@ -6,7 +6,7 @@ use super::grid::{rms, sample, spacing};
 use super::initial::random_vorticity;
 use super::piso::PisoGradient;
 use super::staggered::{coarse_from_fine, divergence, velocity_from_vorticity};
-use super::tests::LossProbe;
+use super::tests::{taylor_green_error_of, LossProbe};
 use crate::numerics::backend;
 use crate::numerics::metrics::{max_abs, max_abs_difference};
 use crate::numerics::types::Precision;
@@ -97,13 +97,7 @@ fn piso_temporal_order_is_1() {
 /// Max error of PISO against the decaying Taylor–Green vortex (face averages) at t = 0.2.
 fn taylor_green_error(n: usize) -> f64 {
     let (dt, steps, viscosity) = (0.001, 200, 0.05);
-    let solver = piso(n, dt).with_forcing(0.0).expect("no forcing");
-    let omega = sample(n, |x, y| 2.0 * x.sin() * y.sin());
-    let start = coarse_from_fine(&omega, n, n).expect("face averages");
-    let got = solver.advance_host(&start, viscosity, steps).expect("run");
-    let decay = (-2.0 * viscosity * dt * steps as f64).exp();
-    let want: Vec<f64> = start.iter().map(|w| w * decay).collect();
-    max_abs_difference(&got, &want) / max_abs(&want)
+    taylor_green_error_of(&piso(n, dt), n, dt, steps, viscosity)
 }
 
 #[test]

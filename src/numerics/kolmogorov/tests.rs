@@ -27,7 +27,19 @@ fn taylor_green(n: usize, amplitude: f64) -> Vec<f64> {
 
 /// Max error of the coarse solver against the decaying Taylor–Green vortex after `steps`.
 fn taylor_green_error(n: usize, dt: f64, steps: usize, viscosity: f64) -> f64 {
-    let solver = f64_solver(n, dt).with_forcing(0.0).expect("no forcing");
+    taylor_green_error_of(&f64_solver(n, dt), n, dt, steps, viscosity)
+}
+
+/// Max error of `solver` (`N × N`, step `dt`, unforced) against the decaying Taylor–Green
+/// vortex (face averages) after `steps`, relative to the vortex's largest value.
+pub(super) fn taylor_green_error_of(
+    solver: &CoarseSolver,
+    n: usize,
+    dt: f64,
+    steps: usize,
+    viscosity: f64,
+) -> f64 {
+    let solver = solver.clone().with_forcing(0.0).expect("no forcing");
     let start = taylor_green(n, 1.0);
     let got = solver.advance_host(&start, viscosity, steps).expect("run");
     let decay = (-2.0 * viscosity * dt * steps as f64).exp();

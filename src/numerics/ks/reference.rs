@@ -21,9 +21,7 @@ pub enum Coefficients {
 impl Substep for Coefficients {
     fn substep(&self, spectral: &Spectral1d, u: &[f64]) -> Vec<f64> {
         match self {
-            Coefficients::Etd1(c) => {
-                spectral.real_ifft(spectral.etd1_spectrum(&c.exp, &c.phi1, u).0)
-            }
+            Coefficients::Etd1(c) => spectral.etd1(&c.exp, &c.phi1, u),
             Coefficients::Etrk2(c) => etrk2(spectral, c, u),
             Coefficients::Etdrk4(c) => spectral.etdrk4(c, u),
         }
