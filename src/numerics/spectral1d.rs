@@ -112,6 +112,17 @@ impl Spectral1d {
         self.real_ifft(self.etd1_spectrum(exp, phi1, u).0)
     }
 
+    /// One ETRK2 sub-step: exponential Euler `â`, then `û' = â + (N̂(a) − N̂(u)) φ₂`.
+    pub fn etrk2(&self, exp: &[f64], phi1: &[f64], phi2: &[f64], u: &[f64]) -> Vec<f64> {
+        let (a_hat, n_u) = self.etd1_spectrum(exp, phi1, u);
+        let a = self.real_ifft(a_hat.clone());
+        let n_a = self.nonlinear(&a);
+        let next = (0..u.len())
+            .map(|j| a_hat[j] + (n_a[j] - n_u[j]) * phi2[j])
+            .collect();
+        self.real_ifft(next)
+    }
+
     /// Cox–Matthews ETDRK4 in the Kassam–Trefethen form (stages kept in spectral space).
     pub fn etdrk4(&self, c: &Etdrk4Coefficients, u: &[f64]) -> Vec<f64> {
         let n = u.len();
@@ -143,23 +154,50 @@ impl Spectral1d {
     }
 }
 
-/// A system's f64 sub-step on the shared machinery (its ETD coefficients, per scheme).
-pub trait Substep {
-    /// One sub-step `h` of the scheme: `u [N] → u' [N]`.
-    fn substep(&self, spectral: &Spectral1d, u: &[f64]) -> Vec<f64>;
+/// An exponential time-differencing scheme with its coefficients for one `(L̂, h)`.
+pub enum EtdScheme {
+    /// Exponential Euler: `e^{L̂h}` and `φ₁` per mode.
+    Etd1 {
+        /// `e^{L̂h}`.
+        exp: Vec<f64>,
+        /// `φ₁`.
+        phi1: Vec<f64>,
+    },
+    /// ETRK2 (exponential Euler, then the `φ₂` correction).
+    Etrk2 {
+        /// `e^{L̂h}`.
+        exp: Vec<f64>,
+        /// `φ₁`.
+        phi1: Vec<f64>,
+        /// `φ₂`.
+        phi2: Vec<f64>,
+    },
+    /// Cox–Matthews ETDRK4.
+    Etdrk4(Etdrk4Coefficients),
 }
 
-/// A rustfft-based f64 solver of one configuration `C`: `substeps` sub-steps of the scheme `S`
-/// per step, one state `[N]` at a time.
-pub struct ReferenceSolver<C, S> {
+impl EtdScheme {
+    /// One sub-step `h`: `u [N] → u' [N]`.
+    pub fn substep(&self, spectral: &Spectral1d, u: &[f64]) -> Vec<f64> {
+        match self {
+            EtdScheme::Etd1 { exp, phi1 } => spectral.etd1(exp, phi1, u),
+            EtdScheme::Etrk2 { exp, phi1, phi2 } => spectral.etrk2(exp, phi1, phi2, u),
+            EtdScheme::Etdrk4(c) => spectral.etdrk4(c, u),
+        }
+    }
+}
+
+/// A rustfft-based f64 solver of one configuration `C`: `substeps` sub-steps of its
+/// [`EtdScheme`] per step, one state `[N]` at a time.
+pub struct ReferenceSolver<C> {
     config: C,
     substeps: usize,
-    scheme: S,
+    scheme: EtdScheme,
     /// The FFT pair and the system's `N̂(u)`.
     spectral: Spectral1d,
 }
 
-impl<C: std::fmt::Debug, S> std::fmt::Debug for ReferenceSolver<C, S> {
+impl<C: std::fmt::Debug> std::fmt::Debug for ReferenceSolver<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReferenceSolver")
             .field("config", &self.config)
@@ -167,10 +205,15 @@ impl<C: std::fmt::Debug, S> std::fmt::Debug for ReferenceSolver<C, S> {
     }
 }
 
-impl<C, S: Substep> ReferenceSolver<C, S> {
+impl<C> ReferenceSolver<C> {
     /// The solver of a validated `config` taking `substeps` sub-steps of `scheme` per step, with
     /// the system's `N̂(u) = factor ⊙ FFT(u²)`.
-    pub fn from_parts(config: C, substeps: usize, scheme: S, factor: Vec<Complex64>) -> Self {
+    pub fn from_parts(
+        config: C,
+        substeps: usize,
+        scheme: EtdScheme,
+        factor: Vec<Complex64>,
+    ) -> Self {
         Self {
             config,
             substeps,

@@ -7,44 +7,24 @@
 use super::config::{BurgersConfig, Scheme};
 use super::error::BurgersError;
 use super::operators::{etdrk4_coefficients, nonlinear_factor, Etd1Coefficients};
-use crate::numerics::etd::Etdrk4Coefficients;
-use crate::numerics::spectral1d::{self, Spectral1d, Substep};
-
-/// The coefficients of Burgers's schemes for one `(ν, h)`.
-pub enum Coefficients {
-    /// Exponential Euler.
-    Etd1(Etd1Coefficients),
-    /// Cox–Matthews ETDRK4.
-    Etdrk4(Etdrk4Coefficients),
-}
-
-impl Substep for Coefficients {
-    fn substep(&self, spectral: &Spectral1d, u: &[f64]) -> Vec<f64> {
-        match self {
-            Coefficients::Etd1(c) => spectral.etd1(&c.exp, &c.phi1, u),
-            Coefficients::Etdrk4(c) => spectral.etdrk4(c, u),
-        }
-    }
-}
+use crate::numerics::spectral1d::{self, EtdScheme};
 
 /// A rustfft-based f64 solver for one configuration.
-pub type ReferenceSolver = spectral1d::ReferenceSolver<BurgersConfig, Coefficients>;
+pub type ReferenceSolver = spectral1d::ReferenceSolver<BurgersConfig>;
 
 impl ReferenceSolver {
     /// A solver for a validated `config` (`N̂(u) = −½ik·m(k)·FFT(u²)`).
     pub fn new(config: BurgersConfig) -> Result<Self, BurgersError> {
         let grid = config.validate()?;
         let (nu, h) = (config.viscosity, config.substep);
-        let coefficients = match config.scheme {
-            Scheme::Etd1 => Coefficients::Etd1(Etd1Coefficients::new(&grid, nu, h)),
-            Scheme::Etdrk4 => Coefficients::Etdrk4(etdrk4_coefficients(&grid, nu, h)),
+        let scheme = match config.scheme {
+            Scheme::Etd1 => {
+                let Etd1Coefficients { exp, phi1 } = Etd1Coefficients::new(&grid, nu, h);
+                EtdScheme::Etd1 { exp, phi1 }
+            }
+            Scheme::Etdrk4 => EtdScheme::Etdrk4(etdrk4_coefficients(&grid, nu, h)),
         };
         let factor = nonlinear_factor(&grid);
-        Ok(Self::from_parts(
-            config,
-            config.substeps,
-            coefficients,
-            factor,
-        ))
+        Ok(Self::from_parts(config, config.substeps, scheme, factor))
     }
 }

@@ -14,15 +14,16 @@ use crate::numerics::nets::Architecture;
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::study::contract::description::SystemDescription;
 use crate::numerics::study::contract::physics::{
-    budget_description, refuse_unstudied, test_parameter, training_parameter, PhysicalSystem,
+    budget_description, refuse_unstudied, space_time_facts, test_parameter, training_parameter,
+    PhysicalSystem,
 };
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
 use crate::numerics::types::{
-    BaselineWords, EvalConfig, MapWords, Measures, MetricWords, Parameter, ParameterWords,
-    SolverSetup, StateShape, System, SystemFacts, TestMetrics, Trajectory,
+    EvalConfig, Parameter, ParameterWords, SolverSetup, StateShape, System, SystemFacts,
+    TestMetrics, Trajectory,
 };
 
 /// Viscous Burgers.
@@ -92,20 +93,15 @@ impl SystemDescription for Burgers {
     }
 
     fn facts(&self) -> SystemFacts {
-        SystemFacts {
-            metric: MetricWords::RELATIVE_ERROR,
-            baseline: BaselineWords::ETD1_ONLY,
-            maps: MapWords::SPACE_TIME,
-            parameter: ParameterWords {
+        space_time_facts(
+            ParameterWords {
                 name: "viscosity",
                 test: "ν",
                 training_label: "Training viscosities ν",
                 training_unit: "training viscosity",
             },
-            solver_first: None,
-            paper_c_nog_over_p_wig: None,
-            measures: Measures::ONE_D,
-        }
+            None,
+        )
     }
 
     fn training_trajectories(&self, data: &TrainDataConfig) -> usize {

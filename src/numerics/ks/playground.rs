@@ -4,7 +4,7 @@
 use super::config::{KsConfig, Scheme, BASE_DOMAIN_SIZE, DEFAULT_RESOLUTION};
 use super::data::WARMUP_STEPS;
 use super::grid::Grid;
-use super::initial::{train_ic, TestIc};
+use super::initial::{train_ic, training_family, TestIc};
 use super::system::Ks;
 use super::ReferenceSolver;
 use crate::numerics::study::contract::playground::{Playground, StepFn};
@@ -27,14 +27,7 @@ impl Playground for Ks {
     }
 
     fn training_state(&self, a: f64, b: f64, parameter: f64, n: usize) -> Result<Vec<f64>, String> {
-        let grid = grid(parameter, n)?;
-        let tau = std::f64::consts::TAU;
-        let l = grid.domain_size;
-        Ok(grid
-            .points()
-            .iter()
-            .map(|&x| (tau * x).cos() + a * (tau * x / l).cos() * (1.0 + b * (tau * x / l).sin()))
-            .collect())
+        Ok(training_family(&grid(parameter, n)?, a, b))
     }
 
     fn test_state(

@@ -6,61 +6,31 @@
 use super::config::{KsConfig, Scheme};
 use super::error::KsError;
 use super::operators::{nonlinear_factor, EtdCoefficients, Etdrk4Coefficients};
-use crate::numerics::spectral1d::{self, Spectral1d, Substep};
-
-/// The coefficients of the KS schemes for one sub-step `h`.
-pub enum Coefficients {
-    /// Exponential Euler.
-    Etd1(EtdCoefficients),
-    /// Exponential RK2 (ETRK2).
-    Etrk2(EtdCoefficients),
-    /// Cox–Matthews ETDRK4.
-    Etdrk4(Etdrk4Coefficients),
-}
-
-impl Substep for Coefficients {
-    fn substep(&self, spectral: &Spectral1d, u: &[f64]) -> Vec<f64> {
-        match self {
-            Coefficients::Etd1(c) => spectral.etd1(&c.exp, &c.phi1, u),
-            Coefficients::Etrk2(c) => etrk2(spectral, c, u),
-            Coefficients::Etdrk4(c) => spectral.etdrk4(c, u),
-        }
-    }
-}
-
-/// `û' = â + (N̂(a) − N̂(u)) φ₂`.
-fn etrk2(spectral: &Spectral1d, c: &EtdCoefficients, u: &[f64]) -> Vec<f64> {
-    let (a_hat, n_u) = spectral.etd1_spectrum(&c.exp, &c.phi1, u);
-    let a = spectral.real_ifft(a_hat.clone());
-    let n_a = spectral.nonlinear(&a);
-    let next = (0..u.len())
-        .map(|j| a_hat[j] + (n_a[j] - n_u[j]) * c.phi2[j])
-        .collect();
-    spectral.real_ifft(next)
-}
+use crate::numerics::spectral1d::{self, EtdScheme};
 
 /// A rustfft-based f64 solver for one configuration (a step is one learned step).
-pub type ReferenceSolver = spectral1d::ReferenceSolver<KsConfig, Coefficients>;
+pub type ReferenceSolver = spectral1d::ReferenceSolver<KsConfig>;
 
 impl ReferenceSolver {
     /// A solver for a validated `config` (`N̂(u) = −½ik FFT(u²)`).
     pub fn new(config: KsConfig) -> Result<Self, KsError> {
         let grid = config.validate()?;
         let h = config.substep;
-        let coefficients = match config.scheme {
-            Scheme::Etd1 => Coefficients::Etd1(EtdCoefficients::new(&grid, h)),
-            Scheme::Etrk2 => Coefficients::Etrk2(EtdCoefficients::new(&grid, h)),
+        let scheme = match config.scheme {
+            Scheme::Etd1 => {
+                let EtdCoefficients { exp, phi1, .. } = EtdCoefficients::new(&grid, h);
+                EtdScheme::Etd1 { exp, phi1 }
+            }
+            Scheme::Etrk2 => {
+                let EtdCoefficients { exp, phi1, phi2 } = EtdCoefficients::new(&grid, h);
+                EtdScheme::Etrk2 { exp, phi1, phi2 }
+            }
             Scheme::Etdrk4 => {
-                Coefficients::Etdrk4(Etdrk4Coefficients::from_symbol(&grid.linear_symbol(), h))
+                EtdScheme::Etdrk4(Etdrk4Coefficients::from_symbol(&grid.linear_symbol(), h))
             }
         };
         let factor = nonlinear_factor(&grid);
-        Ok(Self::from_parts(
-            config,
-            config.substeps,
-            coefficients,
-            factor,
-        ))
+        Ok(Self::from_parts(config, config.substeps, scheme, factor))
     }
 }
 

@@ -11,6 +11,7 @@ use super::fused_conv::conv_layer;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
 
+use super::frame::FrameLayer;
 use super::grid::{from_grid, to_grid};
 use super::network::{Facts, GridSize, Marker, Network};
 use super::resnet1d::{conv_flops, PeriodicConv1d};

@@ -11,7 +11,10 @@ use super::description::SystemDescription;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{EnsembleTrainer, Mode, TrainConfig, TrainError, Trainer};
-use crate::numerics::types::{EvalConfig, SolverSetup, System, TestMetrics, Trajectory};
+use crate::numerics::types::{
+    BaselineWords, EvalConfig, MapWords, Measures, MetricWords, ParameterWords, SolverSetup,
+    System, SystemFacts, TestMetrics, Trajectory,
+};
 
 /// Finds the implementation of a [`System`]: the registry's `System::physics`, handed down by
 /// the front ends (CLI, page, workers) to the study's entry points, which never name a system.
@@ -71,6 +74,24 @@ pub fn refuse_unstudied(
         return Err(TrainError::invalid("black_box_solver", black_box_reason));
     }
     Ok(())
+}
+
+/// The facts of a 1-D system scored by the relative error, beside its ETD1 coarse solver as the
+/// baseline, drawn as space–time maps: `parameter`'s words, and the paper's C-NOG / P-WIG ratio
+/// where the paper has one.
+pub fn space_time_facts(
+    parameter: ParameterWords,
+    paper_c_nog_over_p_wig: Option<&'static str>,
+) -> SystemFacts {
+    SystemFacts {
+        metric: MetricWords::RELATIVE_ERROR,
+        baseline: BaselineWords::ETD1_ONLY,
+        maps: MapWords::SPACE_TIME,
+        parameter,
+        solver_first: None,
+        paper_c_nog_over_p_wig,
+        measures: Measures::ONE_D,
+    }
 }
 
 /// A preset's paragraph: `full` where it deviates in nothing, else the reduced budget and every
