@@ -8,33 +8,16 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{assert_usage_error, path, results_without_timing, run_cli, scratch, study};
+use common::{
+    assert_usage_error, path, results_without_timing, run_cli, scratch, study, tiny_study,
+    write_plan,
+};
 
-/// Two modes × two modalities of a 4 × 1 network, two seeds, 8 iterations: 8 cells.
-const STUDY: [&str; 16] = [
-    "--preset",
-    "quick",
-    "--seeds",
-    "2",
-    "--iterations",
-    "8",
-    "--rollout",
-    "24",
-    "--modes",
-    "predict,correct",
-    "--modalities",
-    "one,wig",
-    "--channels",
-    "4",
-    "--depth",
-    "1",
-];
+/// Iterations per training of the cells' tiny study ([`tiny_study`]).
+const ITERATIONS: &str = "8";
 
 fn plan(dir: &Path) -> PathBuf {
-    let plan = dir.join("plan.json");
-    let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
-    args.extend(STUDY);
-    let printed = study(&args);
+    let (plan, printed) = write_plan(dir, &tiny_study(ITERATIONS));
     assert!(printed.contains(": 8 cells,"), "{printed}");
     plan
 }
@@ -44,7 +27,7 @@ fn cells_run_one_by_one_merge_into_the_one_process_results() {
     let dir = scratch("cells", "merge");
     let single = dir.join("single.json");
     let mut args = vec!["--quiet", "--out", path(&single)];
-    args.extend(STUDY);
+    args.extend(tiny_study(ITERATIONS));
     study(&args);
     let plan = plan(&dir);
     let cells = dir.join("cells");
@@ -381,7 +364,7 @@ fn a_cell_stopped_at_its_time_limit_resumes_to_the_same_result() {
     let plan = dir.join("plan.json");
     let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
     // 60 iterations: the stop comes after the first tick of training (20).
-    args.extend(STUDY.map(|arg| if arg == "8" { "60" } else { arg }));
+    args.extend(tiny_study("60"));
     study(&args);
     let run_output = |out: &Path, extra: &[&str]| {
         let mut args = vec!["run-cell", "--plan", path(&plan), "--cell", "2", "--out"];
@@ -467,7 +450,7 @@ fn an_ensemble_stopped_at_its_time_limit_resumes_to_the_same_results() {
     let dir = scratch("cells", "resume-ensemble");
     let plan = dir.join("plan.json");
     let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
-    args.extend(STUDY.map(|arg| if arg == "8" { "60" } else { arg }));
+    args.extend(tiny_study("60"));
     study(&args);
     let run_output = |out: &Path, cells: &str, extra: &[&str]| {
         let mut args = vec!["run-cell", "--plan", path(&plan), "--cell", cells, "--out"];

@@ -4,27 +4,13 @@
 
 mod common;
 
-use common::{assert_usage_error, path, results_without_timing, run_cli, scratch, study};
+use common::{
+    assert_usage_error, path, results_without_timing, run_cli, scratch, study, tiny_study,
+    write_plan,
+};
 
-/// Two modes × two modalities of a 4 × 1 network, two seeds, 6 iterations: 8 trainings.
-const STUDY: [&str; 16] = [
-    "--preset",
-    "quick",
-    "--seeds",
-    "2",
-    "--iterations",
-    "6",
-    "--rollout",
-    "24",
-    "--modes",
-    "predict,correct",
-    "--modalities",
-    "one,wig",
-    "--channels",
-    "4",
-    "--depth",
-    "1",
-];
+/// Iterations per training of the tiny study ([`tiny_study`]): 8 trainings.
+const ITERATIONS: &str = "6";
 
 #[test]
 fn two_jobs_give_exactly_the_results_of_one() {
@@ -32,7 +18,7 @@ fn two_jobs_give_exactly_the_results_of_one() {
     let run = |jobs: &str| {
         let out = dir.join(format!("results-{jobs}.json"));
         let mut args = vec!["--quiet", "--jobs", jobs, "--out", path(&out)];
-        args.extend(STUDY);
+        args.extend(tiny_study(ITERATIONS));
         let printed = study(&args);
         assert!(
             printed.contains(&format!("on {jobs} thread(s)")),
@@ -54,7 +40,7 @@ fn the_estimate_is_for_the_threads_that_run() {
     let estimate = |jobs: &str| {
         let out = dir.join(format!("results-{jobs}.json"));
         let mut args = vec!["--jobs", jobs, "--out", path(&out)];
-        args.extend(STUDY);
+        args.extend(tiny_study(ITERATIONS));
         let output = run_cli("study", &args);
         assert!(output.status.success());
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -80,10 +66,7 @@ fn the_estimate_is_for_the_threads_that_run() {
 #[test]
 fn a_list_of_cells_on_two_jobs_merges_into_the_one_job_study() {
     let dir = scratch("jobs", "cells");
-    let plan = dir.join("plan.json");
-    let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
-    args.extend(STUDY);
-    study(&args);
+    let (plan, _) = write_plan(&dir, &tiny_study(ITERATIONS));
     let cells = dir.join("cells");
     let printed = study(&[
         "run-cell",
@@ -118,7 +101,7 @@ fn a_list_of_cells_on_two_jobs_merges_into_the_one_job_study() {
     ]);
     let single = dir.join("single.json");
     let mut args = vec!["--quiet", "--jobs", "1", "--out", path(&single)];
-    args.extend(STUDY);
+    args.extend(tiny_study(ITERATIONS));
     study(&args);
     assert_eq!(
         results_without_timing(&merged)["variants"],

@@ -315,7 +315,6 @@ fn long_functions() -> Vec<String> {
 }
 
 #[test]
-#[ignore = "enabled when the house work merges"]
 fn functions_are_short() {
     let long = long_functions();
     assert!(

@@ -1,8 +1,14 @@
 //! Exponential time differencing coefficients for a diagonal linear operator (one real symbol
 //! value per mode), shared by every spectral solver: `φ₁`, `φ₂` (ETD1, ETRK2) and the
-//! Kassam–Trefethen contour-integral coefficients of Cox–Matthews ETDRK4.
+//! Kassam–Trefethen contour-integral coefficients of Cox–Matthews ETDRK4; and the batched,
+//! differentiable ETD1 / ETRK2 sub-step of the 1-D tensor solvers as matmuls ([`EtdTensors`]).
 
+use burn::tensor::{Device, Tensor};
 use num_complex::Complex64;
+
+use super::counted::matmul;
+use super::matrices::{matrix_tensor, transpose};
+use super::types::Precision;
 
 /// Contour points for the Kassam–Trefethen coefficients (full circle of radius 1 around `L̂h`).
 pub const CONTOUR_POINTS: usize = 64;
@@ -74,5 +80,78 @@ impl Etdrk4Coefficients {
             f2: symbol.iter().map(|&l| mean(l, &f2)).collect(),
             f3: symbol.iter().map(|&l| mean(l, &f3)).collect(),
         }
+    }
+}
+
+/// ETD1 / ETRK2 sub-steps as matmuls with constant real operator matrices on a burn device, on
+/// row batches `[batch, N]`: ETD1 `u' = u Eᵀ + u² P₁ᵀ`, ETRK2 `a = u Eᵀ + u² P₁ᵀ`,
+/// `u' = a + (a² − u²) P₂ᵀ`. The matrices are constants (no gradient); gradients flow through
+/// the state. Cheap to clone (tensors are handles).
+#[derive(Debug, Clone)]
+pub struct EtdTensors {
+    points: usize,
+    precision: Precision,
+    device: Device,
+    /// `Eᵀ`, `[N, N]`.
+    exp_t: Tensor<2>,
+    /// `P₁ᵀ`, `[N, N]`.
+    nonlinear1_t: Tensor<2>,
+    /// `P₂ᵀ`, `[N, N]` (ETRK2 only).
+    nonlinear2_t: Option<Tensor<2>>,
+}
+
+impl EtdTensors {
+    /// Uploads the transposes of the row-major `[N, N]` f64 matrices `E`, `P₁` and (ETRK2 only)
+    /// `P₂` of an `n`-point grid to `device` in `precision`.
+    pub fn upload(
+        n: usize,
+        [exp, nonlinear1]: [&[f64]; 2],
+        nonlinear2: Option<&[f64]>,
+        device: &Device,
+        precision: Precision,
+    ) -> Self {
+        let upload = |m: &[f64]| matrix_tensor(transpose(m, n), [n, n], device, precision);
+        Self {
+            points: n,
+            precision,
+            device: device.clone(),
+            exp_t: upload(exp),
+            nonlinear1_t: upload(nonlinear1),
+            nonlinear2_t: nonlinear2.map(upload),
+        }
+    }
+
+    /// The precision of the matrices (inputs must match).
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+
+    /// A `[batch, N]` state tensor on this device and precision from f64 rows.
+    pub fn states(&self, rows: &[Vec<f64>]) -> Tensor<2> {
+        let values: Vec<f64> = rows.iter().flat_map(|row| row.iter().copied()).collect();
+        matrix_tensor(
+            values,
+            [rows.len(), self.points],
+            &self.device,
+            self.precision,
+        )
+    }
+
+    /// One sub-step: `[batch, N] → [batch, N]`.
+    pub fn substep(&self, u: Tensor<2>) -> Tensor<2> {
+        let squared = u.clone() * u.clone();
+        let a = matmul(u, self.exp_t.clone()) + matmul(squared.clone(), self.nonlinear1_t.clone());
+        match &self.nonlinear2_t {
+            None => a,
+            Some(p2) => {
+                let difference = a.clone() * a.clone() - squared;
+                a + matmul(difference, p2.clone())
+            }
+        }
+    }
+
+    /// `substeps` sub-steps: `[batch, N] → [batch, N]`.
+    pub fn steps(&self, u: Tensor<2>, substeps: usize) -> Tensor<2> {
+        (0..substeps).fold(u, |state, _| self.substep(state))
     }
 }

@@ -100,9 +100,19 @@ pub fn pearson(a: &[f64], b: &[f64]) -> f64 {
     }
     let mean_a = a[..n].iter().sum::<f64>() / n as f64;
     let mean_b = b[..n].iter().sum::<f64>() / n as f64;
+    correlation_of((0..n).map(|i| (a[i] - mean_a, b[i] - mean_b)))
+}
+
+/// `Σ a b / √(Σ a² Σ b²)` (jax-cfd's `correlation` of normalised fields, no mean removed: a
+/// periodic curl has zero mean); 0 where either is not finite or zero.
+pub fn field_correlation(a: &[f64], b: &[f64]) -> f64 {
+    correlation_of(a.iter().copied().zip(b.iter().copied()))
+}
+
+/// `Σ x y / √(Σ x² Σ y²)` over the pairs `(x, y)`, summed in order; 0 where not finite.
+fn correlation_of(pairs: impl Iterator<Item = (f64, f64)>) -> f64 {
     let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
-    for i in 0..n {
-        let (x, y) = (a[i] - mean_a, b[i] - mean_b);
+    for (x, y) in pairs {
         ab += x * y;
         aa += x * x;
         bb += y * y;
@@ -113,6 +123,19 @@ pub fn pearson(a: &[f64], b: &[f64]) -> f64 {
     } else {
         0.0
     }
+}
+
+/// `max |a − b|` over the common length (the L∞ distance; 0 for empty vectors).
+pub fn max_abs_difference(a: &[f64], b: &[f64]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+/// `max |a|` (the L∞ norm; 0 for an empty vector).
+pub fn max_abs(a: &[f64]) -> f64 {
+    a.iter().map(|x| x.abs()).fold(0.0, f64::max)
 }
 
 /// Steps until the correlation with the truth falls below 0.2 and stays below for 5 more steps;

@@ -107,6 +107,22 @@ impl Spectral1d {
         (a_hat, n_u)
     }
 
+    /// One exponential Euler sub-step: `u' = Re IFFT(e^{L̂h} û + φ₁ N̂(u))`.
+    pub fn etd1(&self, exp: &[f64], phi1: &[f64], u: &[f64]) -> Vec<f64> {
+        self.real_ifft(self.etd1_spectrum(exp, phi1, u).0)
+    }
+
+    /// One ETRK2 sub-step: exponential Euler `â`, then `û' = â + (N̂(a) − N̂(u)) φ₂`.
+    pub fn etrk2(&self, exp: &[f64], phi1: &[f64], phi2: &[f64], u: &[f64]) -> Vec<f64> {
+        let (a_hat, n_u) = self.etd1_spectrum(exp, phi1, u);
+        let a = self.real_ifft(a_hat.clone());
+        let n_a = self.nonlinear(&a);
+        let next = (0..u.len())
+            .map(|j| a_hat[j] + (n_a[j] - n_u[j]) * phi2[j])
+            .collect();
+        self.real_ifft(next)
+    }
+
     /// Cox–Matthews ETDRK4 in the Kassam–Trefethen form (stages kept in spectral space).
     pub fn etdrk4(&self, c: &Etdrk4Coefficients, u: &[f64]) -> Vec<f64> {
         let n = u.len();
@@ -138,8 +154,99 @@ impl Spectral1d {
     }
 }
 
+/// An exponential time-differencing scheme with its coefficients for one `(L̂, h)`.
+pub enum EtdScheme {
+    /// Exponential Euler: `e^{L̂h}` and `φ₁` per mode.
+    Etd1 {
+        /// `e^{L̂h}`.
+        exp: Vec<f64>,
+        /// `φ₁`.
+        phi1: Vec<f64>,
+    },
+    /// ETRK2 (exponential Euler, then the `φ₂` correction).
+    Etrk2 {
+        /// `e^{L̂h}`.
+        exp: Vec<f64>,
+        /// `φ₁`.
+        phi1: Vec<f64>,
+        /// `φ₂`.
+        phi2: Vec<f64>,
+    },
+    /// Cox–Matthews ETDRK4.
+    Etdrk4(Etdrk4Coefficients),
+}
+
+impl EtdScheme {
+    /// One sub-step `h`: `u [N] → u' [N]`.
+    pub fn substep(&self, spectral: &Spectral1d, u: &[f64]) -> Vec<f64> {
+        match self {
+            EtdScheme::Etd1 { exp, phi1 } => spectral.etd1(exp, phi1, u),
+            EtdScheme::Etrk2 { exp, phi1, phi2 } => spectral.etrk2(exp, phi1, phi2, u),
+            EtdScheme::Etdrk4(c) => spectral.etdrk4(c, u),
+        }
+    }
+}
+
+/// A rustfft-based f64 solver of one configuration `C`: `substeps` sub-steps of its
+/// [`EtdScheme`] per step, one state `[N]` at a time.
+pub struct ReferenceSolver<C> {
+    config: C,
+    substeps: usize,
+    scheme: EtdScheme,
+    /// The FFT pair and the system's `N̂(u)`.
+    spectral: Spectral1d,
+}
+
+impl<C: std::fmt::Debug> std::fmt::Debug for ReferenceSolver<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReferenceSolver")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C> ReferenceSolver<C> {
+    /// The solver of a validated `config` taking `substeps` sub-steps of `scheme` per step, with
+    /// the system's `N̂(u) = factor ⊙ FFT(u²)`.
+    pub fn from_parts(
+        config: C,
+        substeps: usize,
+        scheme: EtdScheme,
+        factor: Vec<Complex64>,
+    ) -> Self {
+        Self {
+            config,
+            substeps,
+            scheme,
+            spectral: Spectral1d::new(factor),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &C {
+        &self.config
+    }
+
+    /// One step (`substeps` sub-steps of `h`): `u [N] → u' [N]`.
+    pub fn step(&self, u: &[f64]) -> Vec<f64> {
+        repeat(|v| self.substep(v), u, self.substeps)
+    }
+
+    /// `steps` steps from `u0`: `steps + 1` states (`[0]` = `u0`), stopping before the first
+    /// non-finite state (which is not included); with the index of that state if it stopped
+    /// early.
+    pub fn trajectory(&self, u0: &[f64], steps: usize) -> (Vec<Vec<f64>>, Option<usize>) {
+        trajectory(|u| self.step(u), u0, steps)
+    }
+
+    /// One sub-step of the configured scheme: `u [N] → u' [N]`.
+    pub fn substep(&self, u: &[f64]) -> Vec<f64> {
+        self.scheme.substep(&self.spectral, u)
+    }
+}
+
 /// `substeps` applications of `substep` to `u`.
-pub fn repeat(substep: impl Fn(&[f64]) -> Vec<f64>, u: &[f64], substeps: usize) -> Vec<f64> {
+fn repeat(substep: impl Fn(&[f64]) -> Vec<f64>, u: &[f64], substeps: usize) -> Vec<f64> {
     let mut state = u.to_vec();
     for _ in 0..substeps {
         state = substep(&state);
@@ -149,7 +256,7 @@ pub fn repeat(substep: impl Fn(&[f64]) -> Vec<f64>, u: &[f64], substeps: usize) 
 
 /// `steps` applications of `step` from `u0`: `steps + 1` states (`[0]` = `u0`), stopping before
 /// the first non-finite state; with the index of that state if it stopped early.
-pub fn trajectory(
+fn trajectory(
     step: impl Fn(&[f64]) -> Vec<f64>,
     u0: &[f64],
     steps: usize,

@@ -66,3 +66,36 @@ pub fn results_without_timing(path: &Path) -> serde_json::Value {
     }
     results
 }
+
+/// The flags of a tiny study: two modes × two modalities of a 4 × 1 network, two seeds,
+/// `iterations` iterations each, a 24-step rollout (8 trainings, 8 cells).
+pub fn tiny_study(iterations: &'static str) -> [&'static str; 16] {
+    [
+        "--preset",
+        "quick",
+        "--seeds",
+        "2",
+        "--iterations",
+        iterations,
+        "--rollout",
+        "24",
+        "--modes",
+        "predict,correct",
+        "--modalities",
+        "one,wig",
+        "--channels",
+        "4",
+        "--depth",
+        "1",
+    ]
+}
+
+/// Writes the plan of the study `flags` to `dir/plan.json` (no estimate): its path and what
+/// `study plan` printed.
+pub fn write_plan(dir: &Path, flags: &[&str]) -> (PathBuf, String) {
+    let plan = dir.join("plan.json");
+    let mut args = vec!["plan", "--no-estimate", "--out", path(&plan)];
+    args.extend(flags);
+    let printed = study(&args);
+    (plan, printed)
+}

@@ -160,16 +160,6 @@ impl HybridStep for BurgersStepper {
         self.viscosity(size) / VISCOSITY_SCALE
     }
 
-    fn step(
-        &self,
-        net: &dyn Forward,
-        size: usize,
-        u: Tensor<2>,
-        channel: Tensor<2>,
-    ) -> Result<Tensor<2>, TrainError> {
-        Ok(BurgersStepper::step(self, net, size, u, channel))
-    }
-
     /// Each group's coarse step apart, the network once.
     fn step_sizes(
         &self,
@@ -208,13 +198,7 @@ mod tests {
     #[test]
     fn correction_is_etd1_plus_the_scaled_network() {
         let device = backend::cpu();
-        let net = NetConfig {
-            channels: 4,
-            depth: 1,
-            ..NetConfig::default()
-        }
-        .init(&device, 5)
-        .expect("net");
+        let net = NetConfig::tiny(&device, 5);
         let rows: Vec<Vec<f64>> = (0..2)
             .map(|test| test_truth(TEST_VISCOSITIES[1], 9, test, 0, 0).expect("truth")[0].clone())
             .collect();
@@ -259,13 +243,7 @@ mod tests {
     #[test]
     fn gradients_flow_through_two_unrolled_correction_steps() {
         let device = backend::cpu_autodiff();
-        let net = NetConfig {
-            channels: 4,
-            depth: 1,
-            ..NetConfig::default()
-        }
-        .init(&device, 2)
-        .expect("net");
+        let net = NetConfig::tiny(&device, 2);
         let stepper = BurgersStepper::new(Mode::Correct, &[0.015], &device).expect("stepper");
         let truth = test_truth(0.015, 4, 0, 0, 0).expect("truth");
         let solver = TensorSolver::new(BurgersConfig::coarse(0.015), &device, Precision::F32)

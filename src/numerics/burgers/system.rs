@@ -13,14 +13,17 @@ use super::{data, evaluate, preset};
 use crate::numerics::nets::Architecture;
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::study::contract::description::SystemDescription;
-use crate::numerics::study::contract::physics::PhysicalSystem;
+use crate::numerics::study::contract::physics::{
+    budget_description, refuse_unstudied, space_time_facts, test_parameter, training_parameter,
+    PhysicalSystem,
+};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
 use crate::numerics::types::{
-    BaselineWords, EvalConfig, MapWords, Measures, MetricWords, Parameter, ParameterWords,
-    SolverSetup, StateShape, System, SystemFacts, TestMetrics, Trajectory,
+    EvalConfig, Parameter, ParameterWords, SolverSetup, StateShape, System, SystemFacts,
+    TestMetrics, Trajectory,
 };
 
 /// Viscous Burgers.
@@ -31,10 +34,7 @@ impl Burgers {
     /// Training trajectory `index` (viscosity-major: ν = `scales[index / TRAIN_ICS]`, IC
     /// `index % TRAIN_ICS`).
     pub fn trajectory(data: &TrainDataConfig, index: usize) -> Result<Trajectory, TrainError> {
-        let viscosity = *data
-            .scales
-            .get(index / TRAIN_ICS)
-            .ok_or_else(|| TrainError::invalid("scales", format!("no trajectory {index}")))?;
+        let viscosity = training_parameter(data, index, TRAIN_ICS)?;
         Ok(data::training_trajectory(
             viscosity,
             index % TRAIN_ICS,
@@ -45,16 +45,7 @@ impl Burgers {
 
     /// Test `test` of size `size`: seed `TEST_SEED + test_seed + size`, IC `test`.
     pub fn truth(eval: &EvalConfig, size: usize, test: usize) -> Result<Vec<Vec<f64>>, TrainError> {
-        let viscosity = *eval
-            .scales
-            .get(size)
-            .ok_or_else(|| TrainError::invalid("tests", format!("no test size {size}")))?;
-        if test >= eval.tests_per_size {
-            return Err(TrainError::invalid(
-                "tests",
-                format!("no test {test} in size {size}"),
-            ));
-        }
+        let viscosity = test_parameter(eval, size, test)?;
         let seed = TEST_SEED
             .wrapping_add(eval.test_seed)
             .wrapping_add(size as u64);
@@ -102,20 +93,15 @@ impl SystemDescription for Burgers {
     }
 
     fn facts(&self) -> SystemFacts {
-        SystemFacts {
-            metric: MetricWords::RELATIVE_ERROR,
-            baseline: BaselineWords::ETD1_ONLY,
-            maps: MapWords::SPACE_TIME,
-            parameter: ParameterWords {
+        space_time_facts(
+            ParameterWords {
                 name: "viscosity",
                 test: "ν",
                 training_label: "Training viscosities ν",
                 training_unit: "training viscosity",
             },
-            solver_first: None,
-            paper_c_nog_over_p_wig: None,
-            measures: Measures::ONE_D,
-        }
+            None,
+        )
     }
 
     fn training_trajectories(&self, data: &TrainDataConfig) -> usize {
@@ -127,19 +113,14 @@ impl SystemDescription for Burgers {
     }
 
     fn validate_training(&self, config: &TrainConfig) -> Result<(), TrainError> {
-        if config.mode == Mode::Transition {
-            return Err(TrainError::invalid(
-                "mode",
+        refuse_unstudied(
+            config,
+            &[Mode::Predict, Mode::Correct],
+            [
                 "Burgers is studied in prediction and correction mode",
-            ));
-        }
-        if config.black_box_solver {
-            return Err(TrainError::invalid(
-                "black_box_solver",
                 "Burgers has no black-box solver variant",
-            ));
-        }
-        Ok(())
+            ],
+        )
     }
 
     fn solver_flops_per_state(&self, mode: Mode, _alpha: f64) -> f64 {
@@ -166,16 +147,12 @@ impl SystemDescription for Burgers {
     }
 
     fn preset_description(&self, preset: Preset) -> String {
-        let deviations = self.preset_deviations(preset);
-        if deviations.is_empty() {
-            return "Not in the paper: the KS study's training recipe (ResNet1D 16 × 10, Adam \
-                    1e-4 ×0.9 every 2000 iterations, batch 16, m = 3, 16 epochs) on viscous \
-                    Burgers, 4 viscosities × 8 states × 250 frames."
-                .to_string();
-        }
-        format!(
-            "A reduced budget. Deviations from the full one: {}.",
-            deviations.join("; ")
+        budget_description(
+            &self.preset_deviations(preset),
+            "full one",
+            "Not in the paper: the KS study's training recipe (ResNet1D 16 × 10, Adam 1e-4 ×0.9 \
+             every 2000 iterations, batch 16, m = 3, 16 epochs) on viscous Burgers, 4 \
+             viscosities × 8 states × 250 frames.",
         )
     }
 

@@ -9,20 +9,16 @@ use burn::tensor::{Device, Tensor};
 use super::config::{BurgersConfig, Scheme};
 use super::error::BurgersError;
 use super::operators::Etd1Matrices;
-use crate::numerics::counted::matmul;
-use crate::numerics::matrices::{matrix_tensor, read_rows, transpose};
+use crate::numerics::etd::EtdTensors;
+use crate::numerics::matrices::read_rows;
 use crate::numerics::types::Precision;
 
 /// ETD1 on a burn device. Cheap to clone (tensors are handles).
 #[derive(Debug, Clone)]
 pub struct TensorSolver {
     config: BurgersConfig,
-    precision: Precision,
-    device: Device,
-    /// `Eᵀ`, `[N, N]`.
-    exp_t: Tensor<2>,
-    /// `Pᵀ`, `[N, N]`.
-    nonlinear_t: Tensor<2>,
+    /// `Eᵀ` and `Pᵀ` on the device.
+    etd: EtdTensors,
 }
 
 impl TensorSolver {
@@ -37,16 +33,10 @@ impl TensorSolver {
         if config.scheme != Scheme::Etd1 {
             return Err(BurgersError::NoTensorForm(config.scheme.name()));
         }
-        let n = grid.resolution;
         let matrices = Etd1Matrices::new(&grid, config.viscosity, config.substep);
-        let upload = |m: &[f64]| matrix_tensor(transpose(m, n), [n, n], device, precision);
-        Ok(Self {
-            config,
-            precision,
-            device: device.clone(),
-            exp_t: upload(&matrices.exp),
-            nonlinear_t: upload(&matrices.nonlinear),
-        })
+        let operators = [&matrices.exp[..], &matrices.nonlinear[..]];
+        let etd = EtdTensors::upload(grid.resolution, operators, None, device, precision);
+        Ok(Self { config, etd })
     }
 
     /// The configuration.
@@ -56,22 +46,17 @@ impl TensorSolver {
 
     /// The precision of the matrices (inputs must match).
     pub fn precision(&self) -> Precision {
-        self.precision
+        self.etd.precision()
     }
 
     /// A `[batch, N]` state tensor on this solver's device and precision from f64 rows.
     pub fn states(&self, rows: &[Vec<f64>]) -> Tensor<2> {
-        let n = self.config.resolution;
-        let values: Vec<f64> = rows.iter().flat_map(|row| row.iter().copied()).collect();
-        matrix_tensor(values, [rows.len(), n], &self.device, self.precision)
+        self.etd.states(rows)
     }
 
     /// One step (`substeps` ETD1 sub-steps): `[batch, N] → [batch, N]`.
     pub fn step(&self, u: Tensor<2>) -> Tensor<2> {
-        (0..self.config.substeps).fold(u, |u, _| {
-            let squared = u.clone() * u.clone();
-            matmul(u, self.exp_t.clone()) + matmul(squared, self.nonlinear_t.clone())
-        })
+        self.etd.steps(u, self.config.substeps)
     }
 
     /// Floating-point operations of one step for `batch` rows.

@@ -11,6 +11,7 @@ use super::reference::ReferenceSolver;
 use super::tensor::{read_states, TensorSolver};
 use crate::numerics::backend;
 use crate::numerics::matrices::matrix_tensor;
+use crate::numerics::metrics::{max_abs, max_abs_difference};
 use crate::numerics::types::Precision;
 
 /// `φ = a + Σ b_k cos(kx + θ_k) e^{−νk²t}` (`a > Σ|b_k|`), `u = −2ν φ_x/φ`.
@@ -64,22 +65,11 @@ impl ColeHopf {
             substeps,
         })
         .expect("solver");
-        max_difference(
+        max_abs_difference(
             &solver.step(&self.state(resolution, 0.0)),
             &self.state(resolution, t),
         )
     }
-}
-
-fn max_difference(a: &[f64], b: &[f64]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
-}
-
-fn max_abs(a: &[f64]) -> f64 {
-    a.iter().map(|v| v.abs()).fold(0.0, f64::max)
 }
 
 #[test]
@@ -96,7 +86,7 @@ fn fine_solver_matches_cole_hopf_to_1e9() {
         assert_eq!(diverged, None);
         let t = steps as f64 * TIME_STEP;
         let want = exact.state(FINE_RESOLUTION, t);
-        let error = max_difference(&states[steps], &want);
+        let error = max_abs_difference(&states[steps], &want);
         eprintln!(
             "{name}: amplitude {:.3}, max error at t = {t}: {error:.2e}",
             max_abs(&want)
@@ -181,7 +171,7 @@ fn compare_tensor_with_reference(device: &burn::tensor::Device, precision: Preci
         let solver = TensorSolver::new(config, device, precision).expect("solver");
         let got = read_states(solver.step(solver.states(&states))).expect("read");
         for (state, row) in states.iter().zip(&got) {
-            worst = worst.max(max_difference(row, &reference.step(state)));
+            worst = worst.max(max_abs_difference(row, &reference.step(state)));
         }
     }
     worst
@@ -290,7 +280,7 @@ fn truth_is_converged_at_the_smallest_viscosity() {
             super::data::downsample(&solver.trajectory(&u0, steps).0[steps]).expect("coarse")
         };
         let (a, b) = (run(study), run(finer));
-        worst = worst.max(max_difference(&a, &b) / max_abs(&b));
+        worst = worst.max(max_abs_difference(&a, &b) / max_abs(&b));
     }
     eprintln!("truth at ν = {nu}: relative max difference to the 2× finer solver {worst:.2e}");
     assert!(worst < 1e-4, "{worst:e}");

@@ -4,29 +4,13 @@
 
 use super::staggered::vorticity_from_velocity;
 use super::statistics::paper_time_scale_steps;
+pub use crate::numerics::metrics::field_correlation;
 use crate::numerics::metrics::{correlation_time, stability};
 use crate::numerics::types::TestMetrics;
 use crate::numerics::types::VorticityMetrics;
 
 /// The coarse step of the test frames (time units): the time scale's unit.
 const FRAME_DT: f64 = super::config::COARSE_DT;
-
-/// `Σ a b / √(Σ a² Σ b²)` (jax-cfd's `correlation` of normalised fields, no mean removed: a
-/// periodic curl has zero mean); 0 where either is not finite or zero.
-pub fn field_correlation(a: &[f64], b: &[f64]) -> f64 {
-    let (mut ab, mut aa, mut bb) = (0.0, 0.0, 0.0);
-    for (x, y) in a.iter().zip(b) {
-        ab += x * y;
-        aa += x * x;
-        bb += y * y;
-    }
-    let r = ab / (aa * bb).sqrt();
-    if r.is_finite() {
-        r
-    } else {
-        0.0
-    }
-}
 
 /// The grid size `N` of a staggered velocity `[2·N²]`.
 fn resolution(state: &[f64]) -> usize {

@@ -1,26 +1,15 @@
 //! Tests of the PISO coarse solver: projection, orders, laminar steady state, dissipation,
 //! stability at Re 1000, and its two gradients.
 
-use burn::tensor::{Tensor, TensorData};
-
 use super::coarse::{read_values, CoarseSolver, TimeScheme};
-use super::grid::{rms, sample, spacing};
+use super::grid::{sample, spacing};
 use super::initial::random_vorticity;
 use super::piso::PisoGradient;
 use super::staggered::{coarse_from_fine, divergence, velocity_from_vorticity};
+use super::tests::{assert_bounded_at_re_1000, taylor_green_error_of, LossProbe};
 use crate::numerics::backend;
+use crate::numerics::metrics::{max_abs, max_abs_difference};
 use crate::numerics::types::Precision;
-
-fn max_abs_difference(a: &[f64], b: &[f64]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
-}
-
-fn max_abs(a: &[f64]) -> f64 {
-    a.iter().map(|x| x.abs()).fold(0.0, f64::max)
-}
 
 fn piso(n: usize, dt: f64) -> CoarseSolver {
     let solver = CoarseSolver::with_precision(n, dt, &backend::cpu(), Precision::F64);
@@ -108,13 +97,7 @@ fn piso_temporal_order_is_1() {
 /// Max error of PISO against the decaying Taylor–Green vortex (face averages) at t = 0.2.
 fn taylor_green_error(n: usize) -> f64 {
     let (dt, steps, viscosity) = (0.001, 200, 0.05);
-    let solver = piso(n, dt).with_forcing(0.0).expect("no forcing");
-    let omega = sample(n, |x, y| 2.0 * x.sin() * y.sin());
-    let start = coarse_from_fine(&omega, n, n).expect("face averages");
-    let got = solver.advance_host(&start, viscosity, steps).expect("run");
-    let decay = (-2.0 * viscosity * dt * steps as f64).exp();
-    let want: Vec<f64> = start.iter().map(|w| w * decay).collect();
-    max_abs_difference(&got, &want) / max_abs(&want)
+    taylor_green_error_of(&piso(n, dt), n, dt, steps, viscosity)
 }
 
 #[test]
@@ -189,22 +172,8 @@ fn piso_dissipates_energy_where_the_inviscid_scheme_conserves_it() {
 
 #[test]
 fn piso_stays_bounded_at_re_1000_for_3000_steps() {
-    let n = 32;
-    let solver = CoarseSolver::new(n, 0.02, &backend::cpu()).expect("solver");
-    let omega = random_vorticity(n, 21, 6, 4.0).expect("ic");
-    let start = velocity_from_vorticity(n, &omega).expect("velocity");
-    let end = solver.advance_host(&start, 1e-3, 3000).expect("run");
-    assert!(end.iter().all(|v| v.is_finite()), "diverged");
-    let curl = super::staggered::vorticity_from_velocity(n, &end).expect("curl");
-    let relative_divergence =
-        max_abs(&divergence(n, &end).expect("div")) * spacing(n) / max_abs(&end);
-    eprintln!(
-        "PISO f32, Re 1000, 3000 steps (t = 60): vorticity rms {:.3} (start {:.3}), relative divergence {relative_divergence:.1e}",
-        rms(&curl),
-        rms(&omega)
-    );
-    assert!(rms(&curl) < 25.0, "vorticity rms {}", rms(&curl));
-    assert!(relative_divergence < 1e-5);
+    let solver = CoarseSolver::new(32, 0.02, &backend::cpu()).expect("solver");
+    assert_bounded_at_re_1000(&solver, "PISO f32");
 }
 
 /// (autodiff, finite difference) of one step's directional derivative with `gradient`; the
@@ -212,58 +181,28 @@ fn piso_stays_bounded_at_re_1000_for_3000_steps() {
 /// `frozen_advection`.
 fn directional_derivatives(gradient: PisoGradient, frozen_advection: bool) -> (f64, f64) {
     let (n, dt, viscosity) = (8, 0.05, 0.02);
-    let start: Vec<f64> = random_state(n, 4, 2.0)
-        .iter()
-        .enumerate()
-        .map(|(m, w)| w + 0.1 * ((m * 13 % 7) as f64 - 3.0))
-        .collect();
-    let direction: Vec<f64> = (0..2 * n * n)
-        .map(|m| ((m * 29 % 17) as f64 - 8.0) / 8.0)
-        .collect();
-    let weights: Vec<f64> = (0..2 * n * n)
-        .map(|m| 1.0 + 0.3 * (m as f64).sin())
-        .collect();
-    let pressure_weights: Vec<f64> = (0..n * n).map(|m| (0.7 * m as f64).cos()).collect();
-    let loss = |velocity: Tensor<4>, pressure: Tensor<4>, device: &burn::tensor::Device| {
-        let tensor = |values: &[f64], channels: usize| {
-            Tensor::<4>::from_data(
-                TensorData::new(values.to_vec(), [1, channels, n, n]),
-                (device, Precision::F64.dtype()),
-            )
-        };
-        (velocity.clone() * velocity * tensor(&weights, 2)).sum()
-            + (pressure * tensor(&pressure_weights, 1)).sum()
-    };
+    let start = LossProbe::perturbed(&random_state(n, 4, 2.0));
+    let probe = LossProbe::new(n);
     let device = backend::cpu_autodiff();
     let solver = CoarseSolver::with_precision(n, dt, &device, Precision::F64)
         .expect("solver")
         .with_gradient(gradient);
-    let input = solver
-        .velocity_tensor(std::slice::from_ref(&start))
-        .expect("tensor")
-        .require_grad();
-    let (velocity, pressure) = solver.step(input.clone(), viscosity);
-    let grads = loss(velocity, pressure, &device).backward();
-    let gradient = read_values(input.grad(&grads).expect("gradient")).expect("read");
-    let autodiff: f64 = gradient.iter().zip(&direction).map(|(g, d)| g * d).sum();
+    let autodiff = probe.autodiff(&solver, &start, viscosity, &device);
     let plain_device = backend::cpu();
     let plain = piso(n, dt);
     let frozen = plain
         .velocity_tensor(std::slice::from_ref(&start))
         .expect("tensor");
     let loss_at = |eps: f64| {
-        let shifted: Vec<f64> = start
-            .iter()
-            .zip(&direction)
-            .map(|(s, d)| s + eps * d)
-            .collect();
-        let shifted = plain.velocity_tensor(&[shifted]).expect("tensor");
+        let shifted = plain
+            .velocity_tensor(&[probe.shifted(&start, eps)])
+            .expect("tensor");
         let (velocity, pressure) = if frozen_advection {
             plain.piso_with_advecting(shifted, frozen.clone(), frozen.clone(), viscosity)
         } else {
             plain.step(shifted, viscosity)
         };
-        read_values(loss(velocity, pressure, &plain_device)).expect("read")[0]
+        read_values(probe.loss(velocity, pressure, &plain_device)).expect("read")[0]
     };
     let eps = 1e-5;
     (autodiff, (loss_at(eps) - loss_at(-eps)) / (2.0 * eps))

@@ -162,40 +162,46 @@ pub fn preset_deviations(preset: Preset) -> Vec<String> {
     config_deviations(&config(preset, 1))
 }
 
+/// What the curriculum `c` changes from the paper's `p`, one line per field.
+fn curriculum_deviations(c: &Curriculum, p: &Curriculum) -> Vec<String> {
+    let mut out = Vec::new();
+    if c.stage_iterations != p.stage_iterations {
+        out.push(format!(
+            "iterations per curriculum stage {} (paper: {})",
+            c.stage_iterations, p.stage_iterations
+        ));
+    }
+    if c.learning_rates != p.learning_rates {
+        let why = if c.learning_rates == REDUCED_LEARNING_RATES {
+            ": 10× for the reduced budget, the same ×0.1 from stage to stage"
+        } else {
+            ""
+        };
+        out.push(format!(
+            "stage learning rates {} (paper: {}{why})",
+            rates(&c.learning_rates),
+            rates(&p.learning_rates)
+        ));
+    }
+    if c.restart != p.restart {
+        out.push(format!(
+            "Adam and the gradient guard {} between stages (paper: restarted)",
+            if c.restart {
+                "restarted"
+            } else {
+                "carried over"
+            }
+        ));
+    }
+    out
+}
+
 /// What the study `ours` changes from the paper's Kolmogorov set-up, one line per field.
 pub fn config_deviations(ours: &StudyConfig) -> Vec<String> {
     let paper = config(Preset::Paper, 1);
     let mut out = deviations(&ours.base, &paper.base);
-    let (c, p) = (&ours.base.curriculum, &paper.base.curriculum);
-    if let (Some(c), Some(p)) = (c, p) {
-        if c.stage_iterations != p.stage_iterations {
-            out.push(format!(
-                "iterations per curriculum stage {} (paper: {})",
-                c.stage_iterations, p.stage_iterations
-            ));
-        }
-        if c.learning_rates != p.learning_rates {
-            let why = if c.learning_rates == REDUCED_LEARNING_RATES {
-                ": 10× for the reduced budget, the same ×0.1 from stage to stage"
-            } else {
-                ""
-            };
-            out.push(format!(
-                "stage learning rates {} (paper: {}{why})",
-                rates(&c.learning_rates),
-                rates(&p.learning_rates)
-            ));
-        }
-        if c.restart != p.restart {
-            out.push(format!(
-                "Adam and the gradient guard {} between stages (paper: restarted)",
-                if c.restart {
-                    "restarted"
-                } else {
-                    "carried over"
-                }
-            ));
-        }
+    if let (Some(c), Some(p)) = (&ours.base.curriculum, &paper.base.curriculum) {
+        out.extend(curriculum_deviations(c, p));
     }
     if ours.base.data.warmup_steps != paper.base.data.warmup_steps {
         out.push(format!(

@@ -262,13 +262,7 @@ mod tests {
     use super::*;
     use crate::numerics::kolmogorov::grid::rms;
     use crate::numerics::kolmogorov::initial::random_vorticity;
-
-    fn max_abs_difference(a: &[f64], b: &[f64]) -> f64 {
-        a.iter()
-            .zip(b)
-            .map(|(x, y)| (x - y).abs())
-            .fold(0.0, f64::max)
-    }
+    use crate::numerics::metrics::max_abs_difference;
 
     #[test]
     fn taylor_green_decays_exactly() {

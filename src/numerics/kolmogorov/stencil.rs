@@ -21,7 +21,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 
 use super::coarse::at;
 use crate::numerics::nets::fused::{fusion, Fusion};
-use crate::numerics::nets::fused_node::{record, HandWritten};
+use crate::numerics::nets::fused_node::{hand_written_node, record};
 
 /// The stencil's taps `(di, dj)`: centre, east (`j + 1`), west, north (`i + 1`), south.
 pub const TAPS: [(i64, i64); 5] = [(0, 0), (0, 1), (0, -1), (1, 0), (-1, 0)];
@@ -256,17 +256,7 @@ fn tensor(values: Vec<f32>, shape: Vec<usize>) -> FlexTensor {
     FlexTensor::from_data(TensorData::new(values, shape))
 }
 
-/// [`StencilTraining::stencil_backward`] as the autodiff node's backward.
-#[derive(Debug)]
-struct StencilNode;
-
-impl<B: StencilTraining> HandWritten<B, 4> for StencilNode {
-    type State = B::StencilState;
-
-    fn backward(state: B::StencilState, grad: FloatTensor<B>) -> [FloatTensor<B>; 4] {
-        B::stencil_backward(state, grad)
-    }
-}
+hand_written_node!(StencilNode: StencilTraining::stencil_backward(StencilState; 4));
 
 impl<B: StencilOps + StencilTraining, C: CheckpointStrategy> StencilOps for Autodiff<B, C> {
     /// One node with four parents.

@@ -81,21 +81,8 @@ impl HybridStep for FlowStep {
         self.reynolds[size] * CHANNEL_PER_REYNOLDS
     }
 
-    fn step(
-        &self,
-        net: &dyn Forward,
-        size: usize,
-        u: Tensor<2>,
-        channel: Tensor<2>,
-    ) -> Result<Tensor<2>, TrainError> {
-        let viscosity = 1.0 / self.reynolds[size];
-        let (velocity, pressure) = flow_step(&self.solver, viscosity, u);
-        let input = Tensor::cat(vec![velocity.clone(), pressure], 1);
-        let correction = correction(net, input, channel);
-        Ok(span(Phase::Loss, || velocity + correction))
-    }
-
-    /// Each group's PISO step apart (its own viscosity), the network once.
+    /// Each group's PISO step apart (its own viscosity), the network once (one group: the step
+    /// at its Reynolds number).
     fn step_sizes(
         &self,
         net: &dyn Forward,
@@ -104,7 +91,10 @@ impl HybridStep for FlowStep {
         channel: Tensor<2>,
     ) -> Result<Tensor<2>, TrainError> {
         if let [size] = sizes {
-            return self.step(net, *size, u, channel);
+            let (velocity, pressure) = flow_step(&self.solver, 1.0 / self.reynolds[*size], u);
+            let input = Tensor::cat(vec![velocity.clone(), pressure], 1);
+            let correction = correction(net, input, channel);
+            return Ok(span(Phase::Loss, || velocity + correction));
         }
         let solved = solve_groups_apart(sizes, u, |size, u| {
             let (velocity, pressure) = flow_step(&self.solver, 1.0 / self.reynolds[size], u);

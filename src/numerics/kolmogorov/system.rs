@@ -14,7 +14,9 @@ use super::{metrics, preset, spun_up, PisoDiagonal, TimeScheme};
 use crate::numerics::backend;
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::study::contract::description::SystemDescription;
-use crate::numerics::study::contract::physics::PhysicalSystem;
+use crate::numerics::study::contract::physics::{
+    budget_description, refuse_unstudied, test_parameter, training_parameter, PhysicalSystem,
+};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Mode, TrainConfig, TrainError};
@@ -160,19 +162,14 @@ impl SystemDescription for Kolmogorov {
     }
 
     fn validate_training(&self, config: &TrainConfig) -> Result<(), TrainError> {
-        if config.mode != Mode::Correct {
-            return Err(TrainError::invalid(
-                "mode",
+        refuse_unstudied(
+            config,
+            &[Mode::Correct],
+            [
                 "Kolmogorov flow is studied in correction mode only (as in the paper)",
-            ));
-        }
-        if config.black_box_solver {
-            return Err(TrainError::invalid(
-                "black_box_solver",
                 "Kolmogorov NOG runs the tensor solver detached; there is no black-box variant",
-            ));
-        }
-        Ok(())
+            ],
+        )
     }
 
     fn solver_flops_per_state(&self, _mode: Mode, _alpha: f64) -> f64 {
@@ -194,16 +191,12 @@ impl SystemDescription for Kolmogorov {
     }
 
     fn preset_description(&self, preset: Preset) -> String {
-        let deviations = self.preset_deviations(preset);
-        if deviations.is_empty() {
-            return "The paper's kolm_train.py set-up: the four 2-D ResNets, the curriculum \
-                    1 → 2 → 4 (ONE: 1 → 1 → 1), batch 1, Adam from 1e-4, 1e-5, 1e-6 per \
-                    stage, 5 epochs per stage over 6 Re × 6000 frames spun up to t = 50."
-                .to_string();
-        }
-        format!(
-            "A reduced budget. Deviations from the paper: {}.",
-            deviations.join("; ")
+        budget_description(
+            &self.preset_deviations(preset),
+            "paper",
+            "The paper's kolm_train.py set-up: the four 2-D ResNets, the curriculum 1 → 2 → 4 \
+             (ONE: 1 → 1 → 1), batch 1, Adam from 1e-4, 1e-5, 1e-6 per stage, 5 epochs per \
+             stage over 6 Re × 6000 frames spun up to t = 50.",
         )
     }
 
@@ -282,10 +275,7 @@ impl PhysicalSystem for Kolmogorov {
         solver: &SolverSetup,
         index: usize,
     ) -> Result<Trajectory, TrainError> {
-        let reynolds = *data
-            .scales
-            .get(index)
-            .ok_or_else(|| TrainError::invalid("scales", format!("no trajectory {index}")))?;
+        let reynolds = training_parameter(data, index, 1)?;
         let sampling = sampling_of(solver)?;
         data::training_trajectory(reynolds, index, data.warmup_steps, data.frames, sampling)
             .map_err(invalid)
@@ -298,16 +288,7 @@ impl PhysicalSystem for Kolmogorov {
         size: usize,
         test: usize,
     ) -> Result<Vec<Vec<f64>>, TrainError> {
-        let reynolds = *eval
-            .scales
-            .get(size)
-            .ok_or_else(|| TrainError::invalid("tests", format!("no test size {size}")))?;
-        if test >= eval.tests_per_size {
-            return Err(TrainError::invalid(
-                "tests",
-                format!("no test {test} in size {size}"),
-            ));
-        }
+        let reynolds = test_parameter(eval, size, test)?;
         let seed = TEST_SEED + eval.test_seed + 100 * size as u64;
         let (start, steps) = (eval.start_frame, eval.rollout_steps);
         data::test_truth(reynolds, seed, start, test, steps, sampling_of(solver)?).map_err(invalid)

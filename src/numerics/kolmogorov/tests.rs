@@ -1,24 +1,16 @@
 //! Cross-file tests: the coarse solver against analytic solutions, its convergence orders, its
 //! projection, its gradient, and its agreement with the spectral truth.
 
+use burn::tensor::{Tensor, TensorData};
+
 use super::coarse::{read_values, CoarseSolver, TimeScheme};
 use super::grid::{rms, sample};
 use super::initial::random_vorticity;
 use super::spectral::SpectralSolver;
 use super::staggered::{coarse_from_fine, divergence, velocity_from_vorticity};
 use crate::numerics::backend;
-use crate::numerics::ks::tensor::Precision;
-
-fn max_abs_difference(a: &[f64], b: &[f64]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
-}
-
-fn max_abs(a: &[f64]) -> f64 {
-    a.iter().map(|x| x.abs()).fold(0.0, f64::max)
-}
+use crate::numerics::metrics::{max_abs, max_abs_difference};
+use crate::numerics::types::Precision;
 
 fn f64_solver(n: usize, dt: f64) -> CoarseSolver {
     CoarseSolver::with_precision(n, dt, &backend::cpu(), Precision::F64)
@@ -35,7 +27,19 @@ fn taylor_green(n: usize, amplitude: f64) -> Vec<f64> {
 
 /// Max error of the coarse solver against the decaying Taylor–Green vortex after `steps`.
 fn taylor_green_error(n: usize, dt: f64, steps: usize, viscosity: f64) -> f64 {
-    let solver = f64_solver(n, dt).with_forcing(0.0).expect("no forcing");
+    taylor_green_error_of(&f64_solver(n, dt), n, dt, steps, viscosity)
+}
+
+/// Max error of `solver` (`N × N`, step `dt`, unforced) against the decaying Taylor–Green
+/// vortex (face averages) after `steps`, relative to the vortex's largest value.
+pub(super) fn taylor_green_error_of(
+    solver: &CoarseSolver,
+    n: usize,
+    dt: f64,
+    steps: usize,
+    viscosity: f64,
+) -> f64 {
+    let solver = solver.clone().with_forcing(0.0).expect("no forcing");
     let start = taylor_green(n, 1.0);
     let got = solver.advance_host(&start, viscosity, steps).expect("run");
     let decay = (-2.0 * viscosity * dt * steps as f64).exp();
@@ -161,67 +165,126 @@ fn coarse_agrees_with_spectral_on_a_smooth_run() {
     );
 }
 
+/// A weighted loss of one step's output, `Σ w u² + Σ w_p p` on `N²`, and a direction to take
+/// its directional derivative along: the set-up of the gradient tests.
+pub(super) struct LossProbe {
+    n: usize,
+    direction: Vec<f64>,
+    weights: Vec<f64>,
+    pressure_weights: Vec<f64>,
+}
+
+impl LossProbe {
+    /// The probe of an `N × N` grid.
+    pub(super) fn new(n: usize) -> Self {
+        Self {
+            n,
+            direction: (0..2 * n * n)
+                .map(|m| ((m * 29 % 17) as f64 - 8.0) / 8.0)
+                .collect(),
+            weights: (0..2 * n * n)
+                .map(|m| 1.0 + 0.3 * (m as f64).sin())
+                .collect(),
+            pressure_weights: (0..n * n).map(|m| (0.7 * m as f64).cos()).collect(),
+        }
+    }
+
+    /// `state` plus a pattern that is not divergence-free (as after a network correction).
+    pub(super) fn perturbed(state: &[f64]) -> Vec<f64> {
+        state
+            .iter()
+            .enumerate()
+            .map(|(m, w)| w + 0.1 * ((m * 13 % 7) as f64 - 3.0))
+            .collect()
+    }
+
+    /// `start + eps·direction`.
+    pub(super) fn shifted(&self, start: &[f64], eps: f64) -> Vec<f64> {
+        start
+            .iter()
+            .zip(&self.direction)
+            .map(|(s, d)| s + eps * d)
+            .collect()
+    }
+
+    /// The loss of `velocity [1, 2, N, N]` and `pressure [1, 1, N, N]` on `device` (f64).
+    pub(super) fn loss(
+        &self,
+        velocity: Tensor<4>,
+        pressure: Tensor<4>,
+        device: &burn::tensor::Device,
+    ) -> Tensor<1> {
+        let tensor = |values: &[f64], channels: usize| {
+            Tensor::<4>::from_data(
+                TensorData::new(values.to_vec(), [1, channels, self.n, self.n]),
+                (device, Precision::F64.dtype()),
+            )
+        };
+        (velocity.clone() * velocity * tensor(&self.weights, 2)).sum()
+            + (pressure * tensor(&self.pressure_weights, 1)).sum()
+    }
+
+    /// The same loss of host values.
+    fn host_loss(&self, velocity: &[f64], pressure: &[f64]) -> f64 {
+        let kinetic: f64 = velocity
+            .iter()
+            .zip(&self.weights)
+            .map(|(v, w)| w * v * v)
+            .sum();
+        let potential: f64 = pressure
+            .iter()
+            .zip(&self.pressure_weights)
+            .map(|(p, w)| w * p)
+            .sum();
+        kinetic + potential
+    }
+
+    /// The directional derivative of the loss after one step of `solver` (on the f64 autodiff
+    /// device) at `start`, by autodiff.
+    pub(super) fn autodiff(
+        &self,
+        solver: &CoarseSolver,
+        start: &[f64],
+        viscosity: f64,
+        device: &burn::tensor::Device,
+    ) -> f64 {
+        let input = solver
+            .velocity_tensor(std::slice::from_ref(&start.to_vec()))
+            .expect("tensor")
+            .require_grad();
+        let (velocity, pressure) = solver.step(input.clone(), viscosity);
+        let grads = self.loss(velocity, pressure, device).backward();
+        let gradient = read_values(input.grad(&grads).expect("gradient")).expect("read");
+        gradient
+            .iter()
+            .zip(&self.direction)
+            .map(|(g, d)| g * d)
+            .sum()
+    }
+}
+
 #[test]
 fn gradient_through_one_coarse_step_matches_finite_differences() {
     let (n, dt, viscosity) = (8, 0.05, 0.02);
     let omega = random_vorticity(n, 4, 3, 2.0).expect("ic");
     // Not divergence-free on purpose: the projection's derivative is exercised too.
-    let start: Vec<f64> = velocity_from_vorticity(n, &omega)
-        .expect("velocity")
-        .iter()
-        .enumerate()
-        .map(|(m, w)| w + 0.1 * ((m * 13 % 7) as f64 - 3.0))
-        .collect();
-    let direction: Vec<f64> = (0..2 * n * n)
-        .map(|m| ((m * 29 % 17) as f64 - 8.0) / 8.0)
-        .collect();
-    let weights: Vec<f64> = (0..2 * n * n)
-        .map(|m| 1.0 + 0.3 * (m as f64).sin())
-        .collect();
-    let pressure_weights: Vec<f64> = (0..n * n).map(|m| (0.7 * m as f64).cos()).collect();
-    let loss_of = |velocity: &[f64], pressure: &[f64]| -> f64 {
-        let kinetic: f64 = velocity.iter().zip(&weights).map(|(v, w)| w * v * v).sum();
-        let potential: f64 = pressure
-            .iter()
-            .zip(&pressure_weights)
-            .map(|(p, w)| w * p)
-            .sum();
-        kinetic + potential
-    };
-    // Autodiff, f64.
+    let start = LossProbe::perturbed(&velocity_from_vorticity(n, &omega).expect("velocity"));
+    let probe = LossProbe::new(n);
     let device = backend::cpu_autodiff();
     let solver = CoarseSolver::with_precision(n, dt, &device, Precision::F64)
         .expect("solver")
         .with_scheme(TimeScheme::SspRk3);
-    let input = solver
-        .velocity_tensor(std::slice::from_ref(&start))
-        .expect("tensor")
-        .require_grad();
-    let to_tensor = |values: &[f64], channels: usize| {
-        burn::tensor::Tensor::<4>::from_data(
-            burn::tensor::TensorData::new(values.to_vec(), [1, channels, n, n]),
-            (&device, Precision::F64.dtype()),
-        )
-    };
-    let (velocity, pressure) = solver.step(input.clone(), viscosity);
-    let loss = (velocity.clone() * velocity * to_tensor(&weights, 2)).sum()
-        + (pressure * to_tensor(&pressure_weights, 1)).sum();
-    let grads = loss.backward();
-    let gradient = read_values(input.grad(&grads).expect("gradient")).expect("read");
-    let autodiff: f64 = gradient.iter().zip(&direction).map(|(g, d)| g * d).sum();
+    let autodiff = probe.autodiff(&solver, &start, viscosity, &device);
     // Central finite difference of the same loss on the plain f64 device.
     let plain = f64_solver(n, dt);
     let loss_at = |eps: f64| {
-        let shifted: Vec<f64> = start
-            .iter()
-            .zip(&direction)
-            .map(|(s, d)| s + eps * d)
-            .collect();
         let (velocity, pressure) = plain.step(
-            plain.velocity_tensor(&[shifted]).expect("tensor"),
+            plain
+                .velocity_tensor(&[probe.shifted(&start, eps)])
+                .expect("tensor"),
             viscosity,
         );
-        loss_of(
+        probe.host_loss(
             &read_values(velocity).expect("read"),
             &read_values(pressure).expect("read"),
         )
@@ -271,12 +334,11 @@ fn laminar_kolmogorov_mode_relaxes_to_its_discrete_steady_state() {
     }
 }
 
-#[test]
-fn coarse_ssp_rk3_stays_bounded_at_re_1000_for_3000_steps() {
+/// Runs `solver` (32², Δt 0.02) 3000 steps (t = 60) at Re 1000 from a random state: it stays
+/// finite, its vorticity rms below 25 and its divergence below 1e-5 of the velocity (`what` in
+/// the printed line).
+pub(super) fn assert_bounded_at_re_1000(solver: &CoarseSolver, what: &str) {
     let n = 32;
-    let solver = CoarseSolver::new(n, 0.02, &backend::cpu())
-        .expect("solver")
-        .with_scheme(TimeScheme::SspRk3);
     let omega = random_vorticity(n, 21, 6, 4.0).expect("ic");
     let start = velocity_from_vorticity(n, &omega).expect("velocity");
     let end = solver.advance_host(&start, 1e-3, 3000).expect("run");
@@ -285,12 +347,20 @@ fn coarse_ssp_rk3_stays_bounded_at_re_1000_for_3000_steps() {
     let relative_divergence =
         max_abs(&divergence(n, &end).expect("div")) * super::grid::spacing(n) / max_abs(&end);
     eprintln!(
-        "coarse SSP-RK3, Re 1000, 3000 steps (t = 60): vorticity rms {:.3} (start {:.3}), relative divergence {relative_divergence:.1e}",
+        "{what}, Re 1000, 3000 steps (t = 60): vorticity rms {:.3} (start {:.3}), relative divergence {relative_divergence:.1e}",
         rms(&curl),
         rms(&omega)
     );
     assert!(rms(&curl) < 25.0, "vorticity rms {}", rms(&curl));
     assert!(relative_divergence < 1e-5);
+}
+
+#[test]
+fn coarse_ssp_rk3_stays_bounded_at_re_1000_for_3000_steps() {
+    let solver = CoarseSolver::new(32, 0.02, &backend::cpu())
+        .expect("solver")
+        .with_scheme(TimeScheme::SspRk3);
+    assert_bounded_at_re_1000(&solver, "coarse SSP-RK3");
 }
 
 #[test]

@@ -170,13 +170,7 @@ mod tests {
         let truth: Vec<Vec<Vec<f64>>> = (0..2)
             .map(|t| test_truth(&config, 48, 0, t).expect("truth"))
             .collect();
-        let net = NetConfig {
-            channels: 4,
-            depth: 1,
-            ..NetConfig::default()
-        }
-        .init(&device, 3)
-        .expect("net");
+        let net = NetConfig::tiny(&device, 3);
         for mode in [Mode::Predict, Mode::Correct] {
             let stepper = KsStep::new(mode, 0.0, &config.scales, 48, &device, false)
                 .expect("stepper")
@@ -226,13 +220,7 @@ mod tests {
                     .collect()
             })
             .collect();
-        let net = NetConfig {
-            channels: 4,
-            depth: 1,
-            ..NetConfig::default()
-        }
-        .init(&device, 5)
-        .expect("net");
+        let net = NetConfig::tiny(&device, 5);
         let cases = [
             (Mode::Predict, 0.0),
             (Mode::Correct, 0.0),

@@ -24,13 +24,18 @@ pub fn train_ic(grid: &Grid, index: usize) -> Result<Vec<f64>, KsError> {
             count: TRAIN_IC_PARAMETERS.len(),
             got: index,
         })?;
+    Ok(training_family(grid, a, b))
+}
+
+/// The training family's state of parameters `(a, b)` on `grid`:
+/// `u0 = cos(2πx) + a·cos(2πx/L)·(1 + b·sin(2πx/L))`.
+pub fn training_family(grid: &Grid, a: f64, b: f64) -> Vec<f64> {
     let tau = std::f64::consts::TAU;
     let l = grid.domain_size;
-    Ok(grid
-        .points()
+    grid.points()
         .iter()
         .map(|&x| (tau * x).cos() + a * (tau * x / l).cos() * (1.0 + b * (tau * x / l).sin()))
-        .collect())
+        .collect()
 }
 
 /// Parameters of one test IC `u0 = cos(πx) + c·cos(2πx/L)·(1 − s'·sin(2πx/L))`.

@@ -4,7 +4,7 @@
 use super::config::{KsConfig, Scheme, BASE_DOMAIN_SIZE, DEFAULT_RESOLUTION};
 use super::data::WARMUP_STEPS;
 use super::grid::Grid;
-use super::initial::{train_ic, TestIc};
+use super::initial::{train_ic, training_family, TestIc};
 use super::system::Ks;
 use super::ReferenceSolver;
 use crate::numerics::study::contract::playground::{Family, Playground, StateParameter, StepFn};
@@ -29,16 +29,6 @@ const FAMILIES: [Family; 2] = [
         defaults: [0.05, 1.0],
     },
 ];
-
-/// The training family `cos(2πx) + a·cos(2πx/L)(1 + b·sin(2πx/L))` on `grid`.
-fn training_state(a: f64, b: f64, grid: &Grid) -> Vec<f64> {
-    let tau = std::f64::consts::TAU;
-    let l = grid.domain_size;
-    grid.points()
-        .iter()
-        .map(|&x| (tau * x).cos() + a * (tau * x / l).cos() * (1.0 + b * (tau * x / l).sin()))
-        .collect()
-}
 
 fn grid(parameter: f64, n: usize) -> Result<Grid, String> {
     Grid::new(n.max(8), BASE_DOMAIN_SIZE * parameter).map_err(|e| e.to_string())
@@ -74,7 +64,7 @@ impl Playground for Ks {
     ) -> Result<Vec<f64>, String> {
         let grid = grid(parameter, n)?;
         match family {
-            TRAIN => Ok(training_state(first, second, &grid)),
+            TRAIN => Ok(training_family(&grid, first, second)),
             TEST => Ok(TestIc {
                 c: first,
                 s_prime: second,

@@ -6,90 +6,31 @@
 use super::config::{KsConfig, Scheme};
 use super::error::KsError;
 use super::operators::{nonlinear_factor, EtdCoefficients, Etdrk4Coefficients};
-use crate::numerics::spectral1d::{repeat, trajectory, Spectral1d};
+use crate::numerics::spectral1d::{self, EtdScheme};
 
-enum Coefficients {
-    Etd(EtdCoefficients),
-    Etdrk4(Etdrk4Coefficients),
-}
-
-/// A rustfft-based f64 solver for one configuration.
-pub struct ReferenceSolver {
-    config: KsConfig,
-    coefficients: Coefficients,
-    /// The FFT pair and `N̂(u) = −½ik FFT(u²)`.
-    spectral: Spectral1d,
-}
-
-impl std::fmt::Debug for ReferenceSolver {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ReferenceSolver")
-            .field("config", &self.config)
-            .finish_non_exhaustive()
-    }
-}
+/// A rustfft-based f64 solver for one configuration (a step is one learned step).
+pub type ReferenceSolver = spectral1d::ReferenceSolver<KsConfig>;
 
 impl ReferenceSolver {
-    /// A solver for a validated `config`.
+    /// A solver for a validated `config` (`N̂(u) = −½ik FFT(u²)`).
     pub fn new(config: KsConfig) -> Result<Self, KsError> {
         let grid = config.validate()?;
-        let coefficients = match config.scheme {
-            Scheme::Etd1 | Scheme::Etrk2 => {
-                Coefficients::Etd(EtdCoefficients::new(&grid, config.substep))
+        let h = config.substep;
+        let scheme = match config.scheme {
+            Scheme::Etd1 => {
+                let EtdCoefficients { exp, phi1, .. } = EtdCoefficients::new(&grid, h);
+                EtdScheme::Etd1 { exp, phi1 }
             }
-            Scheme::Etdrk4 => Coefficients::Etdrk4(Etdrk4Coefficients::from_symbol(
-                &grid.linear_symbol(),
-                config.substep,
-            )),
+            Scheme::Etrk2 => {
+                let EtdCoefficients { exp, phi1, phi2 } = EtdCoefficients::new(&grid, h);
+                EtdScheme::Etrk2 { exp, phi1, phi2 }
+            }
+            Scheme::Etdrk4 => {
+                EtdScheme::Etdrk4(Etdrk4Coefficients::from_symbol(&grid.linear_symbol(), h))
+            }
         };
-        Ok(Self {
-            config,
-            coefficients,
-            spectral: Spectral1d::new(nonlinear_factor(&grid)),
-        })
-    }
-
-    /// The configuration.
-    pub fn config(&self) -> &KsConfig {
-        &self.config
-    }
-
-    /// One learned step (`substeps` sub-steps of `h`): `u [N] → u' [N]`.
-    pub fn step(&self, u: &[f64]) -> Vec<f64> {
-        repeat(|v| self.substep(v), u, self.config.substeps)
-    }
-
-    /// `steps` learned steps from `u0`; `steps + 1` states (`[0]` = `u0`), stopping early after the
-    /// first non-finite state (which is not included). Returns the states and, if it stopped early,
-    /// the index of the first non-finite state.
-    pub fn trajectory(&self, u0: &[f64], steps: usize) -> (Vec<Vec<f64>>, Option<usize>) {
-        trajectory(|u| self.step(u), u0, steps)
-    }
-
-    /// One sub-step of the configured scheme: `u [N] → u' [N]`.
-    pub fn substep(&self, u: &[f64]) -> Vec<f64> {
-        match &self.coefficients {
-            Coefficients::Etd(c) if self.config.scheme == Scheme::Etd1 => self.etd1(c, u),
-            Coefficients::Etd(c) => self.etrk2(c, u),
-            Coefficients::Etdrk4(c) => self.spectral.etdrk4(c, u),
-        }
-    }
-
-    fn etd1(&self, c: &EtdCoefficients, u: &[f64]) -> Vec<f64> {
-        let spectral = &self.spectral;
-        spectral.real_ifft(spectral.etd1_spectrum(&c.exp, &c.phi1, u).0)
-    }
-
-    /// `û' = â + (N̂(a) − N̂(u)) φ₂`.
-    fn etrk2(&self, c: &EtdCoefficients, u: &[f64]) -> Vec<f64> {
-        let spectral = &self.spectral;
-        let (a_hat, n_u) = spectral.etd1_spectrum(&c.exp, &c.phi1, u);
-        let a = spectral.real_ifft(a_hat.clone());
-        let n_a = spectral.nonlinear(&a);
-        let next = (0..u.len())
-            .map(|j| a_hat[j] + (n_a[j] - n_u[j]) * c.phi2[j])
-            .collect();
-        spectral.real_ifft(next)
+        let factor = nonlinear_factor(&grid);
+        Ok(Self::from_parts(config, config.substeps, scheme, factor))
     }
 }
 

@@ -11,15 +11,17 @@ use super::stepper::{mode_solver, KsStep};
 use super::{evaluate, preset, KsConfig};
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::study::contract::description::SystemDescription;
-use crate::numerics::study::contract::physics::PhysicalSystem;
+use crate::numerics::study::contract::physics::{
+    space_time_facts, training_parameter, PhysicalSystem,
+};
 use crate::numerics::study::contract::playground::Playground;
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Modality, Mode, TrainError};
 use crate::numerics::types::{
-    BaselineWords, EvalConfig, MapWords, Measures, MetricWords, Parameter, ParameterWords,
-    SolverSetup, StateShape, System, SystemFacts, TestMetrics, Trajectory,
+    EvalConfig, Parameter, ParameterWords, SolverSetup, StateShape, System, SystemFacts,
+    TestMetrics, Trajectory,
 };
 
 /// Grid points of every study (the study's N).
@@ -72,20 +74,15 @@ impl SystemDescription for Ks {
     }
 
     fn facts(&self) -> SystemFacts {
-        SystemFacts {
-            metric: MetricWords::RELATIVE_ERROR,
-            baseline: BaselineWords::ETD1_ONLY,
-            maps: MapWords::SPACE_TIME,
-            parameter: ParameterWords {
+        space_time_facts(
+            ParameterWords {
                 name: "domain scale",
                 test: "size s",
                 training_label: "Training domain sizes s (L = 8·s)",
                 training_unit: "training domain size",
             },
-            solver_first: None,
-            paper_c_nog_over_p_wig: Some("4.5"),
-            measures: Measures::ONE_D,
-        }
+            Some("4.5"),
+        )
     }
 
     fn training_trajectories(&self, data: &TrainDataConfig) -> usize {
@@ -157,10 +154,7 @@ impl PhysicalSystem for Ks {
         _solver: &SolverSetup,
         index: usize,
     ) -> Result<Trajectory, TrainError> {
-        let scale = *data
-            .scales
-            .get(index / TRAIN_IC_PARAMETERS.len())
-            .ok_or_else(|| TrainError::invalid("scales", format!("no trajectory {index}")))?;
+        let scale = training_parameter(data, index, TRAIN_IC_PARAMETERS.len())?;
         let solver = data_solver(RESOLUTION);
         let recipe = DataConfig {
             solver,

@@ -9,8 +9,8 @@ use burn::tensor::{Device, Tensor};
 
 use super::config::{KsConfig, Scheme};
 use super::error::KsError;
-use super::operators::{transpose, EtdMatrices};
-use crate::numerics::counted::matmul;
+use super::operators::EtdMatrices;
+use crate::numerics::etd::EtdTensors;
 pub use crate::numerics::matrices::matrix_tensor;
 pub use crate::numerics::types::Precision;
 
@@ -23,14 +23,8 @@ pub fn read_rows(tensor: Tensor<2>) -> Result<Vec<Vec<f64>>, KsError> {
 #[derive(Debug, Clone)]
 pub struct TensorSolver {
     config: KsConfig,
-    precision: Precision,
-    device: Device,
-    /// `Eᵀ`, `[N, N]`.
-    exp_t: Tensor<2>,
-    /// `P₁ᵀ`, `[N, N]`.
-    nonlinear1_t: Tensor<2>,
-    /// `P₂ᵀ`, `[N, N]` (ETRK2 only).
-    nonlinear2_t: Option<Tensor<2>>,
+    /// `Eᵀ`, `P₁ᵀ` and (ETRK2) `P₂ᵀ` on the device.
+    etd: EtdTensors,
 }
 
 impl TensorSolver {
@@ -41,17 +35,11 @@ impl TensorSolver {
         if config.scheme == Scheme::Etdrk4 {
             return Err(KsError::NoTensorForm(config.scheme.name()));
         }
-        let n = grid.resolution;
-        let matrices = EtdMatrices::new(&grid, config.substep);
-        let upload = |m: &[f64]| matrix_tensor(transpose(m, n), [n, n], device, precision);
-        Ok(Self {
-            config,
-            precision,
-            device: device.clone(),
-            exp_t: upload(&matrices.exp),
-            nonlinear1_t: upload(&matrices.nonlinear1),
-            nonlinear2_t: (config.scheme == Scheme::Etrk2).then(|| upload(&matrices.nonlinear2)),
-        })
+        let m = EtdMatrices::new(&grid, config.substep);
+        let etrk2 = (config.scheme == Scheme::Etrk2).then_some(&m.nonlinear2[..]);
+        let operators = [&m.exp[..], &m.nonlinear1[..]];
+        let etd = EtdTensors::upload(grid.resolution, operators, etrk2, device, precision);
+        Ok(Self { config, etd })
     }
 
     /// The configuration.
@@ -61,32 +49,22 @@ impl TensorSolver {
 
     /// The precision of the matrices (inputs must match).
     pub fn precision(&self) -> Precision {
-        self.precision
+        self.etd.precision()
     }
 
     /// A `[batch, N]` state tensor on this solver's device and precision from f64 rows.
     pub fn states(&self, rows: &[Vec<f64>]) -> Tensor<2> {
-        let n = self.config.resolution;
-        let values: Vec<f64> = rows.iter().flat_map(|row| row.iter().copied()).collect();
-        matrix_tensor(values, [rows.len(), n], &self.device, self.precision)
+        self.etd.states(rows)
     }
 
     /// One sub-step `h`: `[batch, N] → [batch, N]`.
     pub fn substep(&self, u: Tensor<2>) -> Tensor<2> {
-        let squared = u.clone() * u.clone();
-        let a = matmul(u, self.exp_t.clone()) + matmul(squared.clone(), self.nonlinear1_t.clone());
-        match &self.nonlinear2_t {
-            None => a,
-            Some(p2) => {
-                let difference = a.clone() * a.clone() - squared;
-                a + matmul(difference, p2.clone())
-            }
-        }
+        self.etd.substep(u)
     }
 
     /// One learned step (`substeps` sub-steps): `[batch, N] → [batch, N]`.
     pub fn step(&self, u: Tensor<2>) -> Tensor<2> {
-        (0..self.config.substeps).fold(u, |state, _| self.substep(state))
+        self.etd.steps(u, self.config.substeps)
     }
 
     /// Floating-point operations of one learned step for `batch` rows: matmuls `2·batch·N²` each
@@ -102,13 +80,7 @@ mod tests {
     use crate::numerics::backend;
     use crate::numerics::ks::initial::{train_ic, TestIc};
     use crate::numerics::ks::reference::ReferenceSolver;
-
-    fn max_abs_difference(a: &[f64], b: &[f64]) -> f64 {
-        a.iter()
-            .zip(b)
-            .map(|(x, y)| (x - y).abs())
-            .fold(0.0, f64::max)
-    }
+    use crate::numerics::metrics::max_abs_difference;
 
     /// A few states along a trajectory (so they are on the attractor, not just the IC).
     fn sample_states(config: KsConfig) -> Vec<Vec<f64>> {

@@ -122,6 +122,19 @@ impl NetConfig {
         Ok(self.spec()?.build(device, &mut InitRng::new(seed)))
     }
 
+    /// The default architecture at 4 channels × depth 1 on `device` from `seed`: the small
+    /// network of the solver tests.
+    #[cfg(test)]
+    pub(crate) fn tiny(device: &Device, seed: u64) -> Net {
+        NetConfig {
+            channels: 4,
+            depth: 1,
+            ..NetConfig::default()
+        }
+        .init(device, seed)
+        .expect("net")
+    }
+
     /// Forward floating-point operations for one sample of `resolution` values (the 2-D
     /// ResNet: the values of its 2-channel state, 2·N²); 0 for an invalid size.
     pub fn flops_per_sample(&self, resolution: usize) -> f64 {

@@ -9,7 +9,7 @@ use super::fused_conv::conv_layer;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
 
-use super::frame::{FrameBlock, ResidualFrame};
+use super::frame::{FrameBlock, FrameLayer, ResidualFrame};
 use super::network::{Facts, GridSize, Marker};
 use super::resnet1d::{conv_flops, PeriodicConv1d};
 use super::{InitRng, DEPTH_RANGE, LEAKY_SLOPE};

@@ -153,10 +153,24 @@ pub struct Fno {
     pub output: Pointwise,
 }
 
-impl Fno {
+impl Network for Fno {
+    type Size = GridSize;
+
+    const FACTS: Facts = Facts {
+        title: "Fourier neural operator (12 modes)",
+        size_knobs: "C channels, D Fourier layers (12 modes)",
+        max_depth: *DEPTH_RANGE.end(),
+        default_size: (12, 3),
+        size_grid: [(3, 1), (6, 2), (12, 3), (24, 4)],
+        state_dims: 1,
+        marker: Marker::Cross,
+        apebench: Some("FNO;12;{C};{D};gelu"),
+    };
+
     /// Draws the layers in forward order (lift, layers with spectral before pointwise,
     /// projection), weight before bias.
-    pub fn init(channels: usize, depth: usize, device: &Device, rng: &mut InitRng) -> Self {
+    fn build(size: GridSize, device: &Device, rng: &mut InitRng) -> Self {
+        let (channels, depth) = (size.channels, size.depth);
         let lift = Pointwise::init(2, channels, device, rng);
         let layers = (0..depth)
             .map(|_| FourierLayer {
@@ -172,25 +186,6 @@ impl Fno {
             project,
             output,
         }
-    }
-}
-
-impl Network for Fno {
-    type Size = GridSize;
-
-    const FACTS: Facts = Facts {
-        title: "Fourier neural operator (12 modes)",
-        size_knobs: "C channels, D Fourier layers (12 modes)",
-        max_depth: *DEPTH_RANGE.end(),
-        default_size: (12, 3),
-        size_grid: [(3, 1), (6, 2), (12, 3), (24, 4)],
-        state_dims: 1,
-        marker: Marker::Cross,
-        apebench: Some("FNO;12;{C};{D};gelu"),
-    };
-
-    fn build(size: GridSize, device: &Device, rng: &mut InitRng) -> Self {
-        Self::init(size.channels, size.depth, device, rng)
     }
 
     /// `u: [batch, N]`, `parameter: [batch, 1]` → `[batch, N]`.
@@ -293,7 +288,14 @@ mod tests {
     #[test]
     fn fewer_modes_on_a_small_grid() {
         let device = cpu();
-        let net = Fno::init(3, 2, &device, &mut InitRng::new(2));
+        let net = Fno::build(
+            GridSize {
+                channels: 3,
+                depth: 2,
+            },
+            &device,
+            &mut InitRng::new(2),
+        );
         let u = Tensor::<2>::ones([2, 8], &device);
         let s = Tensor::<2>::ones([2, 1], &device);
         let out = values(net.forward(u, s));

@@ -232,4 +232,4 @@ fn leaky_backward_flex<E: Real>(x: FlexTensor, grad: FlexTensor, slope: E) -> Fl
 
 #[cfg(test)]
 #[path = "fused_tests.rs"]
-mod tests;
+pub(crate) mod tests;

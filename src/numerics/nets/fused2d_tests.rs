@@ -5,41 +5,20 @@
 
 use super::*;
 use crate::numerics::backend::{cpu, cpu_autodiff};
-use crate::numerics::nets::fused::{fusion, set_fusion, Fusion};
+use crate::numerics::nets::fused::tests::{values_and_gradients, with_fusion};
+use crate::numerics::nets::fused::Fusion;
 use crate::numerics::nets::fused_conv2d::{conv2d_layer, FUSED_CONVS_2D};
 use crate::numerics::nets::network::{Network, NetworkSize};
 use crate::numerics::nets::resnet2d::{Block2d, PaperSize, ResNet2d};
 use crate::numerics::nets::tests::inputs;
-use crate::numerics::nets::{test_values as values, InitRng};
-use burn::module::{Module, ModuleVisitor, Param};
-use burn::tensor::{Device, Gradients, TensorData};
+use crate::numerics::nets::InitRng;
+use burn::module::Module;
+use burn::tensor::{Device, TensorData};
 
 /// Largest difference allowed between fused and composite, relative to the largest magnitude
 /// of the compared tensor: f32 sums in another order (measured: at most 6.2e-7 in the four
 /// sizes).
 const TOLERANCE: f32 = 1e-5;
-
-/// Runs `f` with `level` of fusion on this thread, then restores it.
-fn with_fusion<T>(level: Fusion, f: impl FnOnce() -> T) -> T {
-    let before = fusion();
-    set_fusion(level);
-    let out = f();
-    set_fusion(before);
-    out
-}
-
-/// Every float parameter's gradient, in visiting order.
-struct Grads<'a> {
-    grads: &'a Gradients,
-    all: Vec<Vec<f32>>,
-}
-
-impl ModuleVisitor for Grads<'_> {
-    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-        let grad = param.val().grad(self.grads).expect("parameter gradient");
-        self.all.push(values(grad));
-    }
-}
 
 /// `got` within [`TOLERANCE`] of `want`, tensor by tensor; the largest relative difference.
 fn assert_close(got: &[Vec<f32>], want: &[Vec<f32>], what: &str) -> f32 {
@@ -76,14 +55,7 @@ fn run_batch_first<M: Module>(
     let out = f(x.clone());
     let weights = out.clone().detach().cos();
     let grads = (out.clone() * weights).sum().backward();
-    let mut all = vec![values(out), values(x.grad(&grads).expect("input gradient"))];
-    let mut visit = Grads {
-        grads: &grads,
-        all: Vec::new(),
-    };
-    module.visit(&mut visit);
-    all.extend(visit.all);
-    all
+    values_and_gradients(out, x, &grads, module)
 }
 
 /// `[B, C, H, W]` ⇄ the grid layout `[C, H, W, B]`.
@@ -132,14 +104,7 @@ fn network_outputs(net: &ResNet2d, n: usize, device: &Device) -> Vec<Vec<f32>> {
     let out = net.forward(u.clone(), s);
     let weights = out.clone().detach().sin();
     let grads = (out.clone() * weights).sum().backward();
-    let mut all = vec![values(out), values(u.grad(&grads).expect("input gradient"))];
-    let mut visit = Grads {
-        grads: &grads,
-        all: Vec::new(),
-    };
-    net.visit(&mut visit);
-    all.extend(visit.all);
-    all
+    values_and_gradients(out, u, &grads, net)
 }
 
 #[test]

@@ -14,7 +14,7 @@ use burn::backend::{backend_extension, Backend, DType, Dispatch, Flex, TensorMet
 use burn::tensor::{Device, Tensor, TensorData};
 
 use super::fused::{fusion, leaky_relu, Fusion};
-use super::fused_node::{record, HandWritten};
+use super::fused_node::{hand_written_node, record};
 use super::grid::TAPS;
 use super::resnet1d::PeriodicConv1d;
 use crate::numerics::counted::{stacked_product, Matrix};
@@ -255,17 +255,7 @@ impl FusedBlockTraining for Flex {
     }
 }
 
-/// [`FusedBlockTraining::residual_block_backward`] as the autodiff node's backward.
-#[derive(Debug)]
-struct BlockNode;
-
-impl<B: FusedBlockTraining> HandWritten<B, 5> for BlockNode {
-    type State = B::BlockState;
-
-    fn backward(state: B::BlockState, grad: FloatTensor<B>) -> [FloatTensor<B>; 5] {
-        B::residual_block_backward(state, grad)
-    }
-}
+hand_written_node!(BlockNode: FusedBlockTraining::residual_block_backward(BlockState; 5));
 
 impl<B: FusedBlockOps + FusedBlockTraining, C: CheckpointStrategy> FusedBlockOps
     for Autodiff<B, C>

@@ -22,7 +22,7 @@ use burn::backend::{backend_extension, Backend, Dispatch, Flex, TensorMetadata};
 use burn::tensor::Tensor;
 
 use super::fused_block::{add_rows, floats, leaky, mask, matrix, row_sums};
-use super::fused_node::{record, HandWritten};
+use super::fused_node::{hand_written_node, record};
 use super::grid2d::{add_into, extend_taps2d, taps2d, taps2d_adjoint, TAPS_2D};
 use super::resnet2d::PeriodicConv2d;
 use super::LEAKY_SLOPE;
@@ -252,17 +252,7 @@ impl FusedBlock2dTraining for Flex {
     }
 }
 
-/// [`FusedBlock2dTraining::block2d_backward`] as the autodiff node's backward.
-#[derive(Debug)]
-struct Block2dNode;
-
-impl<B: FusedBlock2dTraining> HandWritten<B, 7> for Block2dNode {
-    type State = B::Block2dState;
-
-    fn backward(state: B::Block2dState, grad: FloatTensor<B>) -> [FloatTensor<B>; 7] {
-        B::block2d_backward(state, grad)
-    }
-}
+hand_written_node!(Block2dNode: FusedBlock2dTraining::block2d_backward(Block2dState; 7));
 
 impl<B: FusedBlock2dOps + FusedBlock2dTraining, C: CheckpointStrategy> FusedBlock2dOps
     for Autodiff<B, C>

@@ -16,7 +16,7 @@ use burn::tensor::{Device, Tensor};
 
 use super::fused::{fusion, leaky_relu, Fusion};
 use super::fused_block::{add_rows, floats, leaky, mask, matrix, row_sums, taps, taps_adjoint};
-use super::fused_node::{record, HandWritten};
+use super::fused_node::{hand_written_node, record};
 use super::grid::TAPS;
 use super::resnet1d::PeriodicConv1d;
 use crate::numerics::counted::{stacked_product, Matrix};
@@ -177,17 +177,7 @@ impl FusedConvTraining for Flex {
     }
 }
 
-/// [`FusedConvTraining::conv_backward`] as the autodiff node's backward.
-#[derive(Debug)]
-struct ConvNode;
-
-impl<B: FusedConvTraining> HandWritten<B, 3> for ConvNode {
-    type State = B::ConvState;
-
-    fn backward(state: B::ConvState, grad: FloatTensor<B>) -> [FloatTensor<B>; 3] {
-        B::conv_backward(state, grad)
-    }
-}
+hand_written_node!(ConvNode: FusedConvTraining::conv_backward(ConvState; 3));
 
 impl<B: FusedConvOps + FusedConvTraining, C: CheckpointStrategy> FusedConvOps for Autodiff<B, C> {
     /// One node with three parents ([`record`]).

@@ -13,7 +13,7 @@ use burn::backend::{backend_extension, Backend, Dispatch, Flex, TensorMetadata};
 use burn::tensor::Tensor;
 
 use super::fused_block::{add_rows, floats, matrix, row_sums};
-use super::fused_node::{record, HandWritten};
+use super::fused_node::{hand_written_node, record};
 use super::grid2d::{taps2d, taps2d_adjoint, TAPS_2D};
 use super::resnet2d::PeriodicConv2d;
 use crate::numerics::counted::{stacked_product, Matrix};
@@ -114,17 +114,7 @@ impl FusedConv2dTraining for Flex {
     }
 }
 
-/// [`FusedConv2dTraining::conv2d_backward`] as the autodiff node's backward.
-#[derive(Debug)]
-struct Conv2dNode;
-
-impl<B: FusedConv2dTraining> HandWritten<B, 3> for Conv2dNode {
-    type State = B::Conv2dState;
-
-    fn backward(state: B::Conv2dState, grad: FloatTensor<B>) -> [FloatTensor<B>; 3] {
-        B::conv2d_backward(state, grad)
-    }
-}
+hand_written_node!(Conv2dNode: FusedConv2dTraining::conv2d_backward(Conv2dState; 3));
 
 impl<B: FusedConv2dOps + FusedConv2dTraining, C: CheckpointStrategy> FusedConv2dOps
     for Autodiff<B, C>

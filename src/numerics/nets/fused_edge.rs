@@ -15,7 +15,7 @@ use burn::tensor::{Device, Tensor};
 
 use super::fused::{fusion, Fusion};
 use super::fused_block::{floats, leaky, mask, matrix, row_sums, taps, taps_adjoint};
-use super::fused_node::{record, HandWritten};
+use super::fused_node::{hand_written_node, record};
 use super::gcn::{EdgeConv, NEIGHBOUR_OFFSETS};
 use super::grid::TAPS;
 use crate::numerics::counted::{stacked_product, Matrix};
@@ -221,17 +221,7 @@ impl FusedEdgeTraining for Flex {
     }
 }
 
-/// [`FusedEdgeTraining::edge_backward`] as the autodiff node's backward.
-#[derive(Debug)]
-struct EdgeNode;
-
-impl<B: FusedEdgeTraining> HandWritten<B, 3> for EdgeNode {
-    type State = B::EdgeState;
-
-    fn backward(state: B::EdgeState, grad: FloatTensor<B>) -> [FloatTensor<B>; 3] {
-        B::edge_backward(state, grad)
-    }
-}
+hand_written_node!(EdgeNode: FusedEdgeTraining::edge_backward(EdgeState; 3));
 
 impl<B: FusedEdgeOps + FusedEdgeTraining, C: CheckpointStrategy> FusedEdgeOps for Autodiff<B, C> {
     /// One node with three parents ([`record`]).

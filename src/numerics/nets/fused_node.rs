@@ -65,3 +65,24 @@ where
         OpsKind::UnTracked(prep) => prep.finish(untracked(inputs.map(|t| t.into_primitive()))),
     }
 }
+
+/// Declares `$node`, the autodiff node of an op whose hand-written backward is the training
+/// trait's `$backward` over `$inputs` inputs with state `$state`:
+/// `hand_written_node!(ConvNode: FusedConvTraining::conv_backward(ConvState; 3));`.
+macro_rules! hand_written_node {
+    ($node:ident: $training:ident::$backward:ident($state:ident; $inputs:literal)) => {
+        #[doc = concat!("[`", stringify!($training), "::", stringify!($backward), "`] as the autodiff node's backward.")]
+        #[derive(Debug)]
+        struct $node;
+
+        impl<B: $training> $crate::numerics::nets::fused_node::HandWritten<B, $inputs> for $node {
+            type State = B::$state;
+
+            fn backward(state: B::$state, grad: FloatTensor<B>) -> [FloatTensor<B>; $inputs] {
+                B::$backward(state, grad)
+            }
+        }
+    };
+}
+
+pub(crate) use hand_written_node;

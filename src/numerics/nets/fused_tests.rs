@@ -6,7 +6,7 @@ use crate::numerics::backend::{cpu, cpu_autodiff};
 use crate::numerics::nets::tests::{inputs, values};
 use crate::numerics::nets::{Architecture, Net, NetConfig, LEAKY_SLOPE};
 use burn::module::{Module, Param};
-use burn::tensor::{Device, Tensor};
+use burn::tensor::{Device, Gradients, Tensor};
 
 /// Runs `f` with `level` of fusion on this thread, then restores it.
 pub(crate) fn with_fusion<T>(level: Fusion, f: impl FnOnce() -> T) -> T {
@@ -72,7 +72,7 @@ fn leaky_relu_equals_composite_bit_for_bit() {
 
 /// Every float parameter's gradient, in visiting order.
 struct Grads<'a> {
-    grads: &'a burn::tensor::Gradients,
+    grads: &'a Gradients,
     all: Vec<Vec<f32>>,
 }
 
@@ -81,6 +81,27 @@ impl burn::module::ModuleVisitor for Grads<'_> {
         self.all
             .push(values(param.val().grad(self.grads).expect("gradient")));
     }
+}
+
+/// `out`'s values, `input`'s gradient and every float parameter's gradient of `module` (in
+/// visiting order) from `grads`.
+pub(crate) fn values_and_gradients<const D: usize, const E: usize>(
+    out: Tensor<D>,
+    input: Tensor<E>,
+    grads: &Gradients,
+    module: &impl Module,
+) -> Vec<Vec<f32>> {
+    let mut all = vec![
+        values(out),
+        values(input.grad(grads).expect("input gradient")),
+    ];
+    let mut visit = Grads {
+        grads,
+        all: Vec::new(),
+    };
+    module.visit(&mut visit);
+    all.extend(visit.all);
+    all
 }
 
 /// Output, input gradient and parameter gradients of `net` on a small batch, two applications
@@ -102,15 +123,7 @@ fn outputs_and_gradients(net: &Net, architecture: Architecture, device: &Device)
         _ => net.forward(out, s),
     };
     let loss = out.clone().powf_scalar(2.0).mean();
-    let grads = loss.backward();
-    let mut all = vec![values(out), values(u.grad(&grads).expect("input gradient"))];
-    let mut visit = Grads {
-        grads: &grads,
-        all: Vec::new(),
-    };
-    net.visit(&mut visit);
-    all.extend(visit.all);
-    all
+    values_and_gradients(out, u, &loss.backward(), net)
 }
 
 #[test]

@@ -43,24 +43,6 @@ pub struct EdgeConv {
 }
 
 impl EdgeConv {
-    /// PyTorch's default Linear init: weight then bias from `U(−1/√(2·C_in + 1), 1/√(2·C_in + 1))`.
-    pub fn init(
-        channels_in: usize,
-        channels_out: usize,
-        device: &Device,
-        rng: &mut InitRng,
-    ) -> Self {
-        let features = 2 * channels_in + 1;
-        let (weight, bias) = weight_and_bias(
-            [features, channels_out],
-            features,
-            channels_out,
-            device,
-            rng,
-        );
-        Self { weight, bias }
-    }
-
     /// `[C_in, N, B] → [C_out, N, B]` (the grid layout): mean over `j ∈ {i−1, i, i+1}`
     /// (periodic) of `m_ij = W·[x_i, x_j − x_i, sign(i − j)] + b`, or of `LeakyReLU(m_ij)` when
     /// `activate_messages`. The edge features of every message are the columns of one
@@ -106,8 +88,17 @@ impl EdgeConv {
 }
 
 impl FrameLayer for EdgeConv {
+    /// PyTorch's default Linear init: weight then bias from `U(−1/√(2·C_in + 1), 1/√(2·C_in + 1))`.
     fn init(channels_in: usize, channels_out: usize, device: &Device, rng: &mut InitRng) -> Self {
-        EdgeConv::init(channels_in, channels_out, device, rng)
+        let features = 2 * channels_in + 1;
+        let (weight, bias) = weight_and_bias(
+            [features, channels_out],
+            features,
+            channels_out,
+            device,
+            rng,
+        );
+        Self { weight, bias }
     }
 
     /// `[2, N, B] → [C, N, B]`, messages activated.

@@ -28,19 +28,6 @@ pub struct PeriodicConv1d {
 }
 
 impl PeriodicConv1d {
-    /// PyTorch's default init: weight then bias from `U(−1/√(3·C_in), 1/√(3·C_in))`.
-    pub fn init(
-        channels_in: usize,
-        channels_out: usize,
-        device: &Device,
-        rng: &mut InitRng,
-    ) -> Self {
-        let shape = [channels_out, channels_in, KERNEL];
-        let (weight, bias) =
-            weight_and_bias(shape, channels_in * KERNEL, channels_out, device, rng);
-        Self { weight, bias }
-    }
-
     /// `[C_in, N, B] → [C_out, N, B]` in the grid layout ([`super::grid`]): the three taps of
     /// the periodic stencil gathered as `[3·C_in, N·B]` (row `3c + t`) and one matmul with the
     /// weight viewed as `[C_out, 3·C_in]`, plus the bias. The same function as `conv1d` on the
@@ -65,8 +52,12 @@ impl PeriodicConv1d {
 }
 
 impl FrameLayer for PeriodicConv1d {
+    /// PyTorch's default init: weight then bias from `U(−1/√(3·C_in), 1/√(3·C_in))`.
     fn init(channels_in: usize, channels_out: usize, device: &Device, rng: &mut InitRng) -> Self {
-        PeriodicConv1d::init(channels_in, channels_out, device, rng)
+        let shape = [channels_out, channels_in, KERNEL];
+        let (weight, bias) =
+            weight_and_bias(shape, channels_in * KERNEL, channels_out, device, rng);
+        Self { weight, bias }
     }
 
     fn lift(&self, x: Tensor<3>) -> Tensor<3> {

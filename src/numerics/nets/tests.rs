@@ -9,12 +9,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 const PAPER_SIZES: [(usize, usize, usize); 3] =
     [(16, 10, 15_841), (26, 8, 33_125), (52, 12, 196_457)];
 
-pub(crate) fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-    t.into_data()
-        .convert::<f32>()
-        .try_to_vec::<f32>()
-        .expect("f32 data")
-}
+pub(crate) use super::test_values as values;
 
 fn config(architecture: Architecture, channels: usize, depth: usize) -> NetConfig {
     NetConfig {

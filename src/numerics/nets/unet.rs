@@ -11,6 +11,7 @@ use super::fused_conv::conv_layer;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
 
+use super::frame::FrameLayer;
 use super::grid::{from_grid, to_grid};
 use super::network::{Facts, GridSize, Marker, Network};
 use super::resnet1d::{conv_flops, PeriodicConv1d};
@@ -87,30 +88,6 @@ fn upsample(x: Tensor<3>) -> Tensor<3> {
 }
 
 impl UNet {
-    /// Draws the layers in forward order (encoder top-down, decoder bottom-up, output), weight
-    /// before bias.
-    pub fn init(channels: usize, levels: usize, device: &Device, rng: &mut InitRng) -> Self {
-        let width = |level: usize| channels << level;
-        let mut down = vec![DoubleConv::init(2, channels, device, rng)];
-        for level in 1..=levels {
-            down.push(DoubleConv::init(
-                width(level - 1),
-                width(level),
-                device,
-                rng,
-            ));
-        }
-        let up = (0..levels)
-            .rev()
-            .map(|level| UpLevel {
-                up: PeriodicConv1d::init(width(level + 1), width(level), device, rng),
-                merge: DoubleConv::init(2 * width(level), width(level), device, rng),
-            })
-            .collect();
-        let output = PeriodicConv1d::init(channels, 1, device, rng);
-        Self { down, up, output }
-    }
-
     /// Levels `L`.
     pub fn levels(&self) -> usize {
         self.up.len()
@@ -133,8 +110,29 @@ impl Network for UNet {
         apebench: Some("UNet;{C};{D};relu"),
     };
 
+    /// Draws the layers in forward order (encoder top-down, decoder bottom-up, output), weight
+    /// before bias.
     fn build(size: GridSize, device: &Device, rng: &mut InitRng) -> Self {
-        Self::init(size.channels, size.depth, device, rng)
+        let (channels, levels) = (size.channels, size.depth);
+        let width = |level: usize| channels << level;
+        let mut down = vec![DoubleConv::init(2, channels, device, rng)];
+        for level in 1..=levels {
+            down.push(DoubleConv::init(
+                width(level - 1),
+                width(level),
+                device,
+                rng,
+            ));
+        }
+        let up = (0..levels)
+            .rev()
+            .map(|level| UpLevel {
+                up: PeriodicConv1d::init(width(level + 1), width(level), device, rng),
+                merge: DoubleConv::init(2 * width(level), width(level), device, rng),
+            })
+            .collect();
+        let output = PeriodicConv1d::init(channels, 1, device, rng);
+        Self { down, up, output }
     }
 
     /// `u: [batch, N]`, `parameter: [batch, 1]` → `[batch, N]`. Panics unless `2^L` divides `N`.
@@ -218,7 +216,14 @@ mod tests {
     #[test]
     fn levels_reach_three_points_on_48() {
         let device = cpu();
-        let net = UNet::init(2, MAX_LEVELS, &device, &mut InitRng::new(1));
+        let net = UNet::build(
+            GridSize {
+                channels: 2,
+                depth: MAX_LEVELS,
+            },
+            &device,
+            &mut InitRng::new(1),
+        );
         assert_eq!(net.levels(), 4);
         assert_eq!(48 >> MAX_LEVELS, 3);
         let u = Tensor::<2>::ones([2, 48], &device);
@@ -232,7 +237,14 @@ mod tests {
     #[should_panic(expected = "needs N divisible by 16")]
     fn refuses_a_grid_it_cannot_halve() {
         let device = cpu();
-        let net = UNet::init(2, 4, &device, &mut InitRng::new(1));
+        let net = UNet::build(
+            GridSize {
+                channels: 2,
+                depth: 4,
+            },
+            &device,
+            &mut InitRng::new(1),
+        );
         let _ = net.forward(
             Tensor::<2>::ones([1, 40], &device),
             Tensor::<2>::ones([1, 1], &device),

@@ -25,14 +25,17 @@ pub trait HybridStep: std::fmt::Debug {
 
     /// One learned step at parameter index `size`: `u [batch, values] → [batch, values]`;
     /// `channel` is [`Stepper::scale_channel`] (`[batch, 1]`). Gradients flow through the
-    /// solver when the system's solver is differentiable and `u` is tracked.
+    /// solver when the system's solver is differentiable and `u` is tracked. By default the
+    /// step of one group ([`HybridStep::step_sizes`] of `[size]`).
     fn step(
         &self,
         net: &dyn Forward,
         size: usize,
         u: Tensor<2>,
         channel: Tensor<2>,
-    ) -> Result<Tensor<2>, TrainError>;
+    ) -> Result<Tensor<2>, TrainError> {
+        self.step_sizes(net, &[size], u, channel)
+    }
 
     /// One learned step of `sizes.len()` equal row groups at once, group `k` at parameter
     /// index `sizes[k]` (group-major `u [groups·rows, values]`, `channel` from

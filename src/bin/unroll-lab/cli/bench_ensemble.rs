@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::output::print_figures;
 use super::CliError;
 use unroll_lab::numerics::launches::count_launches;
 use unroll_lab::numerics::system::PhysicalSystem;
@@ -89,74 +90,95 @@ pub fn bench_ensemble(
         ));
     }
     let chunk = iterations.div_ceil(ROUNDS);
-    let mut out = Vec::new();
-    for mut config in configs {
-        config.iterations = chunk * ROUNDS + 2;
-        let label = config.variant_id().label();
-        let net = &config.net;
-        let network = format!("{} {}×{}", net.architecture, net.channels, net.depth);
-        let mut timed = vec![Timed::Alone(
-            Box::new(system.trainer(config.clone(), trajectories, device)?),
-            LossLog::default(),
-        )];
-        for &members in sizes {
-            let seeds = (1..=members as u64).map(|seed| TrainConfig {
-                seed,
-                ..config.clone()
-            });
-            let trainer = system.ensemble_trainer(seeds.collect(), trajectories, device)?;
-            timed.push(Timed::Together(Box::new(trainer), MemberLogs::new(members)));
-        }
-        let mut seconds = vec![0.0; timed.len()];
-        let mut launches: Vec<Option<u64>> = vec![Some(0); timed.len()];
-        for t in &mut timed {
-            t.steps(2)?;
-        }
-        for round in 0..ROUNDS {
-            for k in 0..timed.len() {
-                let which = (round + k) % timed.len();
-                let (secs, launched) = count_launches(|| timed[which].steps(chunk));
-                seconds[which] += secs?;
-                launches[which] = launches[which].zip(launched).map(|(a, b)| a + b);
-            }
-        }
-        let done = (chunk * ROUNDS) as f64;
-        let per_iteration = |n: Option<u64>| n.filter(|&n| n > 0).map(|n| n as f64 / done);
-        let alone = done / seconds[0];
-        let sizes = sizes
-            .iter()
-            .zip(seconds[1..].iter().zip(&launches[1..]))
-            .map(|(&members, (&secs, &launched))| {
-                let rate = done / secs;
-                Size {
-                    members,
-                    iterations_per_sec: rate,
-                    per_network_iterations_per_sec: rate * members as f64,
-                    speedup: rate * members as f64 / alone,
-                    gpu_launches_per_iteration: per_iteration(launched),
-                }
-            })
-            .collect();
-        eprintln!("{label}: done");
-        out.push(VariantEnsembles {
-            variant: label,
-            network,
-            alone_iterations_per_sec: alone,
-            alone_gpu_launches_per_iteration: per_iteration(launches[0]),
-            sizes,
+    configs
+        .into_iter()
+        .map(|config| time_variant(system, config, trajectories, device, sizes, chunk))
+        .collect()
+}
+
+/// Times `config` alone and as ensembles of each of `sizes`, `chunk` iterations per size and
+/// round.
+fn time_variant(
+    system: &dyn PhysicalSystem,
+    mut config: TrainConfig,
+    trajectories: &[Trajectory],
+    device: &burn::tensor::Device,
+    sizes: &[usize],
+    chunk: usize,
+) -> Result<VariantEnsembles, CliError> {
+    config.iterations = chunk * ROUNDS + 2;
+    let label = config.variant_id().label();
+    let net = &config.net;
+    let network = format!("{} {}×{}", net.architecture, net.channels, net.depth);
+    let mut timed = vec![Timed::Alone(
+        Box::new(system.trainer(config.clone(), trajectories, device)?),
+        LossLog::default(),
+    )];
+    for &members in sizes {
+        let seeds = (1..=members as u64).map(|seed| TrainConfig {
+            seed,
+            ..config.clone()
         });
+        let trainer = system.ensemble_trainer(seeds.collect(), trajectories, device)?;
+        timed.push(Timed::Together(Box::new(trainer), MemberLogs::new(members)));
     }
-    Ok(out)
+    let (seconds, launches) = time_rounds(&mut timed, chunk)?;
+    let done = (chunk * ROUNDS) as f64;
+    let per_iteration = |n: Option<u64>| n.filter(|&n| n > 0).map(|n| n as f64 / done);
+    let alone = done / seconds[0];
+    let sizes = sizes
+        .iter()
+        .zip(seconds[1..].iter().zip(&launches[1..]))
+        .map(|(&members, (&secs, &launched))| {
+            let rate = done / secs;
+            Size {
+                members,
+                iterations_per_sec: rate,
+                per_network_iterations_per_sec: rate * members as f64,
+                speedup: rate * members as f64 / alone,
+                gpu_launches_per_iteration: per_iteration(launched),
+            }
+        })
+        .collect();
+    eprintln!("{label}: done");
+    Ok(VariantEnsembles {
+        variant: label,
+        network,
+        alone_iterations_per_sec: alone,
+        alone_gpu_launches_per_iteration: per_iteration(launches[0]),
+        sizes,
+    })
+}
+
+/// Seconds and GPU launches of each of `timed` over [`ROUNDS`] rounds of `chunk` iterations
+/// (rotating order), after 2 untimed iterations each.
+fn time_rounds(
+    timed: &mut [Timed],
+    chunk: usize,
+) -> Result<(Vec<f64>, Vec<Option<u64>>), CliError> {
+    let mut seconds = vec![0.0; timed.len()];
+    let mut launches: Vec<Option<u64>> = vec![Some(0); timed.len()];
+    for t in timed.iter_mut() {
+        t.steps(2)?;
+    }
+    for round in 0..ROUNDS {
+        for k in 0..timed.len() {
+            let which = (round + k) % timed.len();
+            let (secs, launched) = count_launches(|| timed[which].steps(chunk));
+            seconds[which] += secs?;
+            launches[which] = launches[which].zip(launched).map(|(a, b)| a + b);
+        }
+    }
+    Ok((seconds, launches))
 }
 
 /// Prints the figures (a table, or JSON).
 pub fn print(bench: &[VariantEnsembles], json: bool) -> Result<(), CliError> {
-    if json {
-        let text =
-            serde_json::to_string_pretty(bench).map_err(|err| CliError::Output(err.to_string()))?;
-        println!("{text}");
-        return Ok(());
-    }
+    print_figures(bench, json, print_table)
+}
+
+/// Prints the figures as a table.
+fn print_table(bench: &[VariantEnsembles]) {
     println!(
         "per-network iterations/s: one network alone, and K members as one ensemble (× alone)"
     );
@@ -193,5 +215,4 @@ pub fn print(bench: &[VariantEnsembles], json: bool) -> Result<(), CliError> {
             );
         }
     }
-    Ok(())
 }

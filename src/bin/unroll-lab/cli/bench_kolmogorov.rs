@@ -11,6 +11,7 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
+use super::output::print_figures;
 use super::CliError;
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::kolmogorov::coarse::read_values;
@@ -201,14 +202,20 @@ fn paper_tests() -> Result<(), CliError> {
     Ok(())
 }
 
-pub fn bench_kolmogorov(args: &BenchKolmogorovArgs) -> Result<(), CliError> {
-    if args.paper_tests {
-        return paper_tests();
-    }
-    let reynolds = check_reynolds(args.reynolds)?;
-    if args.samples < 2 {
-        return Err(CliError::Usage("--samples must be at least 2".into()));
-    }
+/// The 128² truth of a bench: the developed state after the spin-up and the frames sampled
+/// after it.
+struct TruthFrames {
+    spinup_steps: usize,
+    /// The state at the end of the spin-up (vorticity, 128²).
+    developed: Vec<f64>,
+    /// `samples` frames every coarse step (vorticity, 128²).
+    frames: Vec<Vec<f64>>,
+    /// Fine steps per second over the spin-up and the sampling.
+    steps_per_second: f64,
+}
+
+/// Spins the truth up from `args.seed` and samples `args.samples` frames.
+fn truth_frames(args: &BenchKolmogorovArgs, reynolds: f64) -> Result<TruthFrames, CliError> {
     let truth = SpectralSolver::new(FINE_RESOLUTION, reynolds, FINE_DT)?;
     let start = random_vorticity(
         FINE_RESOLUTION,
@@ -231,8 +238,47 @@ pub fn bench_kolmogorov(args: &BenchKolmogorovArgs) -> Result<(), CliError> {
         frames.push(truth.to_grid(&spectrum));
     }
     let fine_steps = spinup_steps + args.samples * FINE_PER_COARSE;
-    let spectral_steps_per_second = fine_steps as f64 / clock.elapsed().as_secs_f64().max(1e-12);
-    let correlation = autocorrelation(&frames, args.max_lag);
+    Ok(TruthFrames {
+        spinup_steps,
+        developed,
+        frames,
+        steps_per_second: fine_steps as f64 / clock.elapsed().as_secs_f64().max(1e-12),
+    })
+}
+
+/// Each coarse scheme of `args.coarse_scheme` from the developed truth, down-sampled.
+fn coarse_runs(
+    args: &BenchKolmogorovArgs,
+    reynolds: f64,
+    developed: &[f64],
+) -> Result<Vec<CoarseRun>, CliError> {
+    let mut coarse = Vec::new();
+    for name in args.coarse_scheme.split(',').map(str::trim) {
+        let scheme = parse_scheme(name)?;
+        let start = coarse_from_fine(developed, FINE_RESOLUTION, COARSE_RESOLUTION)?;
+        coarse.push(coarse_run(
+            name,
+            scheme,
+            reynolds,
+            start,
+            args.coarse_steps,
+        )?);
+    }
+    Ok(coarse)
+}
+
+/// `unroll-lab bench kolmogorov`: the truth's statistics and time scales, and each coarse scheme.
+pub fn bench_kolmogorov(args: &BenchKolmogorovArgs) -> Result<(), CliError> {
+    if args.paper_tests {
+        return paper_tests();
+    }
+    let reynolds = check_reynolds(args.reynolds)?;
+    if args.samples < 2 {
+        return Err(CliError::Usage("--samples must be at least 2".into()));
+    }
+    let truth = truth_frames(args, reynolds)?;
+    let (frames, spectral_steps_per_second) = (&truth.frames, truth.steps_per_second);
+    let correlation = autocorrelation(frames, args.max_lag);
     let scale = integral_time_scale(&correlation);
 
     let n = COARSE_RESOLUTION;
@@ -244,24 +290,13 @@ pub fn bench_kolmogorov(args: &BenchKolmogorovArgs) -> Result<(), CliError> {
         .iter()
         .map(|frame| vorticity_from_velocity(n, frame))
         .collect::<Result<_, _>>()?;
-    let mut coarse = Vec::new();
-    for name in args.coarse_scheme.split(',').map(str::trim) {
-        let scheme = parse_scheme(name)?;
-        let start = coarse_from_fine(&developed, FINE_RESOLUTION, n)?;
-        coarse.push(coarse_run(
-            name,
-            scheme,
-            reynolds,
-            start,
-            args.coarse_steps,
-        )?);
-    }
+    let coarse = coarse_runs(args, reynolds, &truth.developed)?;
     let bench = KolmogorovBench {
         reynolds,
         seed: args.seed,
-        spinup_time: spinup_steps as f64 * FINE_DT,
+        spinup_time: truth.spinup_steps as f64 * FINE_DT,
         samples: args.samples,
-        vorticity_rms: vorticity_rms(&frames),
+        vorticity_rms: vorticity_rms(frames),
         vorticity_rms_32: vorticity_rms(&coarse_vorticity),
         paper_time_scale_steps: paper_time_scale_steps(&coarse_frames, n, COARSE_DT),
         integral_time_scale_steps: scale,
@@ -271,14 +306,7 @@ pub fn bench_kolmogorov(args: &BenchKolmogorovArgs) -> Result<(), CliError> {
         spectral_steps_per_second,
         coarse,
     };
-    if args.json {
-        let json = serde_json::to_string_pretty(&bench)
-            .map_err(|err| CliError::Output(err.to_string()))?;
-        println!("{json}");
-    } else {
-        print_bench(&bench);
-    }
-    Ok(())
+    print_figures(&bench, args.json, print_bench)
 }
 
 fn print_bench(b: &KolmogorovBench) {

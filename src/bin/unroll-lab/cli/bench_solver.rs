@@ -5,6 +5,7 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
+use super::output::print_figures;
 use super::CliError;
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::ks::data::{training_set, DataConfig, TRAIN_SCALES};
@@ -142,14 +143,7 @@ pub fn bench_solver(args: &BenchSolverArgs) -> Result<(), CliError> {
         training_set_kept_frames: set.first().map_or(0, |t| t.frames()),
         training_set_seconds,
     };
-    if args.json {
-        let json = serde_json::to_string_pretty(&bench)
-            .map_err(|err| CliError::Output(err.to_string()))?;
-        println!("{json}");
-    } else {
-        print_bench(&bench);
-    }
-    Ok(())
+    print_figures(&bench, args.json, print_bench)
 }
 
 fn print_bench(bench: &SolverBench) {

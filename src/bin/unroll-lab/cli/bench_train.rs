@@ -17,6 +17,7 @@ use configs::{bench_configs, bench_data, heading};
 use fusion::{compare_fusion, ROUNDS};
 use print::print_bench;
 
+use super::output::print_figures;
 use super::CliError;
 use unroll_lab::numerics::backend::NativeDevice;
 use unroll_lab::numerics::counted;
@@ -156,14 +157,7 @@ pub fn bench_train(args: &BenchTrainArgs) -> Result<(), CliError> {
         return super::bench_ensemble::print(&bench, args.json);
     }
     let bench = time_configs(args, system, configs, &trajectories, &device)?;
-    if args.json {
-        let json = serde_json::to_string_pretty(&bench)
-            .map_err(|err| CliError::Output(err.to_string()))?;
-        println!("{json}");
-    } else {
-        print_bench(&bench);
-    }
-    Ok(())
+    print_figures(&bench, args.json, print_bench)
 }
 
 /// Times every config of `configs` on `trajectories` (see [`time_variant`]).

@@ -7,6 +7,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use serde::Serialize;
+
 use super::CliError;
 
 /// Checks that file `path` (given as `--flag`) can be written: it is no folder, its folder
@@ -113,6 +115,22 @@ pub fn save_kept(
         "{}: {err}; no fallback folder took it either",
         path.display()
     )))
+}
+
+/// Prints `figures` on standard output: pretty JSON with `json`, else as `table` writes them.
+pub fn print_figures<T: Serialize + ?Sized>(
+    figures: &T,
+    json: bool,
+    table: impl FnOnce(&T),
+) -> Result<(), CliError> {
+    if json {
+        let text = serde_json::to_string_pretty(figures)
+            .map_err(|err| CliError::Output(err.to_string()))?;
+        println!("{text}");
+    } else {
+        table(figures);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

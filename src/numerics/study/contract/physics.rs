@@ -12,7 +12,10 @@ use super::simulate::{SimulateError, SimulateRequest};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{EnsembleTrainer, Mode, TrainConfig, TrainError, Trainer};
-use crate::numerics::types::{EvalConfig, SolverSetup, System, TestMetrics, Trajectory};
+use crate::numerics::types::{
+    BaselineWords, EvalConfig, MapWords, Measures, MetricWords, ParameterWords, SolverSetup,
+    System, SystemFacts, TestMetrics, Trajectory,
+};
 
 /// Finds the implementation of a [`System`]: the registry's `System::physics`, handed down by
 /// the front ends (CLI, page, workers) to the study's entry points, which never name a system.
@@ -27,6 +30,81 @@ pub fn parameters_of(data: &[Trajectory]) -> Vec<f64> {
         }
     }
     parameters
+}
+
+/// The parameter value of training trajectory `index` of `data`, `per_value` trajectories per
+/// value (parameter-major).
+pub fn training_parameter(
+    data: &TrainDataConfig,
+    index: usize,
+    per_value: usize,
+) -> Result<f64, TrainError> {
+    data.scales
+        .get(index / per_value)
+        .copied()
+        .ok_or_else(|| TrainError::invalid("scales", format!("no trajectory {index}")))
+}
+
+/// The parameter value of test size `size` of `eval`, refusing a test outside
+/// `0..tests_per_size`.
+pub fn test_parameter(eval: &EvalConfig, size: usize, test: usize) -> Result<f64, TrainError> {
+    let parameter = *eval
+        .scales
+        .get(size)
+        .ok_or_else(|| TrainError::invalid("tests", format!("no test size {size}")))?;
+    if test >= eval.tests_per_size {
+        return Err(TrainError::invalid(
+            "tests",
+            format!("no test {test} in size {size}"),
+        ));
+    }
+    Ok(parameter)
+}
+
+/// Refuses `config` where its mode is not one of `modes` or it asks for a black-box solver,
+/// the system's reasons in the errors: the usual [`SystemDescription::validate_training`].
+pub fn refuse_unstudied(
+    config: &TrainConfig,
+    modes: &[Mode],
+    [mode_reason, black_box_reason]: [&str; 2],
+) -> Result<(), TrainError> {
+    if !modes.contains(&config.mode) {
+        return Err(TrainError::invalid("mode", mode_reason));
+    }
+    if config.black_box_solver {
+        return Err(TrainError::invalid("black_box_solver", black_box_reason));
+    }
+    Ok(())
+}
+
+/// The facts of a 1-D system scored by the relative error, beside its ETD1 coarse solver as the
+/// baseline, drawn as space–time maps: `parameter`'s words, and the paper's C-NOG / P-WIG ratio
+/// where the paper has one.
+pub fn space_time_facts(
+    parameter: ParameterWords,
+    paper_c_nog_over_p_wig: Option<&'static str>,
+) -> SystemFacts {
+    SystemFacts {
+        metric: MetricWords::RELATIVE_ERROR,
+        baseline: BaselineWords::ETD1_ONLY,
+        maps: MapWords::SPACE_TIME,
+        parameter,
+        solver_first: None,
+        paper_c_nog_over_p_wig,
+        measures: Measures::ONE_D,
+    }
+}
+
+/// A preset's paragraph: `full` where it deviates in nothing, else the reduced budget and every
+/// deviation from the `reference` budget (`"paper"`, `"full one"`).
+pub fn budget_description(deviations: &[String], reference: &str, full: &str) -> String {
+    if deviations.is_empty() {
+        return full.to_string();
+    }
+    format!(
+        "A reduced budget. Deviations from the {reference}: {}.",
+        deviations.join("; ")
+    )
 }
 
 /// The data and training side of one physical system: everything [`SystemDescription`] says,
