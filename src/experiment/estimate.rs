@@ -12,7 +12,7 @@ use crate::numerics::study::cells::plan::StudyPlan;
 use crate::numerics::study::workers::device_choice::WEBGPU_PARALLEL;
 use crate::numerics::study::workers::pool::{partition, pool_size};
 use crate::numerics::system::System;
-use crate::report::units::{format_bytes, format_flops, format_seconds};
+use crate::report::units::{format_flops, format_seconds, with_time};
 
 /// A run the estimate puts above this many seconds asks for confirmation first.
 pub const CONFIRM_ABOVE_SECS: f64 = 1800.0;
@@ -113,7 +113,6 @@ impl RunEstimate {
 
     /// One line: trainings, iterations, FLOPs, memory and the time of each phase on the workers.
     pub fn summary(&self) -> String {
-        let cost = &self.cost;
         let time = match (self.seconds(), self.flop_rate) {
             (Some(seconds), Some(rate)) => format!(
                 "≈ {} on {} worker(s): {}, then the busiest worker's trainings ≈ {} at the measured {}/s each",
@@ -128,17 +127,7 @@ impl RunEstimate {
             ),
             _ => "time estimate after calibration".to_string(),
         };
-        format!(
-            "{} trainings, {} iterations in all; {} counted ({} training, {} evaluation; data {}); \
-             memory ≈ {}; {time}.",
-            cost.trainings,
-            cost.iterations,
-            format_flops(cost.flops()),
-            format_flops(cost.training_flops),
-            format_flops(cost.evaluation_flops),
-            format_flops(cost.data_flops),
-            format_bytes(cost.memory_bytes),
-        )
+        with_time(&self.cost, &time)
     }
 }
 

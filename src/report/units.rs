@@ -53,6 +53,12 @@ pub fn cost_summary(cost: &Cost, flop_rate: Option<f64>) -> String {
         ),
         _ => "time estimate after calibration".to_string(),
     };
+    with_time(cost, &time)
+}
+
+/// `cost`'s trainings, iterations, counted FLOPs (training, evaluation, data) and memory, then
+/// `time`, as one sentence.
+pub fn with_time(cost: &Cost, time: &str) -> String {
     format!(
         "{} trainings, {} iterations in all; {} counted ({} training, {} evaluation; data {}); \
          memory ≈ {}; {time}.",
