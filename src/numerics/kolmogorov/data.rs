@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use num_complex::Complex64;
 
-use super::config::{COARSE_RESOLUTION, FINE_DT, FINE_RESOLUTION};
+use super::config::{check_reynolds, COARSE_RESOLUTION, FINE_DT, FINE_RESOLUTION};
 use super::initial::{random_vorticity, DEFAULT_MAX_WAVENUMBER, DEFAULT_RMS};
 use super::spectral::SpectralSolver;
 use super::spun_up;
@@ -78,10 +78,17 @@ pub struct Run {
 }
 
 impl Run {
-    /// Run `seed` of the study's ground truth at `reynolds` (128², dt 0.005, unit forcing).
+    /// Run `seed` of the study's ground truth at `reynolds` (128², dt 0.005, unit forcing):
+    /// the identity [`SpectralSolver::new`] gives, without building the solver (the page's
+    /// estimate asks for these on its main thread).
     pub fn study(reynolds: f64, seed: u64) -> Result<Self, KolmogorovError> {
-        let solver = SpectralSolver::new(FINE_RESOLUTION, reynolds, FINE_DT)?;
-        Ok(Self::of(&solver, seed))
+        Ok(Self {
+            resolution: FINE_RESOLUTION,
+            reynolds: check_reynolds(reynolds)?,
+            dt: FINE_DT,
+            forcing: 1.0,
+            seed,
+        })
     }
 
     /// The identity of run `seed` on `solver`.

@@ -285,6 +285,25 @@ mod tests {
         }
     }
 
+    /// A study run's identity is the one its solver gives.
+    #[test]
+    fn a_study_run_is_its_solvers_run() {
+        use crate::numerics::kolmogorov::config::{FINE_DT, FINE_RESOLUTION};
+        use crate::numerics::kolmogorov::SpectralSolver;
+        let solver = SpectralSolver::new(FINE_RESOLUTION, 700.0, FINE_DT).expect("solver");
+        let run = Run::study(700.0, 9).expect("run");
+        assert_eq!(
+            (run.resolution, run.reynolds, run.dt, run.forcing),
+            (
+                solver.resolution(),
+                solver.reynolds(),
+                solver.dt(),
+                solver.forcing()
+            )
+        );
+        assert!(Run::study(-1.0, 9).is_err());
+    }
+
     #[test]
     fn a_state_file_round_trips_and_bad_bytes_say_why() {
         let made = state(31_001, 1);
