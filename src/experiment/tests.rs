@@ -357,7 +357,7 @@ fn the_study_config_follows_every_field() {
             .expect("valid");
     }
     let devs = e.deviations();
-    assert!(devs[0].contains("study: 44892"));
+    assert!(devs[0].contains("study: 42475"));
     assert!(devs.iter().any(|d| d.starts_with("architecture gcn")));
     assert!(devs.iter().any(|d| d.starts_with("horizon m 5")));
     assert!(devs

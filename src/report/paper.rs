@@ -258,7 +258,7 @@ mod tests {
         assert_eq!(headline.measured, format!("{ratio:.2}×"));
         assert_eq!(headline.reproduces, ratio > 1.0);
         assert!(
-            headline.budget.contains("44892 it. (16 epochs)"),
+            headline.budget.contains("42475 it. (16 epochs)"),
             "{}",
             headline.budget
         );
@@ -294,7 +294,7 @@ mod tests {
             .expect("C-WIG row");
         assert_eq!(c_wig.published, "0.00582");
         assert!(
-            c_wig.budget.contains("56115 it. (20 epochs)"),
+            c_wig.budget.contains("53094 it. (20 epochs)"),
             "{}",
             c_wig.budget
         );

@@ -243,7 +243,7 @@ test("the paper beside you: published values next to an imported run's", async (
   const headline = rows.find((r) => r[0].startsWith("P-WIG error / C-NOG error"));
   assert.ok(headline, JSON.stringify(rows));
   assert.equal(headline[1], "4.5×");
-  assert.match(headline[3], /it\. vs ≈ 44892 it\. \(16 epochs\)/);
+  assert.match(headline[3], /it\. vs ≈ 42475 it\. \(16 epochs\)/);
   assert.ok(rows.some((r) => r[0].startsWith("WIG / ONE") && r[1] === "0.62"));
   assert.ok(rows.some((r) => r[0].startsWith("NOG / ONE") && r[1] === "0.77"));
   assert.match(await page.textContent("#paper-verdict"), /^At this budget \(.*\): reproduces — .*\. Does not — .*\.$/);

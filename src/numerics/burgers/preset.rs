@@ -64,6 +64,7 @@ pub fn full(mode: Mode, modality: Modality) -> TrainConfig {
         curriculum: None,
         gradient_guard: false,
         solver: SolverSetup::default(),
+        order: crate::numerics::train::config::MinibatchOrder::Rounds,
     }
 }
 

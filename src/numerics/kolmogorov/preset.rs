@@ -83,6 +83,7 @@ pub fn paper_training(modality: Modality) -> TrainConfig {
         }),
         gradient_guard: true,
         solver: SolverSetup::default(),
+        order: crate::numerics::train::config::MinibatchOrder::Rounds,
     };
     config.iterations = config.total_iterations();
     config

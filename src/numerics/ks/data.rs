@@ -16,6 +16,10 @@ pub const TRAIN_SCALES: [f64; 6] = [0.9, 0.95, 1.0, 1.1, 1.2, 1.3];
 pub const TEST_SCALES: [f64; 4] = [0.85, 0.93, 1.15, 1.40];
 /// Warm-up learned steps dropped from every trajectory.
 pub const WARMUP_STEPS: usize = 200;
+/// Steps dropped before the first kept training frame: the official data drop the initial
+/// state and 200 warm-up steps (`u_traj[:, WARMUP+1:]`), so training starts at step 201 (the
+/// test series keep step 200, [`WARMUP_STEPS`]).
+pub const TRAIN_WARMUP_STEPS: usize = 201;
 /// Frames kept per trajectory in the study.
 pub const KEPT_FRAMES: usize = 5000;
 /// Test trajectories per test size in the study.

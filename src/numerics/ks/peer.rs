@@ -7,7 +7,7 @@ use super::system::Ks;
 use crate::numerics::nets::Architecture;
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::study::contract::description::SystemDescription;
-use crate::numerics::train::preset::iterations_for_epochs;
+use crate::numerics::train::epochs::mean_epoch_iterations;
 use crate::numerics::train::{Modality, Mode};
 use crate::numerics::types::peers::flag_number as trim;
 use crate::numerics::types::{PeerCommands, PeerExport};
@@ -54,22 +54,18 @@ fn network_type(architecture: Architecture, no_flag: &mut Vec<String>) -> &'stat
 /// The budget in ks_train.py's whole epochs (`--epochs_override`), noting a rounding.
 fn whole_epochs(config: &StudyConfig, no_flag: &mut Vec<String>) -> usize {
     let base = &config.base;
-    let trajectories = Ks.training_trajectories(&base.data);
-    let windows_per_epoch = iterations_for_epochs(
-        trajectories,
-        base.data.frames,
-        base.unroll.horizon,
-        base.batch,
-        1,
-    );
-    let epochs = base.iterations as f64 / windows_per_epoch.max(1) as f64;
+    let per_size = Ks.training_trajectories(&base.data) / base.data.scales.len().max(1);
+    let span = base.unroll.warmup + base.unroll.horizon;
+    let (frames, sizes) = (base.data.frames, base.data.scales.len());
+    let epoch = mean_epoch_iterations(sizes, per_size, frames, span, base.batch, 16);
+    let epochs = base.iterations as f64 / epoch.max(1.0);
     let whole = epochs.round().max(1.0) as usize;
-    if (epochs - whole as f64).abs() > 1e-9 {
+    if (epochs - whole as f64).abs() > 0.01 {
         no_flag.push(format!(
-            "{} iterations = {} epochs of this data (ks_train.py counts whole epochs: {whole} = {} iterations)",
+            "{} iterations = {} epochs of this data (ks_train.py counts whole epochs: {whole} ≈ {} iterations)",
             base.iterations,
             trim((epochs * 100.0).round() / 100.0),
-            whole * windows_per_epoch
+            (whole as f64 * epoch).round()
         ));
     }
     whole

@@ -1,12 +1,9 @@
 //! The paper's published KS numbers (PAPER.md, "Headline results") and the iterations of its
 //! training at a number of epochs.
 
-use super::system::Ks;
+use super::preset::official_iterations;
 use crate::numerics::nets::Architecture;
-use crate::numerics::study::contract::config::Preset;
-use crate::numerics::study::contract::description::SystemDescription;
 use crate::numerics::study::contract::published::{Claim, Published, PublishedNet};
-use crate::numerics::train::preset::iterations_for_epochs;
 use crate::numerics::train::Modality;
 
 /// Epochs of the KS study at its default dataset fraction, 25 % (PAPER.md).
@@ -61,16 +58,10 @@ pub const PUBLISHED: [Published; 9] = [
     blog(52, 12, Modality::Wig, 0.00204),
 ];
 
-/// Iterations of `epochs` epochs of the KS study's data (m = 3, batch 16; 16 epochs = 44,892).
+/// Iterations of `epochs` official epochs of the KS study's data (m = 3, batch 16; 16 epochs =
+/// 42,475).
 pub fn paper_iterations(epochs: usize) -> usize {
-    let study = Ks.preset(Preset::Paper, 1).base;
-    iterations_for_epochs(
-        Ks.training_trajectories(&study.data),
-        study.data.frames,
-        study.unroll.horizon,
-        study.batch,
-        epochs,
-    )
+    official_iterations(epochs)
 }
 
 #[cfg(test)]
@@ -79,7 +70,7 @@ mod tests {
 
     #[test]
     fn the_studys_budget_is_its_16_epochs() {
-        assert_eq!(paper_iterations(16), 44_892);
-        assert_eq!(paper_iterations(20), 56_115);
+        assert_eq!(paper_iterations(16), 42_475);
+        assert_eq!(paper_iterations(20), 53_094);
     }
 }

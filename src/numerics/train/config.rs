@@ -232,6 +232,30 @@ pub struct TrainConfig {
     /// The system's coarse-solver set-up (scheme, gradient, data path; empty: the paper's).
     #[serde(default, skip_serializing_if = "SolverSetup::is_default")]
     pub solver: SolverSetup,
+    /// The minibatch order and learning-rate clock (files without it: seeded rounds).
+    #[serde(default, skip_serializing_if = "MinibatchOrder::is_rounds")]
+    pub order: MinibatchOrder,
+}
+
+/// How a training draws its minibatches, and what the learning-rate decay counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MinibatchOrder {
+    /// Seeded rounds of the sizes (each size once per round), windows drawn with replacement;
+    /// the learning rate decays every K iterations ([`super::schedule::Schedule`]).
+    #[default]
+    Rounds,
+    /// `ks_train.py`'s epochs: windows without replacement, sizes in proportion to their data,
+    /// an epoch ends when the first size runs out; decays on nominal epoch indices
+    /// ([`super::epochs::EpochSampler`]).
+    OfficialEpochs,
+}
+
+impl MinibatchOrder {
+    /// Whether this is the default, [`MinibatchOrder::Rounds`] (skipped when serialising).
+    pub fn is_rounds(&self) -> bool {
+        *self == MinibatchOrder::Rounds
+    }
 }
 
 /// Largest accepted horizon + warm-up (memory of the unrolled graph).
@@ -295,6 +319,12 @@ impl TrainConfig {
         self.validate_steps()?;
         self.optimizer.validate()?;
         self.validate_data()?;
+        if self.order == MinibatchOrder::OfficialEpochs && self.curriculum.is_some() {
+            return Err(TrainError::invalid(
+                "order",
+                "the official epochs have no curriculum; use rounds with a curriculum",
+            ));
+        }
         if self.black_box_solver && !(self.mode == Mode::Correct && self.modality == Modality::Nog)
         {
             return Err(TrainError::invalid(

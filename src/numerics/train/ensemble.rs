@@ -12,14 +12,14 @@
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::{Device, Tensor};
 
-use super::config::{Modality, TrainConfig, UnrollConfig};
+use super::config::{MinibatchOrder, Modality, TrainConfig, UnrollConfig};
 use super::data::TrainingData;
 use super::error::TrainError;
 use super::modality::{unrolled_member_losses, MemberUnroll};
 use super::run::LossLog;
-use super::schedule::Schedule;
+use super::sampler::Sampler;
 use super::step::Stepper;
-use super::trainer::{adam, schedule_for};
+use super::trainer::adam;
 use crate::numerics::nets::{Ensemble, Net};
 use crate::numerics::profile::{span, Phase};
 use crate::numerics::readback::read_f32;
@@ -32,7 +32,7 @@ pub struct EnsembleTrainer {
     pub(super) optimizer: ModuleOptimizer,
     data: TrainingData,
     stepper: Stepper,
-    schedules: Vec<Schedule>,
+    samplers: Vec<Sampler>,
     pub(super) iteration: usize,
 }
 
@@ -67,10 +67,12 @@ fn shape_of(config: &TrainConfig) -> TrainConfig {
 
 /// Whether `a` and `b` can be members of one ensemble as far as their configurations go: they
 /// differ at most in seed, NOG/WIG modality and detach interval ([`ensemble_refusal`] also
-/// checks the architecture and the gradient guard). The one grouping rule of the study runner,
-/// the cells' units and the page's workers.
+/// checks the architecture and the gradient guard). In the official epochs they also share
+/// their seed: a seed's epochs end at its own iterations, so its learning rate decays on its
+/// own clock, and an ensemble takes one Adam step at one rate. The one grouping rule of the
+/// study runner, the cells' units and the page's workers.
 pub fn shares_model(a: &TrainConfig, b: &TrainConfig) -> bool {
-    shape_of(a) == shape_of(b)
+    shape_of(a) == shape_of(b) && (a.order == MinibatchOrder::Rounds || a.seed == b.seed)
 }
 
 /// Why `configs` cannot train as one ensemble, if they cannot: none, members that differ in
@@ -83,7 +85,7 @@ pub fn ensemble_refusal(configs: &[TrainConfig]) -> Option<TrainError> {
     if configs.iter().any(|config| !shares_model(config, first)) {
         return Some(TrainError::invalid(
             "ensemble",
-            "members must differ only in their seed, NOG/WIG modality and detach interval",
+            "members must differ only in their seed (not in the official epochs), NOG/WIG modality and detach interval",
         ));
     }
     if first.gradient_guard {
@@ -119,9 +121,9 @@ impl EnsembleTrainer {
             return Err(refusal);
         }
         let data = TrainingData::upload(trajectories, device)?;
-        let schedules = configs
+        let samplers = configs
             .iter()
-            .map(|config| schedule_for(config, &data))
+            .map(|config| Sampler::new(config, &data))
             .collect::<Result<Vec<_>, _>>()?;
         let seeds: Vec<u64> = configs.iter().map(|config| config.seed).collect();
         let ensemble = Ensemble::init(&configs[0].net, &seeds, device)
@@ -132,7 +134,7 @@ impl EnsembleTrainer {
             ensemble: Some(ensemble),
             data,
             stepper,
-            schedules,
+            samplers,
             iteration: 0,
         })
     }
@@ -170,7 +172,7 @@ impl EnsembleTrainer {
             self.optimizer = adam(&self.configs[0].optimizer);
         }
         let unroll = config.unroll_at(self.iteration);
-        let learning_rate = config.learning_rate_at(self.iteration);
+        let learning_rate = self.samplers[0].learning_rate(config, self.iteration);
         let unrolls: Vec<MemberUnroll> = self
             .configs
             .iter()
@@ -179,10 +181,11 @@ impl EnsembleTrainer {
                 unroll: member.unroll_at(self.iteration),
             })
             .collect();
+        let iteration = self.iteration;
         let batches: Vec<_> = self
-            .schedules
-            .iter()
-            .map(|schedule| schedule.minibatch(self.iteration))
+            .samplers
+            .iter_mut()
+            .map(|sampler| sampler.minibatch(iteration))
             .collect();
         let sizes: Vec<usize> = batches.iter().map(|batch| batch.size).collect();
         let frames = span(Phase::Gather, || {

@@ -236,3 +236,31 @@ fn refuses_what_is_not_one_configuration() {
     assert!(ensemble_refusal(&members(&config, &[1, 2, 3])).is_none());
     assert!(ensemble_refusal(&[]).is_some());
 }
+
+/// In `ks_train.py`'s epochs a seed keeps its own learning-rate clock: NOG and WIG of one seed
+/// train together as alone (same epochs, same decays), while two seeds are never one ensemble.
+#[test]
+fn official_epochs_share_a_model_within_one_seed_only() {
+    use super::super::config::MinibatchOrder;
+    let (data, set) = tiny_data(40);
+    let wig = TrainConfig {
+        iterations: 50,
+        order: MinibatchOrder::OfficialEpochs,
+        optimizer: crate::numerics::train::config::OptimizerConfig::every(2e-3, 0.5, 7),
+        ..tiny_config(Mode::Correct, Modality::Wig, data)
+    };
+    let nog = TrainConfig {
+        modality: Modality::Nog,
+        ..wig.clone()
+    };
+    assert!(shares_model(&nog, &wig));
+    let other_seed = TrainConfig {
+        seed: wig.seed + 1,
+        ..wig.clone()
+    };
+    assert!(!shares_model(&wig, &other_seed));
+    assert!(ensemble_refusal(&[wig.clone(), other_seed]).is_some());
+    // 2 sizes × 6 trajectories × 37 starts at batch 4: epochs of ≈ 50 of the nominal 111, so
+    // 50 iterations cross the decays at nominal indices 0, 7, 14, …
+    assert_members_train_as_alone(vec![nog, wig], &set, "official NOG+WIG", 1e-6);
+}

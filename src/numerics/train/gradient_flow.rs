@@ -425,6 +425,7 @@ mod tests {
             curriculum: None,
             gradient_guard: false,
             solver: SolverSetup::default(),
+            order: crate::numerics::train::config::MinibatchOrder::Rounds,
         }
     }
 

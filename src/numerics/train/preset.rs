@@ -1,7 +1,7 @@
 //! Deviations of a training config from a reference (the paper's), field by field, so the list
 //! shown to users cannot drift from the settings.
 
-use super::config::TrainConfig;
+use super::config::{MinibatchOrder, TrainConfig};
 
 /// Iterations of `epochs` passes over every window of `trajectories` trajectories of `frames`
 /// frames (`frames − horizon` windows each) at `batch` windows per iteration.
@@ -34,7 +34,7 @@ const fn same(name: &'static str, show: fn(&TrainConfig) -> String) -> Field {
 }
 
 /// Every compared field, in the order the deviations are listed.
-const FIELDS: [Field; 13] = [
+const FIELDS: [Field; 15] = [
     same("channels", |c| c.net.channels.to_string()),
     same("depth", |c| c.net.depth.to_string()),
     same("architecture", |c| c.net.architecture.name().to_string()),
@@ -53,6 +53,16 @@ const FIELDS: [Field; 13] = [
         theirs: |c| format!("{} iterations", c.optimizer.decay_every),
     },
     same("frames per trajectory", |c| c.data.frames.to_string()),
+    same("first training frame", |c| {
+        format!("step {}", c.data.warmup_steps)
+    }),
+    same("minibatch order", |c| {
+        match c.order {
+            MinibatchOrder::Rounds => "seeded rounds of the sizes, with replacement",
+            MinibatchOrder::OfficialEpochs => "ks_train.py's epochs",
+        }
+        .to_string()
+    }),
     same("domain sizes", |c| format!("{:?}", c.data.scales)),
 ];
 

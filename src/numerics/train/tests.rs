@@ -66,6 +66,7 @@ pub(super) fn tiny_config_of(
         curriculum: None,
         gradient_guard: false,
         solver: SolverSetup::default(),
+        order: crate::numerics::train::config::MinibatchOrder::Rounds,
     }
 }
 
@@ -440,4 +441,34 @@ fn adam_epsilon_is_the_official_one_and_old_files_keep_theirs() {
     assert_eq!(old.epsilon, BURN_ADAM_EPSILON);
     let rewritten = serde_json::to_string(&old).expect("json");
     assert!(!rewritten.contains("epsilon"), "{rewritten}");
+}
+
+/// The official order trains: finite losses, and the learning rate of iteration `i` is the
+/// initial one × γ per nominal multiple of K before it (after step 0 already).
+#[test]
+fn the_official_epochs_train_with_their_learning_rate_clock() {
+    use super::config::MinibatchOrder;
+    use super::sampler::Sampler;
+    let (data, set) = tiny_data(40);
+    let config = TrainConfig {
+        iterations: 12,
+        order: MinibatchOrder::OfficialEpochs,
+        optimizer: OptimizerConfig::every(1e-3, 0.5, 5),
+        ..tiny_config(Mode::Correct, Modality::Nog, data)
+    };
+    let device = backend::cpu();
+    let training = TrainingData::upload(&set, &device).expect("upload");
+    let mut sampler = Sampler::new(&config, &training).expect("sampler");
+    assert_eq!(sampler.learning_rate(&config, 0), 1e-3);
+    assert_eq!(sampler.learning_rate(&config, 1), 5e-4);
+    assert_eq!(sampler.learning_rate(&config, 5), 5e-4);
+    assert_eq!(sampler.learning_rate(&config, 6), 2.5e-4);
+    for iteration in 0..12 {
+        assert_eq!(sampler.minibatch(iteration).windows.len(), 4);
+    }
+    let mut trainer = Ks.trainer(config, &set, &backend::cpu()).expect("trainer");
+    while !trainer.finished() {
+        let loss = read(trainer.step().expect("step"));
+        assert!(loss[0].is_finite());
+    }
 }

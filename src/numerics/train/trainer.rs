@@ -11,7 +11,7 @@ use super::data::TrainingData;
 use super::error::TrainError;
 use super::guard::{gradient_norms, GradientGuard};
 use super::modality::unrolled_loss;
-use super::schedule::Schedule;
+use super::sampler::Sampler;
 use super::step::Stepper;
 use crate::numerics::nets::Net;
 use crate::numerics::profile::{span, Phase};
@@ -31,7 +31,7 @@ pub struct Trainer {
     pub(super) optimizer: ModuleOptimizer,
     data: TrainingData,
     stepper: Stepper,
-    schedule: Schedule,
+    sampler: Sampler,
     pub(super) iteration: usize,
     pub(super) guard: GradientGuard,
 }
@@ -43,32 +43,6 @@ impl std::fmt::Debug for Trainer {
             .field("iteration", &self.iteration)
             .finish()
     }
-}
-
-/// The minibatch schedule of `config` on `data`: its seed, batch and the longest window its
-/// curriculum unrolls, checked against the trajectories' length.
-pub(super) fn schedule_for(
-    config: &TrainConfig,
-    data: &TrainingData,
-) -> Result<Schedule, TrainError> {
-    let unroll = config.effective_unroll();
-    let longest = config.stage_horizons().into_iter().max().unwrap_or(1);
-    let span = unroll.warmup + longest;
-    let frames = data.sizes.iter().map(|size| size.frames).min().unwrap_or(0);
-    if frames <= span {
-        return Err(TrainError::invalid(
-            "frames",
-            format!("trajectories have {frames} frames, an unroll of {span} needs more"),
-        ));
-    }
-    Ok(Schedule {
-        seed: config.seed,
-        sizes: data.sizes.len(),
-        trajectories: data.sizes.iter().map(|s| s.trajectories).min().unwrap_or(0),
-        frames,
-        batch: config.effective_batch(),
-        span,
-    })
 }
 
 impl Trainer {
@@ -86,7 +60,7 @@ impl Trainer {
         config.validate()?;
         let device = device.clone();
         let data = TrainingData::upload(trajectories, &device)?;
-        let schedule = schedule_for(&config, &data)?;
+        let sampler = Sampler::new(&config, &data)?;
         let net = config.net.init(&device, config.seed)?;
         Ok(Self {
             optimizer: adam(&config.optimizer),
@@ -94,7 +68,7 @@ impl Trainer {
             config,
             data,
             stepper,
-            schedule,
+            sampler,
             iteration: 0,
             guard: GradientGuard::default(),
         })
@@ -189,7 +163,7 @@ impl Trainer {
         &mut self,
     ) -> Result<(Net, Tensor<1>, burn::tensor::Gradients), TrainError> {
         let net = self.net.take().ok_or(TrainError::Poisoned)?;
-        let batch = self.schedule.minibatch(self.iteration);
+        let batch = self.sampler.minibatch(self.iteration);
         let unroll = self.config.unroll_at(self.iteration);
         let frames = span(Phase::Gather, || {
             self.data
@@ -215,7 +189,7 @@ impl Trainer {
 
     /// The Adam update of this iteration's learning rate.
     fn apply(&mut self, net: Net, gradients: GradientsParams) {
-        let learning_rate = self.config.learning_rate_at(self.iteration);
+        let learning_rate = self.sampler.learning_rate(&self.config, self.iteration);
         self.net = Some(span(Phase::Optimizer, || {
             self.optimizer.step(learning_rate, net, gradients)
         }));
