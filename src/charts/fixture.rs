@@ -97,6 +97,8 @@ fn metrics(err: f64, corr: f64, stability: [usize; 4]) -> Metrics {
         error_curve: (0..30).map(|k| (k, err / 4.0 * (1.0 + k as f64))).collect(),
         diverged_models: 0,
         vorticity: None,
+        test_errors: Vec::new(),
+        test_peaks: Vec::new(),
     }
 }
 
@@ -127,7 +129,9 @@ fn variant(mode: Mode, modality: Modality, size: (usize, usize), err: f64) -> Va
         params: size.0 * size.0 * size.1 * 3,
         seeds: vec![0, 1],
         metrics: metrics(err, 20.0 / err.sqrt(), [1, 2, 3, 14]),
-        relative_to_one: relative,
+        relative_to_one: relative.clone(),
+        relative_to_one_paired: relative,
+        weights: Vec::new(),
         diverged: false,
         training: vec![
             SeedTraining {

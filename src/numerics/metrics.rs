@@ -92,6 +92,54 @@ pub fn relative_error_per_frame(
         .collect()
 }
 
+/// `mean_x (ũ_t − u_t)²` of every frame both hold, unclipped, as f32.
+pub fn frame_squared_errors(truth: &[Vec<f64>], model: &[Vec<f64>]) -> Vec<f32> {
+    truth
+        .iter()
+        .zip(model)
+        .map(|(u, m)| mean_squared_difference(m, u) as f32)
+        .collect()
+}
+
+/// `max_x u_t²` of every frame, as f32.
+pub fn frame_peaks(truth: &[Vec<f64>]) -> Vec<f32> {
+    truth
+        .iter()
+        .map(|u| u.iter().map(|v| v * v).fold(0.0, f64::max) as f32)
+        .collect()
+}
+
+/// [`relative_error`] and [`l2_error`] at `horizon` from a rollout's per-frame squared errors
+/// ([`frame_squared_errors`]) and its truth's peaks ([`frame_peaks`]): the same clipped means
+/// over the first `horizon + 1` frames, normalised by the peak over those frames. Exact up to
+/// the f32 rounding of the stored curves.
+pub fn errors_at_horizon(mse: &[f32], peaks: &[f32], horizon: usize) -> (f64, f64) {
+    let frames = (horizon + 1).min(mse.len()).min(peaks.len());
+    if frames == 0 {
+        return (f64::NAN, f64::NAN);
+    }
+    let peak = peaks[..frames]
+        .iter()
+        .map(|&p| f64::from(p))
+        .fold(0.0, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let clipped = |value: f64| {
+        if value.is_finite() {
+            value.clamp(-FRAME_ERROR_CLIP, FRAME_ERROR_CLIP)
+        } else {
+            FRAME_ERROR_CLIP
+        }
+    };
+    let mean = |scale: f64| {
+        mse[..frames]
+            .iter()
+            .map(|&e| clipped(f64::from(e) / scale))
+            .sum::<f64>()
+            / frames as f64
+    };
+    (mean(peak), mean(1.0))
+}
+
 /// Pearson correlation of two equally long vectors (0 when either is constant or non-finite).
 pub fn pearson(a: &[f64], b: &[f64]) -> f64 {
     let n = a.len().min(b.len());
@@ -311,6 +359,41 @@ pub fn log_log_slope(points: &[(f64, f64)]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The stored curves give the relative and L2 errors at every horizon, to f32 rounding:
+    /// growing errors, a truth whose peak rises late (the normalisation moves with H) and a
+    /// rollout that blows up (clipped frames).
+    #[test]
+    fn errors_at_any_horizon_from_the_stored_curves() {
+        let truth: Vec<Vec<f64>> = (0..40)
+            .map(|t| {
+                (0..8)
+                    .map(|x| ((x + t) as f64 * 0.7).sin() * (1.0 + t as f64 / 10.0))
+                    .collect()
+            })
+            .collect();
+        let model: Vec<Vec<f64>> = truth
+            .iter()
+            .enumerate()
+            .map(|(t, u)| match t {
+                0..=29 => u.iter().map(|v| v + 0.05 * t as f64).collect(),
+                30 => vec![1e30; 8],
+                _ => vec![f64::NAN; 8],
+            })
+            .collect();
+        let (mse, peaks) = (frame_squared_errors(&truth, &model), frame_peaks(&truth));
+        for horizon in [0, 1, 5, 12, 24, 30, 39, 100] {
+            let (relative, l2) = errors_at_horizon(&mse, &peaks, horizon);
+            let (want_relative, want_l2) = (
+                relative_error(&truth, &model, horizon),
+                l2_error(&truth, &model, horizon),
+            );
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1e-12);
+            assert!(close(relative, want_relative), "H {horizon}");
+            assert!(close(l2, want_l2), "H {horizon}");
+        }
+        assert!(errors_at_horizon(&[], &[], 3).0.is_nan());
+    }
 
     #[test]
     fn relative_error_by_hand() {

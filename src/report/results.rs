@@ -170,6 +170,28 @@ mod tests {
             }
             old["config"].take();
             new["config"].take();
+            // Relative to ONE is recomputed on import: the file's (the paired mean of per-seed
+            // ratios) is the paired alternative now, beside ks_eval.py's ratio of means.
+            let variants = |v: &mut serde_json::Value| v["variants"].as_array_mut().cloned();
+            for (was, now) in variants(&mut old)
+                .into_iter()
+                .flatten()
+                .zip(new["variants"].as_array_mut().expect("variants").iter_mut())
+            {
+                let paired = now["relative_to_one_paired"].take();
+                let official = now["relative_to_one"].take();
+                if was["relative_to_one"].is_null() {
+                    assert!(paired.is_null() && official.is_null());
+                } else {
+                    let mean = |v: &serde_json::Value| v["mean"].as_f64().expect("mean");
+                    assert!((mean(&paired) - mean(&was["relative_to_one"])).abs() < 1e-12);
+                    assert!(official["mean"].is_f64());
+                }
+                now["relative_to_one"] = was["relative_to_one"].clone();
+                now.as_object_mut()
+                    .expect("variant")
+                    .remove("relative_to_one_paired");
+            }
             assert!(old == new, "the rest of the file is unchanged");
             assert_eq!(StudyResults::from_json(&written).expect("again"), results);
         }

@@ -69,6 +69,60 @@ pub async fn weights_bytes(net: &Net, config: &NetConfig) -> Result<Vec<u8>, Net
     Ok(bytes.to_vec())
 }
 
+/// Every parameter of `net`, flattened in visiting order (the form a results file keeps). One
+/// async readback per parameter tensor.
+pub async fn flat_weights(net: &Net) -> Result<Vec<f32>, NetError> {
+    let mut flatten = Flatten::default();
+    net.visit(&mut flatten);
+    let mut values = Vec::new();
+    for (tensor, _) in flatten.0 {
+        let data = read_f32(tensor)
+            .await
+            .map_err(|err| NetError::Export(err.to_string()))?;
+        values.extend(data);
+    }
+    Ok(values)
+}
+
+/// A network of `config` on `device` with the parameters [`flat_weights`] gave, refusing a
+/// count that is not the network's.
+pub fn load_flat_weights(
+    values: &[f32],
+    config: &NetConfig,
+    device: &burn::tensor::Device,
+) -> Result<Net, NetError> {
+    let net = config.init(device, 0)?;
+    let mut shapes = Flatten::default();
+    net.visit(&mut shapes);
+    let total: usize = shapes
+        .0
+        .iter()
+        .map(|(_, shape)| shape.iter().product::<usize>())
+        .sum();
+    if total != values.len() {
+        return Err(NetError::Export(format!(
+            "{} weights given, the {} × {} network has {total}",
+            values.len(),
+            config.channels,
+            config.depth
+        )));
+    }
+    let mut rest = values;
+    let parts: Vec<(Vec<f32>, Vec<usize>)> = shapes
+        .0
+        .into_iter()
+        .map(|(_, shape)| {
+            let (part, tail) = rest.split_at(shape.iter().product());
+            rest = tail;
+            (part.to_vec(), shape)
+        })
+        .collect();
+    Ok(net.map(&mut Replace {
+        values: parts.into_iter(),
+        device: device.clone(),
+    }))
+}
+
 /// Loads [`weights_bytes`] into a network of `config` on `device`.
 pub fn load_weights(
     bytes: Vec<u8>,
@@ -117,6 +171,19 @@ mod tests {
             let a = values(net.forward(u.clone(), s.clone()));
             let b = values(loaded.forward(u, s));
             assert_eq!(a, b, "{architecture:?}");
+            let flat = pollster::block_on(flat_weights(&net)).expect("flat");
+            assert_eq!(flat.len(), config.parameter_count());
+            let reloaded = load_flat_weights(&flat, &config, &device).expect("load flat");
+            let u2 = Tensor::<2>::from_data(
+                TensorData::new((0..24).map(|i| (i as f32 * 0.37).sin()).collect(), [2, 12]),
+                &device,
+            );
+            let s2 = Tensor::<2>::ones([2, 1], &device);
+            assert_eq!(
+                values(reloaded.forward(u2.clone(), s2.clone())),
+                values(net.forward(u2, s2))
+            );
+            assert!(load_flat_weights(&flat[1..], &config, &device).is_err());
             // A differently seeded net differs, so the check above can fail.
             let other = config.init(&device, 12).expect("init");
             let u = Tensor::<2>::ones([2, 12], &device);

@@ -6,6 +6,7 @@
 pub mod eval_config;
 pub mod facts;
 pub(crate) mod nullable;
+pub mod packed;
 pub mod peers;
 pub mod precision;
 pub mod solver_setup;

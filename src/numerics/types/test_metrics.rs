@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use super::VorticityMetrics;
 
 use crate::numerics::metrics::{
-    correlation_time, divergence_time, l2_error, relative_error, relative_error_per_frame,
-    stability, Stability,
+    correlation_time, divergence_time, frame_peaks, frame_squared_errors, l2_error, relative_error,
+    relative_error_per_frame, stability, Stability,
 };
 
 /// The metrics of one test rollout.
@@ -29,6 +29,14 @@ pub struct TestMetrics {
     /// Kochkov et al.'s vorticity measures (2-D flows only; not the paper's metrics).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vorticity: Option<VorticityMetrics>,
+    /// `mean_x (ũ_t − u_t)²` of every frame of the rollout, unclipped (a blown-up frame is not
+    /// finite), f32: with [`Self::truth_peaks`] the relative and L2 errors at any horizon
+    /// ([`crate::numerics::metrics::errors_at_horizon`]). Empty in older files.
+    #[serde(default, with = "super::packed::packed_f32s")]
+    pub frame_mse: Vec<f32>,
+    /// `max_x u_t²` of the truth, every frame (f32). Empty in older files.
+    #[serde(default, with = "super::packed::packed_f32s")]
+    pub truth_peaks: Vec<f32>,
 }
 
 impl TestMetrics {
@@ -49,6 +57,8 @@ impl TestMetrics {
             stability: stability(rollout, residuals),
             frame_errors: relative_error_per_frame(truth, rollout, error_horizon),
             vorticity: None,
+            frame_mse: frame_squared_errors(truth, rollout),
+            truth_peaks: frame_peaks(truth),
         }
     }
 }

@@ -7,7 +7,7 @@ use super::cell::{CellFailure, CellResult, CELL_SCHEMA};
 use super::plan::StudyPlan;
 use crate::numerics::study::contract::description::SystemDescription;
 use crate::numerics::study::data::aggregate::{
-    metrics, study_results, variant_result, SeedOutcome,
+    baseline_metrics, study_results, variant_result, SeedOutcome,
 };
 use crate::numerics::study::data::results::{MissingCell, SampleTest, StudyResults};
 use crate::numerics::types::TestMetrics;
@@ -179,7 +179,7 @@ pub fn merge_shared(
     let mut results = study_results(
         &plan.config,
         variants,
-        metrics(&[baseline_tests]),
+        baseline_metrics(baseline_tests),
         samples.to_vec(),
         done.iter().map(|c| c.wall_secs).sum(),
     );

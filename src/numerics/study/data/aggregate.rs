@@ -4,13 +4,15 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use super::results::relative_to_one;
 use super::results::{
     Metrics, SampleTest, SeedStat, SeedTraining, SpaceTime, StabilityCounts, StudyResults,
-    VariantId, VariantResult, VorticityStats, RESULTS_SCHEMA,
+    VariantResult, VorticityStats, RESULTS_SCHEMA,
 };
 use crate::numerics::metrics::Stability;
 use crate::numerics::study::contract::config::StudyConfig;
-use crate::numerics::train::{Modality, TrainConfig};
+use crate::numerics::train::TrainConfig;
+use crate::numerics::types::packed::Packed;
 use crate::numerics::types::{TestMetrics, VorticityMetrics};
 
 /// What one seed of one variant produced. `tests` is empty when training diverged.
@@ -22,6 +24,11 @@ pub struct SeedOutcome {
     pub tests: Vec<TestMetrics>,
     /// Rollouts of the sample tests (kept for the first seed only; empty otherwise).
     pub samples: Vec<SpaceTime>,
+    /// The trained weights (every parameter in visiting order, f32:
+    /// [`crate::numerics::nets::export::flat_weights`]);
+    /// `None` for a diverged training and in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<Packed>,
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> f64 {
@@ -85,7 +92,32 @@ pub fn metrics_without_diverged(
         error_curve: error_curve(&evaluated),
         diverged_models,
         vorticity: vorticity_stats(&evaluated),
+        test_errors: test_errors(&evaluated),
+        test_peaks: Vec::new(),
     }
+}
+
+/// The baseline's metrics (one "seed": the coarse solver), with the truth's per-frame peaks
+/// of every test ([`Metrics::test_peaks`]).
+pub fn baseline_metrics(tests: &[TestMetrics]) -> Metrics {
+    let mut baseline = metrics(&[tests]);
+    if tests.iter().all(|t| !t.truth_peaks.is_empty()) {
+        baseline.test_peaks = tests.iter().map(|t| Packed::f32s(&t.truth_peaks)).collect();
+    }
+    baseline
+}
+
+/// Every evaluated seed's per-test squared-error curves (`[seed][test]`), or none when a test
+/// has no curve (older files, systems without one).
+fn test_errors(per_seed_tests: &[&[TestMetrics]]) -> Vec<Vec<Packed>> {
+    let every_test = per_seed_tests.iter().flat_map(|t| t.iter());
+    if every_test.clone().any(|t| t.frame_mse.is_empty()) {
+        return Vec::new();
+    }
+    per_seed_tests
+        .iter()
+        .map(|tests| tests.iter().map(|t| Packed::f32s(&t.frame_mse)).collect())
+        .collect()
 }
 
 /// Kochkov et al.'s measures over seeds, where every test has them (else `None`).
@@ -160,6 +192,12 @@ pub fn variant_result(
             .first()
             .map(|o| o.samples.clone())
             .unwrap_or_default(),
+        weights: if outcomes.iter().any(|o| o.weights.is_some()) {
+            outcomes.iter().map(|o| o.weights.clone()).collect()
+        } else {
+            Vec::new()
+        },
+        relative_to_one_paired: None,
     }
 }
 
@@ -186,41 +224,6 @@ pub fn study_results(
     }
 }
 
-/// Fills `relative_to_one` of every NOG / WIG variant: per seed, its relative error divided by
-/// that of ONE with the same mode, architecture, size and horizon (seeds where either is
-/// missing are skipped).
-pub fn relative_to_one(variants: &mut [VariantResult]) {
-    let ones: Vec<VariantResult> = variants
-        .iter()
-        .filter(|v| v.id.modality == Modality::One)
-        .cloned()
-        .collect();
-    for variant in variants
-        .iter_mut()
-        .filter(|v| v.id.modality != Modality::One)
-    {
-        let same_but_modality = VariantId {
-            modality: Modality::One,
-            ..variant.id
-        };
-        let Some(one) = ones.iter().find(|o| o.id == same_but_modality) else {
-            continue;
-        };
-        let ratios: Vec<f64> = variant
-            .metrics
-            .relative_error
-            .per_seed
-            .iter()
-            .zip(&one.metrics.relative_error.per_seed)
-            .filter(|(_, o)| **o > 0.0)
-            .map(|(v, o)| v / o)
-            .collect();
-        if !ratios.is_empty() {
-            variant.relative_to_one = Some(SeedStat::from_values(ratios));
-        }
-    }
-}
-
 /// At most `points` `(index, value)` pairs spread evenly over `history`.
 pub fn downsample<T: Copy>(history: &[T], points: usize) -> Vec<(usize, T)> {
     if history.len() <= points {
@@ -243,7 +246,7 @@ pub fn downsample<T: Copy>(history: &[T], points: usize) -> Vec<(usize, T)> {
 mod tests {
     use super::*;
     use crate::numerics::ks::preset::paper;
-    use crate::numerics::train::Mode;
+    use crate::numerics::train::{Modality, Mode};
 
     fn test(error: f64, class: Stability) -> TestMetrics {
         TestMetrics {
@@ -254,6 +257,8 @@ mod tests {
             stability: class,
             frame_errors: vec![0.0, error, 2.0 * error],
             vorticity: None,
+            frame_mse: vec![0.0, error as f32],
+            truth_peaks: vec![1.0, 1.0],
         }
     }
 
@@ -269,6 +274,7 @@ mod tests {
             },
             tests,
             samples: vec![],
+            weights: None,
         }
     }
 
@@ -325,7 +331,7 @@ mod tests {
         let one = [
             outcome(
                 0,
-                vec![test(4.0, Stability::Regular), test(4.0, Stability::Regular)],
+                vec![test(2.0, Stability::Regular), test(2.0, Stability::Regular)],
             ),
             outcome(
                 1,
@@ -351,10 +357,17 @@ mod tests {
             ),
             (2, 1, 1)
         );
-        // Per seed: 2/4 and 4/8 → 0.5 ± 0.
+        // ks_eval.py's ratio of means: NOG 3 ± 1 over ONE's mean (2 + 8) / 2 = 5 → 0.6 ± 0.2.
         let relative = variants[1].relative_to_one.as_ref().expect("ratio");
-        assert_eq!((relative.mean, relative.std), (0.5, 0.0));
+        assert!((relative.mean - 0.6).abs() < 1e-15 && (relative.std - 0.2).abs() < 1e-15);
+        assert_eq!(relative.per_seed, vec![0.4, 0.8]);
+        // Paired: per seed 2/2 and 4/8 → 0.75 ± 0.25.
+        let paired = variants[1].relative_to_one_paired.as_ref().expect("paired");
+        assert_eq!((paired.mean, paired.std), (0.75, 0.25));
         assert!(variants[0].relative_to_one.is_none());
+        // Every test kept: [seed][test] curves.
+        assert_eq!(m.test_errors.len(), 2);
+        assert_eq!(m.test_errors[1][0].to_f32s(), Ok(vec![0.0, 4.0]));
     }
 
     #[test]

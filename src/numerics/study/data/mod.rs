@@ -8,7 +8,7 @@
 pub mod aggregate;
 pub mod checkpoint;
 pub mod convergence;
-pub mod packed;
+pub use crate::numerics::types::packed;
 pub mod prepared;
 pub mod progress;
 pub mod results;

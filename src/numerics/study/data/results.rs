@@ -8,6 +8,7 @@ use crate::numerics::study::contract::config::{Preset, StudyConfig};
 pub use crate::numerics::train::variant::VariantId;
 use crate::numerics::train::{Modality, Mode};
 use crate::numerics::types::nullable;
+pub use crate::numerics::types::packed::Packed;
 pub use crate::numerics::types::SpaceTime;
 use crate::numerics::types::System;
 
@@ -81,6 +82,16 @@ pub struct Metrics {
     /// 1-D systems and in older files).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vorticity: Option<VorticityStats>,
+    /// Every test kept, `[seed][test]` (the seeds of [`SeedStat::per_seed`], tests in the
+    /// samples' order): `mean_x (ũ_t − u_t)²` of every frame of the evaluation rollout, packed
+    /// f32. With the baseline's [`Self::test_peaks`] it re-scores the relative and L2 errors
+    /// exactly at any horizon ([`StudyResults::at_horizon`]). Empty in older files and for
+    /// systems whose metric has no horizon.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub test_errors: Vec<Vec<Packed>>,
+    /// The baseline's only: `max_x u_t²` of each test's truth, every frame (packed f32).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub test_peaks: Vec<Packed>,
 }
 
 /// Kochkov et al.'s vorticity measures over seeds ([`crate::numerics::types::VorticityMetrics`]
@@ -155,9 +166,15 @@ pub struct VariantResult {
     pub seeds: Vec<u64>,
     /// Evaluation metrics (seeds whose training diverged are left out).
     pub metrics: Metrics,
-    /// NOG / WIG relative error divided by ONE's of the same configuration and seed
-    /// (`null` for ONE, or when ONE was not run).
+    /// NOG / WIG relative error relative to ONE of the same configuration as `ks_eval.py`
+    /// computes it (agg_mode 3): the mean over seeds divided by ONE's mean over seeds, the
+    /// standard deviation and each seed's value divided the same way (`null` for ONE, or when
+    /// ONE was not run). Recomputed from the per-seed errors when a file is read.
     pub relative_to_one: Option<SeedStat>,
+    /// The paired alternative: the mean ± std of per-seed ratios (each seed's error over ONE's
+    /// of the same seed). Recomputed when a file is read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relative_to_one_paired: Option<SeedStat>,
     /// True when any seed's training diverged.
     pub diverged: bool,
     /// Per-seed training summaries.
@@ -166,6 +183,12 @@ pub struct VariantResult {
     /// that seed diverged, and in files written before it existed).
     #[serde(default)]
     pub samples: Vec<SpaceTime>,
+    /// Each seed's trained weights (every parameter in visiting order, packed f32:
+    /// [`crate::numerics::nets::export::flat_weights`]; `null` where it diverged), in the
+    /// order of `seeds`: a committed run's networks roll out again without retraining. Empty
+    /// where they were not kept (older files; the page's own runs store none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weights: Vec<Option<Packed>>,
 }
 
 /// A complete study.
@@ -258,10 +281,11 @@ impl StudyResults {
             .map_err(|err| ResultsError::Config(err.to_string()))?
             .config
             .ok_or_else(|| ResultsError::Malformed("missing \"config\"".into()))?;
-        let results: Self = serde_json::from_str(text).map_err(malformed)?;
+        let mut results: Self = serde_json::from_str(text).map_err(malformed)?;
         if results.variants.is_empty() {
             return Err(ResultsError::Empty);
         }
+        relative_to_one(&mut results.variants);
         Ok(results)
     }
 
@@ -335,6 +359,54 @@ impl StudyResults {
             )
         })
     }
+}
+
+/// Fills `relative_to_one` (the ratio of means, `ks_eval.py`'s) and `relative_to_one_paired`
+/// (the mean of per-seed ratios) of every NOG / WIG variant against ONE with the same mode,
+/// architecture, size and horizon (seeds where either is missing are skipped in the paired one).
+pub fn relative_to_one(variants: &mut [VariantResult]) {
+    let ones: Vec<VariantResult> = variants
+        .iter()
+        .filter(|v| v.id.modality == Modality::One)
+        .cloned()
+        .collect();
+    for variant in variants
+        .iter_mut()
+        .filter(|v| v.id.modality != Modality::One)
+    {
+        let same_but_modality = VariantId {
+            modality: Modality::One,
+            ..variant.id
+        };
+        let Some(one) = ones.iter().find(|o| o.id == same_but_modality) else {
+            continue;
+        };
+        let (errors, ones) = (&variant.metrics.relative_error, &one.metrics.relative_error);
+        let ratios: Vec<f64> = errors
+            .per_seed
+            .iter()
+            .zip(&ones.per_seed)
+            .filter(|(_, o)| **o > 0.0)
+            .map(|(v, o)| v / o)
+            .collect();
+        variant.relative_to_one_paired =
+            (!ratios.is_empty()).then(|| SeedStat::from_values(ratios));
+        variant.relative_to_one = ratio_of_means(errors, ones);
+    }
+}
+
+/// `errors` relative to `ones` as `ks_eval.py` divides (agg_mode 3): mean, std and each seed's
+/// value over ONE's mean (none without a positive finite ONE mean or seeds).
+fn ratio_of_means(errors: &SeedStat, ones: &SeedStat) -> Option<SeedStat> {
+    let one = ones.mean;
+    if !(one.is_finite() && one > 0.0) || errors.per_seed.is_empty() {
+        return None;
+    }
+    Some(SeedStat {
+        mean: errors.mean / one,
+        std: errors.std / one,
+        per_seed: errors.per_seed.iter().map(|v| v / one).collect(),
+    })
 }
 
 #[cfg(test)]

@@ -4,13 +4,14 @@
 
 use super::runner::{Step, Study, EVAL_STEPS_PER_ITERATION, EVAL_WORK, SAMPLE_TEST};
 use super::stage::{Evaluation, Job, Stage, StudyError, TestRollout};
-use crate::numerics::nets::export::weights_bytes;
+use crate::numerics::nets::export::{flat_weights, weights_bytes};
 use crate::numerics::nets::Net;
 use crate::numerics::study::data::aggregate::{downsample, variant_result, SeedOutcome};
 use crate::numerics::study::data::progress::Phase;
 use crate::numerics::study::data::results::SeedTraining;
 use crate::numerics::study::rollout::evaluate::{rollout_chunk_groups, start_state};
 use crate::numerics::train::step::Stepper;
+use crate::numerics::types::packed::Packed;
 
 impl Study {
     /// Trains `job` for up to `budget` iterations; once it is trained, evaluation starts (or,
@@ -165,13 +166,17 @@ impl Study {
         let (variant, seed) = (spec.variant, spec.seed);
         self.work_done += EVAL_WORK * self.test_sets.len().saturating_sub(evaluated_sizes) as f64;
         let diverged_at = job.log.diverged_at;
+        let mut weights = None;
         if let Some(k) = diverged_at {
             let planned = job.trainer.config().iterations;
             self.work_done += planned.saturating_sub(k + 1) as f64;
-        } else if seed == self.config.seeds[0] {
+        } else {
             let net = job.trainer.net_for_inference();
-            let bytes = weights_bytes(&net, &job.trainer.config().net).await?;
-            self.weights[variant] = Some(bytes);
+            weights = Some(Packed::f32s(&flat_weights(&net).await?));
+            if seed == self.config.seeds[0] {
+                let bytes = weights_bytes(&net, &job.trainer.config().net).await?;
+                self.weights[variant] = Some(bytes);
+            }
         }
         let mut progress = self.progress(Phase::Evaluating, Some(&*job));
         let diverged = diverged_at.is_some();
@@ -187,6 +192,7 @@ impl Study {
             },
             tests: if diverged { Vec::new() } else { job.tests },
             samples: if diverged { Vec::new() } else { job.samples },
+            weights,
         };
         progress.finished_training = Some((variant, outcome.clone()));
         self.outcomes[variant].push(outcome);

@@ -13,7 +13,7 @@
 use super::runner::{Study, DATA_WORK};
 use super::stage::{Job, JobTrainer, Stage, StudyError, Together};
 use crate::numerics::study::contract::config::config_hash;
-use crate::numerics::study::data::aggregate::metrics;
+use crate::numerics::study::data::aggregate::baseline_metrics;
 use crate::numerics::study::data::checkpoint::{MemberCheckpoint, TrainingCheckpoint};
 use crate::numerics::study::data::packed::Packed;
 use crate::numerics::study::data::prepared::{Prepared, PreparedTests, PreparedTrajectory};
@@ -213,7 +213,7 @@ impl Study {
             .iter()
             .map(PreparedTests::unpack)
             .collect::<Result<_, String>>()?;
-        self.baseline = Some(metrics(&[prepared.baseline_tests.as_slice()]));
+        self.baseline = Some(baseline_metrics(&prepared.baseline_tests));
         self.baseline_tests = prepared.baseline_tests;
         self.samples = prepared.samples;
         let sizes = self.config.eval.scales.len();

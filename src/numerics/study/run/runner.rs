@@ -360,7 +360,7 @@ impl Study {
         let next = if index + 1 < self.tests_in_all_sizes() {
             Stage::Baseline { next: index + 1 }
         } else {
-            self.baseline = Some(aggregate::metrics(&[self.baseline_tests.as_slice()]));
+            self.baseline = Some(aggregate::baseline_metrics(&self.baseline_tests));
             Stage::NextJob { next: 0 }
         };
         Ok((next, self.progress(Phase::Data, None)))

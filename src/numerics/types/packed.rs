@@ -1,6 +1,7 @@
 //! Float arrays in JSON as base64 text of their little-endian bytes ([`Packed`]): exact (NaN
 //! included), about half the size of decimal numbers, and decoded only where they are used.
-//! For the bulk data a worker pool ships ([`super::prepared::Prepared`]).
+//! For the bulk data a worker pool ships (`study::data::prepared::Prepared`), the per-test error
+//! curves of a results file and its trained weights.
 
 use serde::{Deserialize, Serialize};
 
@@ -91,6 +92,25 @@ impl Packed {
     /// Bytes it packs.
     pub fn bytes(&self) -> usize {
         self.0.len() / 4 * 3 - self.0.bytes().rev().take_while(|&c| c == b'=').count()
+    }
+}
+
+/// Serde of a `Vec<f32>` as one [`Packed`] string (`#[serde(with = "packed_f32s")]`).
+pub mod packed_f32s {
+    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Packed;
+
+    /// Writes `values` packed.
+    pub fn serialize<S: Serializer>(values: &[f32], serializer: S) -> Result<S::Ok, S::Error> {
+        Packed::f32s(values).serialize(serializer)
+    }
+
+    /// Reads packed values back.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<f32>, D::Error> {
+        Packed::deserialize(deserializer)?
+            .to_f32s()
+            .map_err(D::Error::custom)
     }
 }
 
