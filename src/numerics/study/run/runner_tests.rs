@@ -90,8 +90,54 @@ fn tiny_study_produces_every_field() {
     let parsed = StudyResults::from_json(&json).expect("parse");
     assert_eq!(parsed, results);
     // The embedded config is read back as the study config.
-    let config: StudyConfig = parsed.config;
+    let config: StudyConfig = parsed.config.clone();
     assert_eq!(config.sizes.len(), 2);
+    assert_rescores_exactly(&parsed);
+}
+
+/// Every test is kept: re-scored at the study's own horizon the file gives its own errors (to
+/// the f32 rounding of the curves), every seed's weights are kept and reload, and horizons
+/// outside the rollout are refused.
+fn assert_rescores_exactly(results: &StudyResults) {
+    use crate::numerics::study::data::horizon::HorizonError;
+    let horizon = results.config.eval.error_horizon;
+    assert_eq!(results.longest_horizon(), Some(60));
+    let same = results.at_horizon(horizon).expect("rescore");
+    let close = |a: f64, b: f64| (a - b).abs() <= 1e-6 * b.abs().max(1e-12);
+    for (now, was) in same.variants.iter().zip(&results.variants) {
+        let (a, b) = (&now.metrics.relative_error, &was.metrics.relative_error);
+        assert!(a
+            .per_seed
+            .iter()
+            .zip(&b.per_seed)
+            .all(|(x, y)| close(*x, *y)));
+        assert!(close(now.metrics.l2.mean, was.metrics.l2.mean));
+        assert_eq!(was.weights.len(), 1);
+        let flat = was.weights[0]
+            .as_ref()
+            .expect("weights")
+            .to_f32s()
+            .expect("f32");
+        assert_eq!(flat.len(), was.params);
+    }
+    assert!(close(
+        same.baseline.relative_error.mean,
+        results.baseline.relative_error.mean
+    ));
+    let longer = results.at_horizon(40).expect("rescore");
+    assert_eq!(longer.config.eval.error_horizon, 40);
+    assert!(longer.baseline.relative_error.mean > results.baseline.relative_error.mean);
+    assert_eq!(
+        results.at_horizon(61),
+        Err(HorizonError::OutOfRange {
+            horizon: 61,
+            longest: 60
+        })
+    );
+    assert!(matches!(
+        results.at_horizon(0),
+        Err(HorizonError::OutOfRange { .. })
+    ));
 }
 
 #[test]
