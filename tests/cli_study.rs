@@ -249,6 +249,25 @@ fn the_sizes_preset_runs_across_architectures_and_fits_their_slopes() {
         .arg(&file)
         .output()
         .expect("run unroll-lab slopes");
+    // `unroll-lab horizons FILE` re-scores every test at each horizon; beyond the evaluation
+    // rollout is refused with exit 2.
+    let horizons = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .args(["horizons", "--horizons", "1,2"])
+        .arg(&file)
+        .output()
+        .expect("run unroll-lab horizons");
+    assert!(horizons.status.success(), "{horizons:?}");
+    let table = String::from_utf8_lossy(&horizons.stdout);
+    assert!(
+        table.contains("P-WIG/C-NOG") && table.contains("\n   2 "),
+        "{table}"
+    );
+    let file_arg = file.display().to_string();
+    common::assert_usage_error(
+        "horizons",
+        &["--horizons", "100000", &file_arg],
+        "outside 1..=",
+    );
     let _ = std::fs::remove_file(&file);
     assert!(!String::from_utf8_lossy(&skip3.stdout).contains("without"));
     assert!(String::from_utf8_lossy(&skip2.stdout).contains("without the 2 smallest sizes"));

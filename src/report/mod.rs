@@ -7,6 +7,7 @@ pub mod columns;
 pub mod committed;
 pub mod compute;
 pub mod csv;
+pub mod horizons;
 pub mod orderings;
 pub mod paper;
 pub mod results;

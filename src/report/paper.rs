@@ -3,8 +3,9 @@
 //! with the training budget of each and a one-line verdict of what reproduces at this budget
 //! and what does not.
 
+use super::orderings::orderings;
 use crate::numerics::study::data::results::{StudyResults, VariantResult};
-use crate::numerics::train::Modality;
+use crate::numerics::train::{Modality, Mode};
 
 pub use crate::numerics::study::contract::published::{Claim, Published, PublishedNet};
 
@@ -19,8 +20,11 @@ pub struct PaperRow {
     pub measured: String,
     /// The two budgets (`300 it. vs ≈ 44,892 it. (0.7 %)`).
     pub budget: String,
-    /// Whether the published finding holds in this run.
+    /// Whether the published finding holds in this run, in direction at least.
     pub reproduces: bool,
+    /// The judgement, in the words every view uses (`holds`, `holds in direction, differs in
+    /// size (8.8× vs 4.5×)`, `fails`, `shown, not judged`).
+    pub judgement: String,
     /// The finding in a few words (for the verdict line).
     pub finding: String,
     /// Where the published value comes from.
@@ -49,12 +53,12 @@ fn percent(value: f64) -> String {
     }
 }
 
-/// The mean of `modality`'s relative error over ONE across every variant that has one.
-fn mean_relative_to_one(results: &StudyResults, modality: Modality) -> Option<f64> {
+/// The mean of `mode`-`modality`'s relative error over ONE across every variant that has one.
+fn mean_relative_to_one(results: &StudyResults, mode: Mode, modality: Modality) -> Option<f64> {
     let values: Vec<f64> = results
         .variants
         .iter()
-        .filter(|v| v.id.modality == modality)
+        .filter(|v| v.id.mode == mode && v.id.modality == modality)
         .filter_map(|v| v.relative_to_one.as_ref().map(|r| r.mean))
         .filter(|r| r.is_finite())
         .collect();
@@ -79,7 +83,7 @@ fn row(
     value: String,
     quantity: String,
     measured: String,
-    reproduces: bool,
+    judgement: (bool, String),
     finding: String,
 ) -> PaperRow {
     PaperRow {
@@ -87,18 +91,34 @@ fn row(
         published: value,
         measured,
         budget: budget(results, published),
-        reproduces,
+        reproduces: judgement.0,
+        judgement: judgement.1,
         finding,
         source: published.source,
     }
 }
 
+/// A ratio to ONE judged against the paper's: at or below 1 is the direction; within 2× of the
+/// published value the size.
+fn ratio_judgement(measured: f64, published: f64) -> (bool, String) {
+    let in_direction = measured <= 1.0;
+    let words = if !in_direction {
+        "fails".to_string()
+    } else if (0.5..=2.0).contains(&(measured / published)) {
+        "holds".to_string()
+    } else {
+        format!("holds in direction, differs in size ({measured:.2} vs {published:.2})")
+    };
+    (in_direction, words)
+}
+
+/// The blog's absolute numbers come without their horizon or test files: shown, not judged.
+const NOT_JUDGED: &str = "shown, not judged (no horizon or test files published)";
+
 fn rows_for(results: &StudyResults, published: &Published) -> Vec<PaperRow> {
     match published.claim {
         Claim::HeadlineRatio => headline_row(results, published).into_iter().collect(),
-        Claim::RelativeToOne(modality) => relative_to_one_row(results, published, modality)
-            .into_iter()
-            .collect(),
+        Claim::RelativeToOne(modality) => relative_to_one_row(results, published, modality),
         Claim::Error {
             net,
             modality,
@@ -117,8 +137,8 @@ fn rows_for(results: &StudyResults, published: &Published) -> Vec<PaperRow> {
                     format!("{:.decimals$}", published.value),
                     format!("{label} {size} {metric}"),
                     format!("{measured:.decimals$}"),
-                    (0.5..=2.0).contains(&ratio),
-                    format!("{label} {size} within 2× of {against} ({ratio:.1}×)"),
+                    (false, NOT_JUDGED.to_string()),
+                    format!("{label} {size} is {ratio:.1}× {against}"),
                 )
             })
             .collect(),
@@ -130,15 +150,19 @@ fn rows_for(results: &StudyResults, published: &Published) -> Vec<PaperRow> {
     }
 }
 
+/// The headline, judged as the orderings judge it (one verdict).
 fn headline_row(results: &StudyResults, published: &Published) -> Option<PaperRow> {
     let ratio = results.c_nog_over_p_wig().filter(|r| r.is_finite())?;
+    let ordering = orderings(results)
+        .into_iter()
+        .find(|o| o.claim.starts_with("C-NOG beats P-WIG"))?;
     Some(row(
         results,
         published,
         format!("{:.1}×", published.value),
         "P-WIG error / C-NOG error".into(),
         format!("{ratio:.2}×"),
-        ratio > 1.0,
+        (ordering.holds, ordering.judgement()),
         format!(
             "C-NOG beats P-WIG ({ratio:.1}×, paper {:.1}×)",
             published.value
@@ -146,25 +170,28 @@ fn headline_row(results: &StudyResults, published: &Published) -> Option<PaperRo
     ))
 }
 
+/// One row per mode (an average over modes would hide a mode's failure).
 fn relative_to_one_row(
     results: &StudyResults,
     published: &Published,
     modality: Modality,
-) -> Option<PaperRow> {
-    let mean = mean_relative_to_one(results, modality)?;
-    Some(row(
-        results,
-        published,
-        format!("{:.2}", published.value),
-        format!("{} / ONE, mean over this run's variants", modality.label()),
-        format!("{mean:.2}"),
-        mean < 1.0,
-        format!(
-            "{} beats ONE ({mean:.2}, paper {:.2})",
-            modality.label(),
-            published.value
-        ),
-    ))
+) -> Vec<PaperRow> {
+    [Mode::Correct, Mode::Predict]
+        .into_iter()
+        .filter_map(|mode| {
+            let mean = mean_relative_to_one(results, mode, modality)?;
+            let label = format!("{}-{}", mode.letter(), modality.label());
+            Some(row(
+                results,
+                published,
+                format!("{:.2}", published.value),
+                format!("{} / ONE, {label}", modality.label()),
+                format!("{mean:.2}"),
+                ratio_judgement(mean, published.value),
+                format!("{label} / ONE {mean:.2} (paper {:.2})", published.value),
+            ))
+        })
+        .collect()
 }
 
 fn ratio_to_one_rows(
@@ -186,7 +213,7 @@ fn ratio_to_one_rows(
                 format!("{:.2}", published.value),
                 format!("{} / ONE, {network} {size}", modality.label()),
                 format!("{ratio:.2}"),
-                ratio <= 1.0,
+                ratio_judgement(ratio, published.value),
                 format!(
                     "{} at or below ONE at {size} ({ratio:.2}, paper {:.2})",
                     modality.label(),
@@ -210,26 +237,43 @@ fn variants_of(results: &StudyResults, net: PublishedNet) -> impl Iterator<Item 
     })
 }
 
-/// One line: what reproduces and what does not at this run's budget (`None` without rows).
-pub fn verdict(rows: &[PaperRow]) -> Option<String> {
+/// One line over the rows, grouped by judgement, naming the budget and the horizon and
+/// aggregation judged at (`None` without rows).
+pub fn verdict(results: &StudyResults, rows: &[PaperRow]) -> Option<String> {
     let first = rows.first()?;
-    let list = |reproduces: bool| {
-        let found: Vec<&str> = rows
-            .iter()
-            .filter(|r| r.reproduces == reproduces)
-            .map(|r| r.finding.as_str())
-            .collect();
-        if found.is_empty() {
-            "nothing".to_string()
-        } else {
-            found.join("; ")
-        }
+    let group = |matches: &dyn Fn(&str) -> bool| -> Vec<String> {
+        rows.iter()
+            .filter(|r| matches(&r.judgement))
+            .map(|r| {
+                match r
+                    .judgement
+                    .strip_prefix("holds in direction, differs in size ")
+                {
+                    Some(size) => format!("{} {size}", r.finding),
+                    None => r.finding.clone(),
+                }
+            })
+            .collect()
     };
+    let groups = [
+        ("holds", group(&|j| j == "holds")),
+        (
+            "holds in direction, differs in size",
+            group(&|j| j.starts_with("holds in direction")),
+        ),
+        ("fails", group(&|j| j == "fails")),
+        ("shown, not judged", group(&|j| j.starts_with("shown"))),
+    ];
+    let parts: Vec<String> = groups
+        .iter()
+        .filter(|(_, found)| !found.is_empty())
+        .map(|(name, found)| format!("{name} — {}", found.join("; ")))
+        .collect();
     let budget = first.budget.split(':').next().unwrap_or_default();
     Some(format!(
-        "At this budget ({budget}): reproduces — {}. Does not — {}.",
-        list(true),
-        list(false)
+        "At H = {}, relative to ONE as the ratio of the seeds' means, this budget ({budget}): {}.",
+        results.config.eval.error_horizon,
+        parts.join(". ")
     ))
 }
 
@@ -264,11 +308,58 @@ mod tests {
         );
         assert!(rows.iter().any(|r| r.quantity.starts_with("WIG / ONE")));
         assert!(rows.iter().any(|r| r.quantity.starts_with("NOG / ONE")));
-        let line = verdict(&rows).expect("verdict");
-        assert!(line.starts_with("At this budget ("), "{line}");
+        // One row per mode: an average over modes cannot hide a mode's failure.
+        assert!(rows.iter().any(|r| r.quantity == "NOG / ONE, C-NOG"));
+        assert!(rows.iter().any(|r| r.quantity == "NOG / ONE, P-NOG"));
+        // The table's judgement of the headline is the orderings' (one verdict).
+        let band = crate::report::orderings::orderings(&results)
+            .into_iter()
+            .find(|o| o.claim.starts_with("C-NOG beats P-WIG"))
+            .expect("band");
+        assert_eq!(headline.judgement, band.judgement());
+        let line = verdict(&results, &rows).expect("verdict");
         assert!(
-            line.contains("reproduces — ") && line.contains("Does not — "),
+            line.starts_with(
+                "At H = 12, relative to ONE as the ratio of the seeds' means, this budget ("
+            ),
             "{line}"
+        );
+        assert!(
+            line.contains("shown, not judged") || line.contains("holds") || line.contains("fails"),
+            "{line}"
+        );
+    }
+
+    /// A factor outside the band is "holds in direction, differs in size" in the table and the
+    /// verdict line alike, never "yes" in one and "fails" in the other.
+    #[test]
+    fn a_factor_outside_the_band_differs_in_size_everywhere() {
+        let mut results = fixture();
+        for v in &mut results.variants {
+            let (mode, modality) = (v.id.mode, v.id.modality);
+            let error = match (mode, modality) {
+                (Mode::Correct, Modality::Nog) => 0.1,
+                (Mode::Predict, Modality::Wig) => 0.88,
+                _ => 0.5,
+            };
+            v.metrics.relative_error.mean = error;
+            v.metrics.relative_error.per_seed = vec![error];
+        }
+        let rows = paper_rows(&results);
+        let headline = rows
+            .iter()
+            .find(|r| r.quantity.starts_with("P-WIG error / C-NOG"))
+            .expect("headline row");
+        assert_eq!(
+            headline.judgement,
+            "holds in direction, differs in size (8.8× vs 4.5×)"
+        );
+        let line = verdict(&results, &rows).expect("verdict");
+        assert!(line.contains("holds in direction, differs in size — C-NOG beats P-WIG (8.8×, paper 4.5×) (8.8× vs 4.5×)"), "{line}");
+        let orderings_line = crate::report::orderings::summary_of(&results).expect("summary");
+        assert!(
+            orderings_line.contains("holds in direction, differs in size (8.8× vs 4.5×)"),
+            "{orderings_line}"
         );
     }
 
@@ -303,7 +394,7 @@ mod tests {
 
     #[test]
     fn no_rows_no_verdict() {
-        assert_eq!(verdict(&[]), None);
+        assert_eq!(verdict(&fixture(), &[]), None);
     }
 
     /// A Kolmogorov run gets the Kolmogorov rows only, at the Kolmogorov budget.

@@ -5,7 +5,7 @@
 
 use super::columns::{measure_columns, MeasureColumn, KOCHKOV_NOTE};
 use super::csv::results_csv;
-use super::orderings::{orderings, summary};
+use super::orderings::summary_of;
 use super::vorticity_orderings::{vorticity_orderings, vorticity_summary};
 pub use crate::numerics::study::data::results::*;
 use crate::numerics::system::SystemFacts;
@@ -65,7 +65,7 @@ impl ResultsText for StudyResults {
         if let Some(sentence) = self.ratio_sentence(self.facts().paper_c_nog_over_p_wig) {
             out.push_str(&format!("\n{sentence}\n"));
         }
-        if let Some(sentence) = summary(&orderings(self)) {
+        if let Some(sentence) = summary_of(self) {
             out.push_str(&format!("\n{sentence}\n"));
         }
         if let Some(sentence) = vorticity_summary(&vorticity_orderings(self)) {

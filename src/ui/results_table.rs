@@ -6,7 +6,7 @@ use crate::report::results::SystemWords;
 use leptos::prelude::*;
 
 use crate::report::columns::{measure_columns, KOCHKOV_NOTE};
-use crate::report::orderings::{orderings, summary};
+use crate::report::orderings::summary_of;
 use crate::report::paper::{paper_rows, verdict, PaperRow};
 use crate::report::results::{diverged_note, error_cell, Metrics, StudyResults};
 use crate::report::vorticity_orderings::{vorticity_orderings, vorticity_summary};
@@ -33,11 +33,11 @@ pub fn ResultsTable(results: StudyResults) -> impl IntoView {
             </p>
         }
     });
-    let orderings_line = summary(&orderings(&results)).unwrap_or_default();
+    let orderings_line = summary_of(&results).unwrap_or_default();
     let vorticity_line = vorticity_summary(&vorticity_orderings(&results))
         .map(|line| view! { <p id="vorticity-orderings">{line}</p> });
     let paper = paper_rows(&results);
-    let paper_line = verdict(&paper).unwrap_or_else(|| {
+    let paper_line = verdict(&results, &paper).unwrap_or_else(|| {
         "No published setting matches this run (the paper's numbers are for the headline ratio, ONE/NOG/WIG, and ResNet1D 26×8 and 52×12).".to_string()
     });
     let paper_table = (!paper.is_empty()).then(|| view! { <PaperTable rows=paper /> });
@@ -128,7 +128,7 @@ fn PaperTable(rows: Vec<PaperRow>) -> impl IntoView {
                     <td>{row.published}</td>
                     <td>{row.measured}</td>
                     <td>{row.budget}</td>
-                    <td>{if row.reproduces { "yes" } else { "not at this budget" }}</td>
+                    <td>{row.judgement.clone()}</td>
                     <td class="source">{row.source}</td>
                 </tr>
             }
@@ -140,7 +140,7 @@ fn PaperTable(rows: Vec<PaperRow>) -> impl IntoView {
             <thead>
                 <tr>
                     <th scope="col">"quantity"</th><th scope="col">"published"</th><th scope="col">"measured here"</th>
-                    <th scope="col">"budget (iterations per training)"</th><th scope="col">"reproduces?"</th><th scope="col">"source"</th>
+                    <th scope="col">"budget (iterations per training)"</th><th scope="col">"verdict"</th><th scope="col">"source"</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>

@@ -24,6 +24,10 @@ pub struct MergeArgs {
     /// Merge what is done and list the missing cells in the results.
     #[arg(long)]
     allow_partial: bool,
+    /// Re-score at this error horizon (exact, from the per-test curves; default: the plan's,
+    /// the paper's 12).
+    #[arg(long)]
+    horizon: Option<usize>,
     /// The cells' output directory.
     dir: PathBuf,
 }
@@ -42,7 +46,14 @@ pub fn merge(args: &MergeArgs) -> Result<(), CliError> {
         args.allow_partial,
     )
     .map_err(|err| CliError::Merge(err.to_string()))?;
+    let results = match args.horizon {
+        Some(horizon) => super::slopes::at_horizon(&results, horizon)?,
+        None => results,
+    };
     write_results(&results, &args.out, args.csv.as_deref(), &[&args.dir])?;
+    if let Some(verdict) = unroll_lab::report::orderings::summary_of(&results) {
+        println!("{verdict}");
+    }
     if !results.missing_cells.is_empty() {
         println!(
             "partial: {} of {} cells missing (listed in the results)",

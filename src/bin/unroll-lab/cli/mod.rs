@@ -10,6 +10,7 @@ mod cell_plan;
 mod cell_status;
 mod cells;
 mod checkpoints;
+mod horizons;
 mod jobs;
 mod knobs;
 mod output;
@@ -56,6 +57,8 @@ enum Command {
     Study(Box<study::StudyCommand>),
     /// Network-size convergence slopes of a results file, per architecture and mode.
     Slopes(slopes::SlopesArgs),
+    /// The paper's ratios against the error horizon, re-scored exactly from every test.
+    Horizons(horizons::HorizonsArgs),
     /// Make the files the systems ship beside the page (Kolmogorov's spun-up states).
     Assets(assets::AssetsArgs),
     /// Benchmarks.
@@ -123,6 +126,7 @@ pub fn main() -> ExitCode {
         Command::Train(args) => train::train(&args),
         Command::Study(args) => study::dispatch(&args),
         Command::Slopes(args) => slopes::slopes(&args),
+        Command::Horizons(args) => horizons::horizons(&args),
         Command::Assets(args) => assets::assets(&args),
         Command::Bench {
             target: BenchTarget::Solver(args),

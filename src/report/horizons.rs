@@ -1,0 +1,92 @@
+//! The paper's ratios against the error horizon: for each H the results re-scored exactly
+//! ([`StudyResults::at_horizon`]) and the C-NOG / P-WIG factor and every NOG / ONE and
+//! WIG / ONE (ratio of means, per mode). The paper judges at H = 12; the lens shows where a
+//! difference in size appears.
+
+use crate::numerics::study::data::horizon::HorizonError;
+use crate::numerics::study::data::results::StudyResults;
+use crate::numerics::train::{Modality, Mode};
+
+/// The ratios of one horizon.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HorizonRow {
+    /// The error horizon H.
+    pub horizon: usize,
+    /// P-WIG error / C-NOG error (the study: ≈ 4.5).
+    pub p_wig_over_c_nog: Option<f64>,
+    /// `(label, ratio)`: `C-NOG / ONE`, … for every NOG and WIG variant with a ONE.
+    pub relative_to_one: Vec<(String, f64)>,
+    /// The coarse solver's relative error.
+    pub baseline: f64,
+}
+
+/// The rows at each of `horizons`.
+pub fn horizon_rows(
+    results: &StudyResults,
+    horizons: &[usize],
+) -> Result<Vec<HorizonRow>, HorizonError> {
+    horizons
+        .iter()
+        .map(|&horizon| {
+            let at = results.at_horizon(horizon)?;
+            let relative_to_one = [Mode::Correct, Mode::Predict]
+                .into_iter()
+                .flat_map(|mode| [(mode, Modality::Nog), (mode, Modality::Wig)])
+                .filter_map(|(mode, modality)| {
+                    let ratio = at.find(mode, modality)?.relative_to_one.as_ref()?.mean;
+                    Some((
+                        format!("{}-{} / ONE", mode.letter(), modality.label()),
+                        ratio,
+                    ))
+                })
+                .collect();
+            Ok(HorizonRow {
+                horizon,
+                p_wig_over_c_nog: at.c_nog_over_p_wig(),
+                relative_to_one,
+                baseline: at.baseline.relative_error.mean,
+            })
+        })
+        .collect()
+}
+
+/// The horizons a lens shows by default: 1–16 every step, then every 4th to 40, then every
+/// 20th, up to `longest`.
+pub fn default_horizons(longest: usize) -> Vec<usize> {
+    (1..=16)
+        .chain((20..=40).step_by(4))
+        .chain((60..).step_by(20).take_while(|&h| h <= 200))
+        .filter(|&h| h <= longest)
+        .collect()
+}
+
+/// A plain-text table of `rows` (the CLI's `horizons`).
+pub fn horizon_table(rows: &[HorizonRow]) -> String {
+    let Some(first) = rows.first() else {
+        return String::new();
+    };
+    let labels: Vec<&str> = first
+        .relative_to_one
+        .iter()
+        .map(|(l, _)| l.as_str())
+        .collect();
+    let mut out = format!("{:>4} {:>11} {:>14}", "H", "baseline", "P-WIG/C-NOG");
+    for label in &labels {
+        out.push_str(&format!(" {label:>12}"));
+    }
+    out.push('\n');
+    for row in rows {
+        let factor = row
+            .p_wig_over_c_nog
+            .map_or("—".into(), |f| format!("{f:.2}×"));
+        out.push_str(&format!(
+            "{:>4} {:>11.4} {factor:>14}",
+            row.horizon, row.baseline
+        ));
+        for (_, ratio) in &row.relative_to_one {
+            out.push_str(&format!(" {ratio:>12.3}"));
+        }
+        out.push('\n');
+    }
+    out
+}
