@@ -246,3 +246,31 @@ pub fn kolmogorov_fixture() -> StudyResults {
     results.baseline.vorticity = Some(vorticity(4.0));
     results
 }
+
+/// [`fixture`] keeping every test: P-WIG added, 2 seeds × 4 tests of 41 frames per variant,
+/// each test's squared error growing at its variant's rate (one test of C-NOG blows up), the
+/// truths' peaks 1.
+pub fn every_test_fixture() -> StudyResults {
+    use crate::numerics::types::packed::Packed;
+    let mut results = fixture();
+    let mut p_wig = results.variants[0].clone();
+    p_wig.id.modality = Modality::Wig;
+    results.variants.push(p_wig);
+    let curve = |rate: f64, test: usize| -> Packed {
+        let values: Vec<f32> = (0..41)
+            .map(|t| (1e-4 * (rate * t as f64).exp() * (1.0 + test as f64 / 4.0)) as f32)
+            .collect();
+        Packed::f32s(&values)
+    };
+    let rates = [0.30, 0.10, 0.08, 0.20];
+    for (variant, rate) in results.variants.iter_mut().zip(rates) {
+        variant.metrics.test_errors = (0..2)
+            .map(|_| (0..4).map(|test| curve(rate, test)).collect())
+            .collect();
+    }
+    results.variants[1].metrics.test_errors[0][3] = Packed::f32s(&[f32::INFINITY; 41]);
+    results.baseline.test_errors = vec![(0..4).map(|test| curve(0.35, test)).collect()];
+    results.baseline.test_peaks = (0..4).map(|_| Packed::f32s(&[1.0; 41])).collect();
+    results.config.eval.error_horizon = 12;
+    results
+}

@@ -39,13 +39,20 @@ pub enum ChartKind {
     /// Kochkov et al.'s vorticity correlation over rollout time
     /// ([`super::draw_vorticity_correlation`]; 2-D flows).
     VorticityCorrelation,
+    /// Every test's error per variant ([`super::draw_per_test`]; files that keep every test).
+    PerTest,
+    /// The paper's ratios against the error horizon ([`super::draw_horizons`]; files that
+    /// keep every test).
+    Horizons,
 }
 
 impl ChartKind {
     /// Every chart, in page order.
-    pub const ALL: [ChartKind; 9] = [
+    pub const ALL: [ChartKind; 11] = [
         ChartKind::ErrorBars,
         ChartKind::RelativeToOne,
+        ChartKind::PerTest,
+        ChartKind::Horizons,
         ChartKind::ErrorCurve,
         ChartKind::VorticityCorrelation,
         ChartKind::SpaceTime,
@@ -67,6 +74,8 @@ impl ChartKind {
             ChartKind::Sizes => "chart-sizes",
             ChartKind::Loss => "chart-loss",
             ChartKind::VorticityCorrelation => "chart-vorticity-correlation",
+            ChartKind::PerTest => "chart-per-test",
+            ChartKind::Horizons => "chart-horizons",
         }
     }
 
@@ -82,12 +91,15 @@ impl ChartKind {
         }
     }
 
-    /// The charts of `results`' system, in page order.
+    /// The charts of `results`' system, in page order (the per-test and horizon charts where
+    /// the file keeps every test).
     pub fn all_for(results: &StudyResults) -> Vec<ChartKind> {
         let facts = results.facts();
+        let every_test = results.longest_horizon().is_some();
         Self::ALL
             .into_iter()
             .filter(|kind| kind.applies(&facts))
+            .filter(|kind| every_test || !matches!(kind, ChartKind::PerTest | ChartKind::Horizons))
             .collect()
     }
 
@@ -110,6 +122,8 @@ impl ChartKind {
             ChartKind::Sizes => format!("{metric} vs network size"),
             ChartKind::Loss => LOSS_TITLE.into(),
             ChartKind::VorticityCorrelation => VORTICITY_CORRELATION_TITLE.into(),
+            ChartKind::PerTest => format!("{metric} of every test and seed"),
+            ChartKind::Horizons => "The paper's ratios against the error horizon".into(),
         }
     }
 
@@ -144,6 +158,15 @@ impl ChartKind {
                  the correlation of the rollout's vorticity with the truth's, mean over every \
                  test and seed; dashed lines at 0.95 and 0.8, whose crossing times the table \
                  gives."
+                .into(),
+            ChartKind::PerTest => "One point per test and seed (log scale), the bar their mean, \
+                                   at the error horizon shown: the heavy tail of rollouts that \
+                                   blow up is what the mean hides."
+                .into(),
+            ChartKind::Horizons => "P-WIG / C-NOG and NOG, WIG ÷ ONE (ratio of the seeds' \
+                                    means) re-scored exactly at every H; dashed: the paper's \
+                                    4.5×; dotted: 1; grey line: the paper's H = 12, red: the H \
+                                    shown."
                 .into(),
         }
     }

@@ -16,11 +16,13 @@ mod correlation;
 mod error_bars;
 mod error_curve;
 mod frame;
+mod horizons;
 mod kind;
 mod live_field;
 mod log_axis;
 mod loss;
 mod palette;
+mod per_test;
 mod rollouts;
 mod select;
 mod series;
@@ -43,11 +45,13 @@ pub use frame::draw_message;
 pub(crate) use frame::{
     draw_legend, label_font, linear_log_chart, title_font, with_legend_strip, Swatch,
 };
+pub use horizons::draw_horizons;
 pub use kind::ChartKind;
 pub use live_field::LiveField;
 pub(crate) use log_axis::{log_axis, log_bounds, log_label};
 pub use loss::{draw_loss, extend_curve, loss_curves, LossCurve};
 pub use palette::{identity_color, lighten, shaded, variant_colors, Hue, BASELINE_COLOR};
+pub use per_test::draw_per_test;
 pub use rollouts::{draw_rollout_part, draw_rollouts, RolloutPart};
 pub use select::{draw, draw_at};
 pub(crate) use series::entries;

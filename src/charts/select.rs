@@ -6,9 +6,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{
-    draw_correlation, draw_error_bars, draw_error_curve, draw_loss, draw_relative_to_one,
-    draw_sizes, draw_space_time, draw_stability, draw_vorticity_correlation, loss_curves,
-    vorticity, ChartError, ChartKind,
+    draw_correlation, draw_error_bars, draw_error_curve, draw_horizons, draw_loss, draw_per_test,
+    draw_relative_to_one, draw_sizes, draw_space_time, draw_stability, draw_vorticity_correlation,
+    loss_curves, vorticity, ChartError, ChartKind,
 };
 use crate::numerics::system::MapKind;
 use crate::report::results::StudyResults;
@@ -39,6 +39,8 @@ pub fn draw_at<DB: DrawingBackend>(
             MapKind::SpaceTime => draw_space_time(area, results, sample),
         },
         ChartKind::ErrorCurve => draw_error_curve(area, results),
+        ChartKind::PerTest => draw_per_test(area, results),
+        ChartKind::Horizons => draw_horizons(area, results),
         ChartKind::ErrorBars => draw_error_bars(area, results),
         ChartKind::RelativeToOne => draw_relative_to_one(area, results),
         ChartKind::Stability => draw_stability(area, results),

@@ -90,3 +90,40 @@ pub fn horizon_table(rows: &[HorizonRow]) -> String {
     }
     out
 }
+
+/// Every test's relative error at the results' own horizon, per variant then the baseline:
+/// `(index into results.variants or None for the baseline, errors of every test of every
+/// seed)`. Empty when the file keeps no per-test curves.
+pub fn per_test_errors(results: &StudyResults) -> Vec<(Option<usize>, Vec<f64>)> {
+    let horizon = results.config.eval.error_horizon;
+    let Some(peaks) = results
+        .baseline
+        .test_peaks
+        .iter()
+        .map(|p| p.to_f32s().ok())
+        .collect::<Option<Vec<Vec<f32>>>>()
+        .filter(|p| !p.is_empty())
+    else {
+        return Vec::new();
+    };
+    let scores = |metrics: &crate::numerics::study::data::results::Metrics| -> Vec<f64> {
+        metrics
+            .test_errors
+            .iter()
+            .flatten()
+            .zip(peaks.iter().cycle())
+            .filter_map(|(curve, peak)| {
+                let mse = curve.to_f32s().ok()?;
+                Some(crate::numerics::metrics::errors_at_horizon(&mse, peak, horizon).0)
+            })
+            .collect()
+    };
+    results
+        .variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (Some(i), scores(&v.metrics)))
+        .chain(std::iter::once((None, scores(&results.baseline))))
+        .filter(|(_, errors)| !errors.is_empty())
+        .collect()
+}

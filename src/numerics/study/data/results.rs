@@ -379,6 +379,8 @@ pub fn relative_to_one(variants: &mut [VariantResult]) {
             ..variant.id
         };
         let Some(one) = ones.iter().find(|o| o.id == same_but_modality) else {
+            variant.relative_to_one = None;
+            variant.relative_to_one_paired = None;
             continue;
         };
         let (errors, ones) = (&variant.metrics.relative_error, &one.metrics.relative_error);
