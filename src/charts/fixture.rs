@@ -190,6 +190,7 @@ pub fn fixture() -> StudyResults {
             },
         ],
         missing_cells: Vec::new(),
+        aggregation: Default::default(),
     }
 }
 

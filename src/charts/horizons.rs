@@ -17,8 +17,11 @@ const LEGEND_WIDTH: u32 = 130;
 /// The paper's error horizon.
 const PAPER_HORIZON: f64 = 12.0;
 
-/// The lines: `(name, colour, (H, ratio) points)`.
-fn lines(rows: &[HorizonRow]) -> Vec<(String, RGBColor, Vec<(f64, f64)>)> {
+/// A line: name, colour, `(H, ratio)` points.
+type Line = (String, RGBColor, Vec<(f64, f64)>);
+
+/// The lines of `rows`.
+fn lines(rows: &[HorizonRow]) -> Vec<Line> {
     let mut out = vec![(
         "P-WIG / C-NOG".to_string(),
         RGBColor(0, 0, 0),

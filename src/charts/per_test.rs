@@ -63,21 +63,40 @@ pub fn draw_per_test<DB: DrawingBackend>(
         ))
         .draw()?;
     for (column, (index, errors)) in columns.iter().enumerate() {
-        let c = color(*index);
-        let points = errors
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| **e > 0.0)
-            .map(|(i, &e)| Circle::new((column as f64 + jitter(i), e), 2, c.mix(0.6).filled()));
-        chart.draw_series(points)?;
-        let mean = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
-        if mean > 0.0 {
-            let x = column as f64;
-            chart.draw_series(std::iter::once(PathElement::new(
-                vec![(x - 0.4, mean), (x + 0.4, mean)],
-                c.stroke_width(3),
-            )))?;
-        }
+        draw_strip(&mut chart, column as f64, errors, color(*index))?;
+    }
+    Ok(())
+}
+
+/// The chart [`draw_per_test`] draws on: columns × log error.
+type StripChart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<
+        plotters::coord::types::RangedCoordf64,
+        plotters::coord::combinators::WithKeyPoints<plotters::coord::combinators::LogCoord<f64>>,
+    >,
+>;
+
+/// One column at `x`: a jittered point per error, a bar at their mean.
+fn draw_strip<DB: DrawingBackend>(
+    chart: &mut StripChart<'_, DB>,
+    x: f64,
+    errors: &[f64],
+    color: RGBColor,
+) -> Result<(), ChartError> {
+    let points = errors
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| **e > 0.0)
+        .map(|(i, &e)| Circle::new((x + jitter(i), e), 2, color.mix(0.6).filled()));
+    chart.draw_series(points)?;
+    let mean = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
+    if mean > 0.0 {
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(x - 0.4, mean), (x + 0.4, mean)],
+            color.stroke_width(3),
+        )))?;
     }
     Ok(())
 }

@@ -15,7 +15,8 @@ pub const PRESET_KEY: &str = "preset";
 /// time multiplied, for tests), `workers` (the worker pool's size),
 /// `worker-fault` (a failure injected into a worker, for tests), and `ic` / `ic-s` (the
 /// playground's initial state and its domain scale, [`super::initial_state`]), read by the page.
-pub const OTHER_KEYS: [&str; 6] = [
+pub const OTHER_KEYS: [&str; 7] = [
+    "eval_h",
     "device",
     "device-slowdown",
     "workers",

@@ -8,6 +8,7 @@ pub mod committed;
 pub mod compute;
 pub mod csv;
 pub mod horizons;
+pub mod lens;
 pub mod orderings;
 pub mod paper;
 pub mod results;

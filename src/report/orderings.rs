@@ -199,8 +199,10 @@ fn headline(p_wig: &VariantResult, c_nog: &VariantResult) -> Ordering {
 pub fn summary_of(results: &StudyResults) -> Option<String> {
     let line = summary(&orderings(results))?;
     Some(format!(
-        "At H = {} (relative to ONE as ks_eval.py aggregates: the ratio of the seeds' means), {}",
-        results.config.eval.error_horizon, line
+        "At H = {} (relative to ONE as {}), {}",
+        results.config.eval.error_horizon,
+        results.aggregation.words(),
+        line
     ))
 }
 

@@ -271,8 +271,9 @@ pub fn verdict(results: &StudyResults, rows: &[PaperRow]) -> Option<String> {
         .collect();
     let budget = first.budget.split(':').next().unwrap_or_default();
     Some(format!(
-        "At H = {}, relative to ONE as the ratio of the seeds' means, this budget ({budget}): {}.",
+        "At H = {}, relative to ONE as {}, this budget ({budget}): {}.",
         results.config.eval.error_horizon,
+        results.aggregation.words(),
         parts.join(". ")
     ))
 }
@@ -320,7 +321,7 @@ mod tests {
         let line = verdict(&results, &rows).expect("verdict");
         assert!(
             line.starts_with(
-                "At H = 12, relative to ONE as the ratio of the seeds' means, this budget ("
+                "At H = 12, relative to ONE as the ratio of the seeds' means, as ks_eval.py, this budget ("
             ),
             "{line}"
         );

@@ -12,6 +12,7 @@ mod experiment_form;
 mod gradient_flow;
 mod gradient_legend;
 mod hero;
+mod horizon_lens;
 mod intro;
 mod knob_field;
 mod later;

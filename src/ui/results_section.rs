@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::committed_beside::CommittedBeside;
 use super::committed_runs::CommittedRuns;
+use super::horizon_lens::{lens_from_url, HorizonLens};
 use super::study_panel::Panel;
 use super::{ResultsCharts, ResultsTable};
 use crate::platform::files;
@@ -40,6 +41,20 @@ pub fn ResultsSection(panel: Panel) -> impl IntoView {
         });
     };
     let none = move || results.with(Option::is_none);
+    let lens = RwSignal::new(lens_from_url(panel.notice));
+    let shown = Memo::new(move |_| results.with(|r| r.as_ref().map(|r| lens.get().apply(r))));
+    Effect::new(move |_| {
+        if let Some((_, Some(problem))) = shown.get() {
+            panel.notice.set(problem);
+        }
+    });
+    let views = move || {
+        let raw = results.get()?;
+        let (r, _) = shown.get()?;
+        Some(
+            view! { <HorizonLens lens results=raw /> <ResultsTable results=r.clone() /> <ResultsCharts results=r /> },
+        )
+    };
     view! {
         <section id="results" class="panel">
             <h2>"Results"</h2>
@@ -50,7 +65,7 @@ pub fn ResultsSection(panel: Panel) -> impl IntoView {
             </div>
             <CommittedRuns results=results.read_only() reference=panel.reference sinks=panel.shown() />
             <CommittedBeside results=results.read_only() reference=panel.reference sinks=panel.shown() />
-            {move || results.get().map(|r| view! { <ResultsTable results=r.clone() /> <ResultsCharts results=r /> })}
+            {views}
             <WeightsDownloads panel />
             <h3>"Stored runs"</h3>
             <StoredRuns panel />

@@ -246,7 +246,7 @@ test("the paper beside you: published values next to an imported run's", async (
   assert.match(headline[3], /it\. vs ≈ 42475 it\. \(16 epochs\)/);
   assert.ok(rows.some((r) => r[0].startsWith("WIG / ONE") && r[1] === "0.62"));
   assert.ok(rows.some((r) => r[0].startsWith("NOG / ONE") && r[1] === "0.77"));
-  assert.match(await page.textContent("#paper-verdict"), /^At H = 12, relative to ONE as the ratio of the seeds' means, this budget \(.*\): .*\.$/);
+  assert.match(await page.textContent("#paper-verdict"), /^At H = 12, relative to ONE as the ratio of the seeds' means, as ks_eval.py, this budget \(.*\): .*\.$/);
   // A run of the blog's 26×8 network gets the blog's numbers beside its own.
   const ks = JSON.parse(readFileSync(fixture, "utf8"));
   for (const v of ks.variants) { v.channels = 26; v.depth = 8; }

@@ -221,6 +221,7 @@ pub fn study_results(
         wall_secs,
         samples,
         missing_cells: Vec::new(),
+        aggregation: Default::default(),
     }
 }
 

@@ -63,7 +63,7 @@ impl StudyResults {
             rescore(&mut variant.metrics, &peaks, horizon)?;
         }
         relative_to_one(&mut results.variants);
-        Ok(results)
+        Ok(results.with_aggregation(self.aggregation))
     }
 }
 

@@ -215,6 +215,48 @@ pub struct StudyResults {
     /// variants are over the seeds that are there, or left out when none is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing_cells: Vec<MissingCell>,
+    /// Which aggregation `relative_to_one` holds in this view (not in the file, which always
+    /// holds `ks_eval.py`'s, with the paired one beside it).
+    #[serde(skip)]
+    pub aggregation: Aggregation,
+}
+
+/// How NOG / WIG are set relative to ONE over seeds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Aggregation {
+    /// `ks_eval.py`'s (agg_mode 3): the ratio of the seeds' means.
+    #[default]
+    RatioOfMeans,
+    /// The paired alternative: the mean of per-seed ratios (same seed of both).
+    Paired,
+}
+
+impl Aggregation {
+    /// How a verdict names it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Aggregation::RatioOfMeans => "the ratio of the seeds' means, as ks_eval.py",
+            Aggregation::Paired => "the mean of per-seed ratios (paired; not the paper's)",
+        }
+    }
+}
+
+impl StudyResults {
+    /// This view with `aggregation` in `relative_to_one` (the file's pair swapped for the
+    /// paired one).
+    pub fn with_aggregation(&self, aggregation: Aggregation) -> StudyResults {
+        let mut view = self.clone();
+        if view.aggregation != aggregation {
+            for variant in &mut view.variants {
+                std::mem::swap(
+                    &mut variant.relative_to_one,
+                    &mut variant.relative_to_one_paired,
+                );
+            }
+            view.aggregation = aggregation;
+        }
+        view
+    }
 }
 
 /// A training of a cluster run that is not in its merged results.
