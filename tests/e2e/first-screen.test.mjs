@@ -15,6 +15,9 @@ import { heroShifts } from "./hero-shifts.mjs";
 
 const base = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080/";
 const fixture = fileURLToPath(new URL("./fixtures/cli-results.json", import.meta.url));
+// A CLI run that keeps every test (per-test curves, weights): `study --preset quick
+// --iterations 40 --seeds 2 --rollout 60`.
+const everyTest = fileURLToPath(new URL("./fixtures/every-test-results.json", import.meta.url));
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 // The committed screenshots are refreshed with UNROLL_LAB_SCREENSHOTS=docs tests/e2e/run.sh;
 // otherwise they go to target/screenshots/ (so a test run leaves the checkout clean).
@@ -233,6 +236,33 @@ test("an initial state drawn with the mouse is rolled out and shared by its URL"
   assert.ok(!(await bad.page.isVisible("#url-notice")), "the experiment's parameters are not blamed");
   assert.deepEqual(bad.errors, []);
   await bad.page.close();
+});
+
+test("the horizon lens re-scores every view exactly, in the URL, with a named refusal", async () => {
+  const { page, errors } = await open("?eval_h=zz");
+  await page.setInputFiles("#import", everyTest);
+  await page.waitForSelector("#eval-h");
+  assert.match(await page.textContent("#url-notice"), /eval_h 'zz' is not a horizon/);
+  assert.match(await page.textContent("#paper-verdict"), /^At H = 12, relative to ONE as the ratio of the seeds' means, as ks_eval\.py/);
+  await page.fill("#eval-h", "24");
+  await page.dispatchEvent("#eval-h", "change");
+  await page.waitForFunction(() => document.querySelector("#paper-verdict")?.textContent.startsWith("At H = 24"));
+  assert.match(page.url(), /eval_h=24/);
+  assert.match(await page.textContent("#orderings"), /^At H = 24 \(relative to ONE as the ratio/);
+  await page.waitForSelector("#chart-per-test[data-drawn='true']");
+  await page.waitForSelector("#chart-horizons[data-drawn='true']");
+  await page.check("#aggregation-paired");
+  await page.waitForFunction(() => document.querySelector("#paper-verdict")?.textContent.includes("per-seed ratios (paired"));
+  // A horizon beyond the 60-step rollout is refused by name; the view keeps its horizon.
+  const far = await open("?eval_h=500");
+  await far.page.setInputFiles("#import", everyTest);
+  await far.page.waitForSelector("#eval-h");
+  await far.page.waitForFunction(() => document.querySelector("#url-notice")?.textContent.includes("eval_h=500"));
+  assert.match(await far.page.textContent("#url-notice"), /outside 1\.\.=60/);
+  assert.match(await far.page.textContent("#paper-verdict"), /^At H = 12,/);
+  assert.deepEqual([...errors, ...far.errors], []);
+  await far.page.close();
+  await page.close();
 });
 
 test("the paper beside you: published values next to an imported run's", async () => {
