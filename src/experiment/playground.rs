@@ -9,6 +9,7 @@ use crate::numerics::study::contract::playground::Playground;
 use crate::numerics::study::data::results::{StudyResults, VariantId};
 use crate::numerics::study::rollout::inference::RolloutRequest;
 use crate::numerics::system::SystemDescription;
+use crate::numerics::types::packed::Packed;
 
 /// Most steps a playground rollout takes.
 pub const MAX_STEPS: usize = 400;
@@ -20,8 +21,11 @@ pub struct Model {
     pub id: VariantId,
     /// α of the transition mode (the study's config).
     pub alpha: f64,
-    /// The weights.
+    /// The weights (burnpack bytes), unless `flat` holds them.
     pub bytes: Vec<u8>,
+    /// The weights a results file keeps (its first seed's: a committed run's networks roll
+    /// out without retraining).
+    pub flat: Option<Packed>,
 }
 
 /// One rollout: `[steps + 1][N]` (frame 0 = the initial state), and its relative error per
@@ -55,6 +59,7 @@ pub fn models_of(
     for variant in &results.variants {
         let label = variant.id.file_label();
         let file = weights_file(&variant.id);
+        let kept = variant.weights.first().cloned().flatten();
         match weights
             .iter()
             .find(|(name, _)| *name == label || *name == file)
@@ -63,6 +68,13 @@ pub fn models_of(
                 id: variant.id,
                 alpha,
                 bytes: bytes.clone(),
+                flat: None,
+            }),
+            None if kept.is_some() => models.push(Model {
+                id: variant.id,
+                alpha,
+                bytes: Vec::new(),
+                flat: kept,
             }),
             None => missing.push(variant.id.label()),
         }
@@ -122,6 +134,7 @@ pub fn rollout_request(
         variant: model.id,
         alpha: model.alpha,
         weights: model.bytes.clone(),
+        flat: model.flat.clone(),
         start: state.values(playground_of(system)?),
         parameter: state.parameter,
         steps: steps.min(MAX_STEPS).min(truth.len().saturating_sub(1)),
@@ -280,6 +293,13 @@ mod tests {
         assert_eq!(models.len(), 2);
         assert_eq!(models[0].bytes, vec![1]);
         assert_eq!(missing.len(), results.variants.len() - 2);
+        // A results file that keeps its weights needs no .bpk: its first seed's roll out.
+        let mut kept = results.clone();
+        kept.variants[2].weights = vec![Some(Packed::f32s(&[0.5; 4])), None];
+        let (models, missing) = models_of(&kept, &weights);
+        assert_eq!(models.len(), 3);
+        assert_eq!(models[2].flat, Some(Packed::f32s(&[0.5; 4])));
+        assert_eq!(missing.len(), results.variants.len() - 3);
     }
 
     #[test]
@@ -302,6 +322,7 @@ mod tests {
             id,
             alpha: 0.5,
             bytes,
+            flat: None,
         };
         let state = InitialState::first(system().playground().expect("1-D"));
         let truth = reference_rollouts(system(), &state, 12)
@@ -311,6 +332,16 @@ mod tests {
         assert_eq!(out.frames.len(), 13);
         assert_eq!(out.error.len(), 13);
         assert_eq!(out.name, id.label());
+        // The same network from the weights a results file keeps rolls out the same frames.
+        let flat =
+            pollster::block_on(crate::numerics::nets::export::flat_weights(&net)).expect("flat");
+        let kept = Model {
+            bytes: Vec::new(),
+            flat: Some(Packed::f32s(&flat)),
+            ..model.clone()
+        };
+        let again = model_rollout(&kept, &state, &truth.frames, 12).expect("rollout");
+        assert_eq!(again.frames, out.frames);
         let bad = Model {
             bytes: vec![0; 8],
             ..model

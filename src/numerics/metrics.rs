@@ -92,12 +92,21 @@ pub fn relative_error_per_frame(
         .collect()
 }
 
-/// `mean_x (ũ_t − u_t)²` of every frame both hold, unclipped, as f32.
+/// `mean_x (ũ_t − u_t)²` of every frame both hold, unclipped, as f32; a frame that is not
+/// finite (a blown-up rollout) is +∞, which every metric counts as the clip (and which equals
+/// itself, where NaN would not).
 pub fn frame_squared_errors(truth: &[Vec<f64>], model: &[Vec<f64>]) -> Vec<f32> {
     truth
         .iter()
         .zip(model)
-        .map(|(u, m)| mean_squared_difference(m, u) as f32)
+        .map(|(u, m)| {
+            let value = mean_squared_difference(m, u) as f32;
+            if value.is_finite() {
+                value
+            } else {
+                f32::INFINITY
+            }
+        })
         .collect()
 }
 
@@ -382,6 +391,12 @@ mod tests {
             })
             .collect();
         let (mse, peaks) = (frame_squared_errors(&truth, &model), frame_peaks(&truth));
+        assert_eq!(mse[35], f32::INFINITY, "a NaN frame is stored as +∞");
+        assert_eq!(
+            mse,
+            frame_squared_errors(&truth, &model),
+            "curves equal themselves"
+        );
         for horizon in [0, 1, 5, 12, 24, 30, 39, 100] {
             let (relative, l2) = errors_at_horizon(&mse, &peaks, horizon);
             let (want_relative, want_l2) = (

@@ -220,6 +220,22 @@ fn done_cells<'a>(
     Ok((done, problems))
 }
 
+/// Whether `a` and `b` are the same baseline: their JSON equal once every non-finite squared
+/// error reads +∞ (a blown-up rollout's frames: NaN, which `==` calls different from itself,
+/// in cells written before they were stored as +∞).
+fn same_text(a: &[TestMetrics], b: &[TestMetrics]) -> bool {
+    let canonical = |tests: &[TestMetrics]| {
+        let mut tests = tests.to_vec();
+        for value in tests.iter_mut().flat_map(|t| t.frame_mse.iter_mut()) {
+            if !value.is_finite() {
+                *value = f32::INFINITY;
+            }
+        }
+        serde_json::to_string(&tests).ok()
+    };
+    canonical(a) == canonical(b)
+}
+
 /// The baseline's per-test metrics and the sample tests: `shared`, else those the done cells
 /// carry (which must all agree).
 fn baseline_and_samples<'a>(
@@ -234,7 +250,9 @@ fn baseline_and_samples<'a>(
     if let Some((first, other)) = carrying.first().and_then(|first| {
         carrying
             .iter()
-            .find(|c| c.baseline_tests != first.baseline_tests || c.samples != first.samples)
+            .find(|c| {
+                !same_text(&c.baseline_tests, &first.baseline_tests) || c.samples != first.samples
+            })
             .map(|other| (first, other))
     }) {
         return Err(MergeError::Disagree {

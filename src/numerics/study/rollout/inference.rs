@@ -6,10 +6,11 @@ use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
 use super::evaluate::rollout;
-use crate::numerics::nets::export::load_weights;
+use crate::numerics::nets::export::{load_flat_weights, load_weights};
 use crate::numerics::nets::NetConfig;
 use crate::numerics::study::contract::physics::PhysicalSystem;
 use crate::numerics::train::variant::VariantId;
+use crate::numerics::types::packed::Packed;
 use crate::numerics::types::{SolverSetup, System};
 
 /// One trained variant rolled out from one state.
@@ -23,8 +24,12 @@ pub struct RolloutRequest {
     pub variant: VariantId,
     /// α of the transition mode (the study's config).
     pub alpha: f64,
-    /// The weights (burnpack bytes, as the page exports them).
+    /// The weights (burnpack bytes, as the page exports them), unless `flat` holds them.
     pub weights: Vec<u8>,
+    /// The weights as a results file keeps them (every parameter in visiting order, packed
+    /// f32); used instead of `weights` when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flat: Option<Packed>,
     /// The start state (`[N]`).
     pub start: Vec<f64>,
     /// The parameter value of the state (KS: the domain scale s).
@@ -85,7 +90,12 @@ pub async fn model_frames(
         channels: id.channels,
         depth: id.depth,
     };
-    let net = load_weights(request.weights.clone(), &config, device).map_err(|e| label(&e))?;
+    let net = match &request.flat {
+        Some(flat) => flat.to_f32s().map_err(|e| label(&e)).and_then(|values| {
+            load_flat_weights(&values, &config, device).map_err(|e| label(&e))
+        })?,
+        None => load_weights(request.weights.clone(), &config, device).map_err(|e| label(&e))?,
+    };
     let stepper = system
         .stepper(
             id.mode,
