@@ -246,13 +246,13 @@ impl PoolRun {
 fn run_storage(job: Storage, sinks: Sinks) {
     match job {
         Storage::SaveInProgress(partial) => {
-            if let Ok(json) = serde_json::to_string(&partial) {
+            if let Ok(json) = serde_json::to_string(&partial.without_weights()) {
                 files::save_in_progress(&json);
             }
         }
         Storage::ClearInProgress => files::clear_in_progress(),
         Storage::Store(results) => {
-            if let Ok(json) = serde_json::to_string(&results) {
+            if let Ok(json) = serde_json::to_string(&results.without_weights()) {
                 match files::store_run(json, 10) {
                     Ok(Some(message)) | Err(message) => {
                         let _ = sinks.notice.try_set(message);

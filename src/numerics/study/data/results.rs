@@ -242,6 +242,17 @@ impl Aggregation {
 }
 
 impl StudyResults {
+    /// These results without the trained weights (the browser's storage keeps runs without
+    /// them: a quick run's 18 networks would take ≈ 1.5 MB of its few; the exported JSON keeps
+    /// them).
+    pub fn without_weights(&self) -> StudyResults {
+        let mut lighter = self.clone();
+        for variant in &mut lighter.variants {
+            variant.weights.clear();
+        }
+        lighter
+    }
+
     /// This view with `aggregation` in `relative_to_one` (the file's pair swapped for the
     /// paired one).
     pub fn with_aggregation(&self, aggregation: Aggregation) -> StudyResults {

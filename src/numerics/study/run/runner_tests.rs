@@ -124,6 +124,12 @@ fn assert_rescores_exactly(results: &StudyResults) {
         same.baseline.relative_error.mean,
         results.baseline.relative_error.mean
     ));
+    let stored = results.without_weights();
+    assert!(stored.variants.iter().all(|v| v.weights.is_empty()));
+    assert_eq!(
+        stored.at_horizon(horizon).expect("rescore"),
+        same.without_weights()
+    );
     let longer = results.at_horizon(40).expect("rescore");
     assert_eq!(longer.config.eval.error_horizon, 40);
     assert!(longer.baseline.relative_error.mean > results.baseline.relative_error.mean);
