@@ -15,7 +15,7 @@ import { heroShifts } from "./hero-shifts.mjs";
 
 const base = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080/";
 const fixture = fileURLToPath(new URL("./fixtures/cli-results.json", import.meta.url));
-// A CLI run that keeps every test (per-test curves, weights): `study --preset quick
+// A CLI run that keeps every test (its weights removed to keep the file small): `study --preset quick
 // --iterations 40 --seeds 2 --rollout 60`.
 const everyTest = fileURLToPath(new URL("./fixtures/every-test-results.json", import.meta.url));
 const axePath = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
