@@ -16,13 +16,22 @@
 //! One concept per file: [`operators`] (wavenumbers, the complex linear symbol, the nonlinear
 //! factors, ETD1 / ETRK2 / ETDRK4 coefficients), [`solver`] (the f64 truth and coarse solver),
 //! [`tensor`] (the batched differentiable ETD1), [`initial`] (the seeded band-limited states),
-//! [`validate`] (the physics checks before training), [`error`]. `tests` checks the named
+//! [`validate`] (the physics checks before training), [`error`]; as a system: [`data`]
+//! (trajectories, test truths, baseline, metrics), [`stepper`] (the hybrid step), [`preset`],
+//! [`system`] (`System::Custom(id)` as a `PhysicalSystem`, one per interned equation),
+//! [`playground`], [`simulate`] (`unroll-lab simulate --system custom`). `tests` checks the named
 //! members against the dedicated systems and their published behaviour.
 
+pub mod data;
 pub mod error;
 pub mod initial;
 pub mod operators;
+pub mod playground;
+pub mod preset;
+pub mod simulate;
 pub mod solver;
+pub mod stepper;
+pub mod system;
 pub mod tensor;
 pub mod validate;
 

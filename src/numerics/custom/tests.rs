@@ -306,3 +306,79 @@ fn the_text_and_json_forms_round_trip() {
     }
     assert_eq!(Equation::default().text(), "a2=-1,a4=-1,b=-1");
 }
+
+/// A small KS-like equation for the study tests.
+const SMALL: &str = "a2=-1,a4=-1,b=-1;coarse=2;warmup=5;frames=20;states=2;tests=1;rollout=12;\
+                     train=8/9;test=8.5";
+
+/// The system's name carries the whole equation: parsed, serialized and read back it is the
+/// same interned system; `custom` alone is the default equation; refused text says why.
+#[test]
+fn the_system_name_carries_the_equation() {
+    use crate::numerics::types::System;
+    let system: System = format!("custom:{SMALL}").parse().expect("system");
+    assert_eq!(system.name(), format!("custom:{}", equation(SMALL).text()));
+    let json = serde_json::to_string(&system).expect("json");
+    assert_eq!(serde_json::from_str::<System>(&json).expect("back"), system);
+    let again: System = system.name().parse().expect("again");
+    assert_eq!(again, system, "interned once");
+    assert_eq!("custom".parse::<System>(), Ok(System::ALL[3]));
+    assert_eq!(System::ALL[3].name(), "custom:a2=-1,a4=-1,b=-1");
+    let err = "custom:a2=oops".parse::<System>().expect_err("refused");
+    assert!(
+        err.to_string().contains("a2 takes a finite number"),
+        "{err}"
+    );
+    let physics = system.physics();
+    assert_eq!(physics.system(), system);
+    assert_eq!(physics.title(), "Your equation");
+    assert_eq!(physics.parameter().symbol, "L");
+    assert_eq!(physics.state_shape().values(), 48);
+}
+
+/// A tiny study of the equation with every 1-D architecture in prediction and correction ×
+/// ONE / NOG / WIG: every variant trains and is scored; the config is refused with the
+/// physics' reason where the training values make the truth blow up.
+#[test]
+fn every_one_d_architecture_trains_on_an_equation() {
+    use crate::numerics::study::contract::config::{NetSize, Preset};
+    use crate::numerics::study::run::runner::Study;
+    use crate::numerics::types::System;
+    let system: System = format!("custom:{SMALL}").parse().expect("system");
+    let physics = system.physics();
+    for &architecture in physics.architectures() {
+        let mut config = physics.preset(Preset::Quick, 1);
+        let size = architecture.facts().size_grid[0];
+        config.sizes = vec![NetSize::of(architecture, size.0, size.1)];
+        config.base.iterations = 3;
+        config.base.batch = 2;
+        let mut study = Study::new(
+            config,
+            crate::numerics::system::System::physics,
+            &backend::cpu(),
+            Box::new(|| 0.0),
+        )
+        .expect("study");
+        let mut ticks = 0;
+        while !study.finished() {
+            pollster::block_on(study.advance(8)).expect("advance");
+            ticks += 1;
+            assert!(ticks < 500, "{architecture}: the study does not finish");
+        }
+        let results = study.results(1.0);
+        assert_eq!(results.variants.len(), 6, "{architecture}");
+        for v in &results.variants {
+            assert!(v.metrics.relative_error.mean.is_finite(), "{architecture}");
+        }
+        assert_eq!(results.samples[0].truth.frames[0].len(), 48);
+    }
+    let varied: System = "custom:a2=-1,a4=-1,b=-1;coarse=2;vary=a4;train=-1;test=-1"
+        .parse()
+        .expect("system");
+    let mut bad = varied.physics().preset(Preset::Quick, 1);
+    assert!(bad.validate(varied.physics()).is_ok());
+    bad.base.data.scales = vec![-1.0, 1.0];
+    let err = bad.validate(varied.physics()).expect_err("refused");
+    assert!(err.to_string().contains("highest mode"), "{err}");
+    assert!(err.to_string().contains("at a4 = 1"), "{err}");
+}
