@@ -82,6 +82,7 @@ impl Experiment {
                 )),
             }
         }
+        ignored.extend(super::url_keys::problems(&pairs, system));
         (experiment, ignored)
     }
 }
