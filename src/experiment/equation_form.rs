@@ -157,4 +157,29 @@ mod tests {
         let system = form.system().expect("values");
         assert_eq!(system.equation().expect("eq").train, vec![8.0, 9.0]);
     }
+
+    /// A chosen equation is in the URL: the query reads back to the same experiment, and a
+    /// refused equation there is named.
+    #[test]
+    fn the_equation_travels_in_the_url() {
+        use crate::experiment::Experiment;
+        let form = EquationForm::of(
+            &Equation::parse("a2=-1,a3=-0.5,a4=-1,b=-1;dealias=off;coarse=4").expect("eq"),
+        );
+        let system = form.system().expect("valid");
+        let mut experiment = Experiment::default();
+        experiment.set_system(system);
+        let query = experiment.to_query();
+        assert!(query.contains("system=custom:a2=-1,a3=-0.5"), "{query}");
+        let (back, ignored) = Experiment::from_query(&query);
+        assert!(ignored.is_empty(), "{ignored:?}");
+        assert_eq!(back, experiment);
+        let (_, ignored) = Experiment::from_query("system=custom:a2=x");
+        assert!(
+            ignored
+                .iter()
+                .any(|m| m.contains("a2 takes a finite number")),
+            "{ignored:?}"
+        );
+    }
 }
