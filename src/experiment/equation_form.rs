@@ -128,6 +128,59 @@ impl EquationForm {
     }
 }
 
+/// exponax's stepper of the same equation (Python), where one generic stepper holds it:
+/// `GeneralNonlinearStepper` (linear orders 0–4 and `(b₀, b₁, b₂) = (d, b, c)`) without a cubic
+/// term, `GeneralPolynomialStepper` (`(0, 0, d, e)`) with one and no derivative nonlinearity;
+/// `None` where the equation needs both. exponax's wavenumbers are `2π·m/extent`, so its
+/// `domain_extent` is `2π·L`; its `order` is the truth's (ETD1 1, ETRK2 2, ETDRK4 4) and its
+/// step `Δt/substeps`, repeated. Its 2/3 rule masks the state before the products (ours masks
+/// the products), and it draws its own initial states: the trajectories differ to that extent.
+pub fn exponax_snippet(equation: &Equation) -> Option<Vec<String>> {
+    let derivative_terms = equation.b != 0.0 || equation.c != 0.0;
+    if derivative_terms && equation.e != 0.0 {
+        return None;
+    }
+    let a = equation.a.map(|v| v.to_string()).join(", ");
+    let (stepper, nonlinear) = if equation.e != 0.0 {
+        let p = format!("(0.0, 0.0, {}, {})", equation.d, equation.e);
+        (
+            "GeneralPolynomialStepper",
+            format!("polynomial_coefficients={p},"),
+        )
+    } else {
+        let n = format!("({}, {}, {})", equation.d, equation.b, equation.c);
+        (
+            "GeneralNonlinearStepper",
+            format!("nonlinear_coefficients={n},"),
+        )
+    };
+    let order = match equation.scheme {
+        crate::numerics::types::Integrator::Etd1 => 1,
+        crate::numerics::types::Integrator::Etrk2 => 2,
+        crate::numerics::types::Integrator::Etdrk4 => 4,
+    };
+    let dealias = if equation.dealias { "2 / 3" } else { "1.0" };
+    Some(vec![
+        "import jax.numpy as jnp".to_string(),
+        "import exponax as ex".to_string(),
+        format!("stepper = ex.RepeatedStepper(ex.stepper.generic.{stepper}("),
+        format!(
+            "    1, 2 * jnp.pi * {}, {}, {} / {},",
+            equation.length,
+            equation.fine_points(),
+            equation.dt,
+            equation.substeps
+        ),
+        format!("    linear_coefficients=({a}),"),
+        format!("    {nonlinear}"),
+        format!("    order={order}, dealiasing_fraction={dealias}, num_circle_points=64,"),
+        format!(
+            "), {})  # one learned step Δt = {}",
+            equation.substeps, equation.dt
+        ),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,5 +234,34 @@ mod tests {
                 .any(|m| m.contains("a2 takes a finite number")),
             "{ignored:?}"
         );
+    }
+
+    #[test]
+    fn the_exponax_snippet_carries_the_same_numbers() {
+        let ks =
+            Equation::parse("a2=-1,a4=-1,b=-1;scheme=etrk2;substeps=2;dealias=off").expect("ks");
+        let lines = exponax_snippet(&ks).expect("snippet").join("\n");
+        assert!(lines.contains("GeneralNonlinearStepper"), "{lines}");
+        assert!(lines.contains("1, 2 * jnp.pi * 8, 48, 1 / 2,"), "{lines}");
+        assert!(
+            lines.contains("linear_coefficients=(0, 0, -1, 0, -1)"),
+            "{lines}"
+        );
+        assert!(
+            lines.contains("nonlinear_coefficients=(0, -1, 0)"),
+            "{lines}"
+        );
+        assert!(
+            lines.contains("order=2, dealiasing_fraction=1.0"),
+            "{lines}"
+        );
+        let sh = Equation::parse("a0=-0.8,a2=-2,a4=-1,d=0.1,e=-1").expect("sh");
+        let lines = exponax_snippet(&sh).expect("snippet").join("\n");
+        assert!(
+            lines.contains("polynomial_coefficients=(0.0, 0.0, 0.1, -1)"),
+            "{lines}"
+        );
+        let both = Equation::parse("a2=1,b=-1,e=-1").expect("both");
+        assert_eq!(exponax_snippet(&both), None);
     }
 }

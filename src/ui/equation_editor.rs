@@ -7,7 +7,7 @@
 
 use leptos::prelude::*;
 
-use crate::experiment::equation_form::EquationForm;
+use crate::experiment::equation_form::{exponax_snippet, EquationForm};
 use crate::experiment::Experiment;
 use crate::numerics::types::Term;
 
@@ -89,6 +89,14 @@ pub fn EquationEditor(experiment: RwSignal<Experiment>) -> impl IntoView {
     };
     let written = move || form.with(|f| f.written().unwrap_or_else(|why| why));
     let hidden = move || experiment.with(|e| e.system.equation().is_none());
+    let exponax = move || {
+        experiment
+            .with(|e| e.system.equation().and_then(exponax_snippet))
+            .map_or_else(
+                || "no single exponax stepper holds it".into(),
+                |l| l.join("\n"),
+            )
+    };
     view! {
         <fieldset id="equation" class:hidden=hidden>
             <legend>"Your equation"</legend>
@@ -106,6 +114,8 @@ pub fn EquationEditor(experiment: RwSignal<Experiment>) -> impl IntoView {
             {setting(form, ("equation-rest", "solver settings"), |f| f.rest.clone(), |f, v| f.rest = v)}
             <button id="equation-apply" on:click=apply>"Use this equation"</button>
             <p class="field-error" id="equation-error" role="status">{message}</p>
+            <p class="cli">"exponax, the same equation:"</p>
+            <pre><code id="equation-exponax">{exponax}</code></pre>
         </fieldset>
     }
 }
