@@ -227,6 +227,11 @@ mod tests {
         let (back, ignored) = Experiment::from_query(&query);
         assert!(ignored.is_empty(), "{ignored:?}");
         assert_eq!(back, experiment);
+        let command = experiment.cli_command();
+        assert!(
+            command.contains("--system 'custom:a2=-1,a3=-0.5,a4=-1,b=-1;dealias=off;coarse=4'"),
+            "{command}"
+        );
         let (_, ignored) = Experiment::from_query("system=custom:a2=x");
         assert!(
             ignored

@@ -26,6 +26,7 @@ use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::preset::deviations;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{Modality, Mode, TrainConfig, TrainError};
+use crate::numerics::types::equation::bounds;
 use crate::numerics::types::{
     Equation, EquationId, EvalConfig, Parameter, ParameterWords, Precision, SolverSetup,
     StateShape, System, SystemFacts, Term, TestMetrics, Trajectory,
@@ -186,10 +187,12 @@ impl SystemDescription for CustomSystem {
                 "a reader's equation has no black-box solver variant",
             ],
         )?;
+        // The checks run over the config's data (its values, warm-up and frames, within the
+        // equation's bounds so a short test config is checked, not refused for its length).
         let mut equation = self.equation.clone();
         equation.train = config.data.scales.clone();
-        equation.warmup = config.data.warmup_steps;
-        equation.frames = config.data.frames.max(equation.frames.min(16));
+        equation.warmup = config.data.warmup_steps.min(bounds::WARMUP);
+        equation.frames = config.data.frames.clamp(bounds::FRAMES.0, bounds::FRAMES.1);
         Ok(validate::check(&equation)?)
     }
 
