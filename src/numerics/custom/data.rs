@@ -49,6 +49,7 @@ pub fn training_trajectory(
     }
     let at = equation.at(value);
     let states = truth_frames(&at, &BandLimited::nth(TRAIN_SEED, index), warmup, frames);
+    complete(&at, &states, warmup, frames, index)?;
     Ok(Trajectory {
         scale: value,
         domain_size: at.length,
@@ -67,13 +68,43 @@ pub fn test_truth(
     test: usize,
     start_frame: usize,
     rollout_steps: usize,
-) -> Vec<Vec<f64>> {
+) -> Result<Vec<Vec<f64>>, CustomError> {
     let at = equation.at(value);
     let state = BandLimited::nth(TEST_SEED.wrapping_add(seed), test);
-    truth_frames(&at, &state, at.warmup + start_frame, rollout_steps + 1)
+    let warmup = at.warmup + start_frame;
+    let frames = truth_frames(&at, &state, warmup, rollout_steps + 1);
+    complete(&at, &frames, warmup, rollout_steps + 1, test)?;
+    Ok(frames
         .into_iter()
         .map(|f| f.into_iter().map(|v| v as f32 as f64).collect())
-        .collect()
+        .collect())
+}
+
+/// Refuses a truth that blew up before its `frames` frames (the checks try one state; another
+/// may still blow up): the error says which state and where.
+fn complete(
+    equation: &Equation,
+    states: &[Vec<f64>],
+    warmup: usize,
+    frames: usize,
+    state: usize,
+) -> Result<(), CustomError> {
+    if states.len() >= frames {
+        return Ok(());
+    }
+    Err(CustomError::BlowsUp {
+        solver: format!(
+            "truth ({}, {} points)",
+            equation.scheme,
+            equation.fine_points()
+        ),
+        step: warmup + states.len() + 1,
+        steps: warmup + frames,
+        state,
+        at: format!(" at {} = {}", equation.vary, equation.get(equation.vary)),
+        advice: "this state leaves the bounded ones the checks tried: take smaller values of \
+                 the varied parameter, or more sub-steps",
+    })
 }
 
 /// The coarse solver alone (f64 ETD1) from each truth's frame 0, `steps` steps:

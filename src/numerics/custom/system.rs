@@ -277,7 +277,7 @@ impl PhysicalSystem for CustomSystem {
             test,
             eval.start_frame,
             eval.rollout_steps,
-        ))
+        )?)
     }
 
     fn baseline_rollout(
