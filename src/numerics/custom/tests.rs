@@ -285,6 +285,10 @@ fn bad_equations_are_refused_with_their_reason() {
         ("a2=-1;vary=z", "vary"),
         ("a2=-1;dt=-1", "dt must be a positive"),
         ("a2=inf", "finite number"),
+        (
+            "a2=1;N=1024;fine=4;substeps=100",
+            "the truth's work per step",
+        ),
         ("{\"b\": true}", "JSON"),
     ] {
         let err = Equation::parse(text).expect_err(text).to_string();

@@ -124,6 +124,9 @@ pub mod bounds {
     pub const FINE: usize = 16;
     /// Largest truth sub-steps per learned step.
     pub const SUBSTEPS: usize = 1000;
+    /// Largest truth work per learned step, sub-steps × `N·fine` (the checks before training
+    /// run hundreds of steps on the page's main thread: this keeps them to seconds).
+    pub const WORK: usize = 200_000;
     /// Largest coarse sub-steps per learned step.
     pub const COARSE: usize = 100;
     /// Largest `L` and `Δt`.
@@ -383,8 +386,9 @@ impl Equation {
             let v = self.get(term);
             if !(v.is_finite() && v.abs() <= bounds::COEFFICIENT) {
                 return refuse(format!(
-                    "coefficient {term} must be a finite number of at most {:e} in size, got {v}",
-                    bounds::COEFFICIENT
+                    "coefficient {term} must be a finite number of at most {:e} in size, got {}",
+                    bounds::COEFFICIENT,
+                    shown(v)
                 ));
             }
         }
@@ -403,6 +407,15 @@ impl Equation {
             ));
         }
         within("substeps", self.substeps, (1, bounds::SUBSTEPS))?;
+        if self.substeps * self.fine_points() > bounds::WORK {
+            return refuse(format!(
+                "the truth's work per step, substeps × N·fine = {} × {}, is above {}: take \
+                 fewer sub-steps or a smaller grid",
+                self.substeps,
+                self.fine_points(),
+                bounds::WORK
+            ));
+        }
         within("coarse", self.coarse, (1, bounds::COARSE))?;
         within("warmup", self.warmup, (0, bounds::WARMUP))?;
         within("frames", self.frames, bounds::FRAMES)?;
@@ -430,7 +443,8 @@ impl Equation {
                     positive(key, v, bounds::LENGTH)?;
                 } else if !(v.is_finite() && v.abs() <= bounds::COEFFICIENT) {
                     return refuse(format!(
-                        "{key} value {v} of {} is not a finite coefficient",
+                        "{key} value {} of {} is not a finite coefficient",
+                        shown(v),
                         self.vary
                     ));
                 }
@@ -440,12 +454,23 @@ impl Equation {
     }
 }
 
+/// A number as a message shows it: plainly where it is short, in exponent form otherwise.
+fn shown(value: f64) -> String {
+    let plain = value.to_string();
+    if plain.len() <= 16 {
+        plain
+    } else {
+        format!("{value:e}")
+    }
+}
+
 fn positive(key: &str, value: f64, most: f64) -> Result<(), EquationError> {
     if value.is_finite() && value > 0.0 && value <= most {
         Ok(())
     } else {
         refuse(format!(
-            "{key} must be a positive number of at most {most}, got {value}"
+            "{key} must be a positive number of at most {most}, got {}",
+            shown(value)
         ))
     }
 }
