@@ -175,7 +175,7 @@ fn each_system_refuses_the_flags_of_the_others() {
     assert_usage_error(&["--system", "burgers", "--init", "train:99"], "99");
     assert_usage_error(
         &["--system", "navier"],
-        "unknown system 'navier' (expected ks, kolmogorov or burgers)",
+        "unknown system 'navier' (expected ks, kolmogorov, burgers or custom:EQUATION)",
     );
 }
 

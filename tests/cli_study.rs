@@ -28,7 +28,7 @@ fn bad_arguments_exit_2() {
 fn bad_knobs_exit_2() {
     assert_usage_error(
         &["--system", "navier"],
-        "unknown system 'navier' (expected ks, kolmogorov or burgers)",
+        "unknown system 'navier' (expected ks, kolmogorov, burgers or custom:EQUATION)",
     );
     assert_usage_error(
         &["--system", "kolmogorov", "--modes", "predict"],

@@ -175,7 +175,7 @@ fn every_system_trains_through_the_registry() {
     assert_usage_error(&["--system", "kolmogorov", "--architecture", "gcn"], "gcn");
     assert_usage_error(
         &["--system", "navier"],
-        "unknown system 'navier' (expected ks, kolmogorov or burgers)",
+        "unknown system 'navier' (expected ks, kolmogorov, burgers or custom:EQUATION)",
     );
     assert_usage_error(&["--system", "ks", "--config", "x.json"], "--config");
 }

@@ -275,7 +275,12 @@ fn system_identifiers() -> Vec<String> {
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect();
-        let arm = registry[index + "System::".len() + name.len()..].starts_with(" =>");
+        let rest = &registry[index + "System::".len() + name.len()..];
+        // A unit arm (`System::Ks =>`) or a tuple arm (`System::Custom(id) =>`).
+        let line = rest.lines().next().unwrap_or("");
+        let tuple =
+            name.starts_with(char::is_uppercase) && line.starts_with('(') && line.contains(") =>");
+        let arm = rest.starts_with(" =>") || tuple;
         if arm && !names.contains(&name) {
             names.push(name);
         }
@@ -329,9 +334,16 @@ const NAMING_A_SYSTEM: [&str; 4] = [
 fn only_a_systems_folder_and_the_registry_name_a_system_in_identifiers() {
     let names = system_identifiers();
     assert!(
-        ["Ks", "Kolmogorov", "Burgers", "KsError"]
-            .iter()
-            .all(|name| names.iter().any(|n| n == name)),
+        [
+            "Ks",
+            "Kolmogorov",
+            "Burgers",
+            "Custom",
+            "KsError",
+            "CustomSystem"
+        ]
+        .iter()
+        .all(|name| names.iter().any(|n| n == name)),
         "the systems' names: {names:?}"
     );
     let mut exempt: Vec<PathBuf> = NAMING_A_SYSTEM

@@ -3,6 +3,17 @@
 
 use super::{Experiment, Knob, KNOBS};
 
+/// `text` as one shell word: as it is where every character is safe, else single-quoted (a
+/// reader's equation carries `;`).
+fn shell_word(text: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "._,:=/+-%@".contains(c);
+    if !text.is_empty() && text.chars().all(safe) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
 impl Experiment {
     /// `unroll-lab study` with the preset, seeds and iterations, and a flag for every other
     /// applicable knob that differs from the preset's default, in [`KNOBS`] order.
@@ -17,7 +28,11 @@ impl Experiment {
                 continue;
             }
             if let Some(value) = overrides.get(knob) {
-                command.push_str(&format!(" --{} {value}", knob.flag()));
+                command.push_str(&format!(
+                    " --{} {}",
+                    knob.flag(),
+                    shell_word(&value.to_string())
+                ));
             }
         }
         command

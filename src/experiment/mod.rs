@@ -14,6 +14,7 @@
 //! α applies only with the transition mode.
 
 pub mod command;
+pub mod equation_form;
 pub mod estimate;
 pub mod initial_state;
 pub mod knob;
@@ -23,6 +24,7 @@ pub mod playground;
 pub mod probe_request;
 pub mod problem;
 pub mod query;
+pub mod url_keys;
 pub mod validate;
 pub mod value;
 

@@ -83,6 +83,7 @@ impl Experiment {
                 )),
             }
         }
+        ignored.extend(super::url_keys::problems(&pairs, system));
         (experiment, ignored)
     }
 }

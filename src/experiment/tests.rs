@@ -99,7 +99,7 @@ fn hostile_queries_fall_back_to_defaults_with_messages() {
     let cases: [(&str, &str); 26] = [
         (
             "system=navier",
-            "system 'navier' is unknown (expected ks, kolmogorov or burgers)",
+            "system 'navier' is unknown (expected ks, kolmogorov, burgers or custom:EQUATION)",
         ),
         ("modes=", "modes '' is an empty list"),
         ("modes=predict,fast", "names an unknown mode 'fast'"),

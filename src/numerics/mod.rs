@@ -4,6 +4,7 @@
 pub mod backend;
 pub mod burgers;
 pub mod counted;
+pub mod custom;
 pub mod etd;
 pub mod fft_count;
 pub mod kolmogorov;

@@ -206,7 +206,7 @@ mod tests {
         let err = StudyResults::from_json(&value.to_string()).expect_err("unknown system");
         assert!(
             err.to_string().starts_with(
-                "the results file's study config cannot be read: unknown variant `navier`"
+                "the results file's study config cannot be read: unknown system 'navier'"
             ),
             "{err}"
         );

@@ -7,6 +7,7 @@
 
 use leptos::prelude::*;
 
+use super::equation_editor::EquationEditor;
 use super::knob_field::KnobField;
 use super::network_fields::{NetworkFields, UnrollFields};
 use super::Later;
@@ -71,6 +72,7 @@ pub fn ExperimentForm(
     view! {
         <div id="experiment-form">
             {system_and_preset(experiment)}
+            <EquationEditor experiment />
             {checkboxes(experiment, Knob::Modes, "Modes", modes, |e, m| e.modes.contains(&m), Experiment::toggle_mode)}
             {checkboxes(experiment, Knob::Modalities, "Modalities", modalities, |e, m| e.modalities.contains(&m), Experiment::toggle_modality)}
             // The form in three tasks after its first (each part's DOM is a short task).
@@ -117,6 +119,22 @@ fn menu<T: Copy + PartialEq + std::str::FromStr + Send + Sync + 'static>(
     }
 }
 
+/// The menu's entry of the experiment's system: "Your equation" for any reader's equation.
+fn menu_system(experiment: &Experiment) -> System {
+    let equation = System::ALL.into_iter().find(|s| s.equation().is_some());
+    match (experiment.system.equation(), equation) {
+        (Some(_), Some(entry)) => entry,
+        _ => experiment.system,
+    }
+}
+
+/// Picks `system` from the menu; "Your equation" keeps the reader's equation already chosen.
+fn pick_system(experiment: &mut Experiment, system: System) {
+    if !(system.equation().is_some() && experiment.system.equation().is_some()) {
+        experiment.set_system(system);
+    }
+}
+
 /// The system and preset menus (the systems still to come listed, not offered).
 fn system_and_preset(experiment: RwSignal<Experiment>) -> impl IntoView {
     let coming = COMING_SYSTEMS
@@ -126,7 +144,7 @@ fn system_and_preset(experiment: RwSignal<Experiment>) -> impl IntoView {
     let systems = System::ALL.map(|s| (s, s.name(), s.title()));
     let presets = Preset::BROWSER.map(|p| (p, p.name(), p.title()));
     view! {
-        {menu(experiment, ("system", "System"), systems, (|e| e.system, Experiment::set_system), coming)}
+        {menu(experiment, ("system", "System"), systems, (menu_system, pick_system), coming)}
         {menu(experiment, ("preset", "Preset"), presets, (|e| e.preset, Experiment::set_preset), ())}
     }
 }

@@ -9,13 +9,11 @@ use crate::platform::files;
 use crate::report::lens::{Lens, HORIZON_KEY};
 use crate::report::results::{Aggregation, StudyResults};
 
-/// The lens the URL asks for; a refused `eval_h` value goes to `notice`.
-pub fn lens_from_url(notice: RwSignal<String>) -> Lens {
-    let horizon = files::query_value(HORIZON_KEY).and_then(|value| {
-        Lens::parse_horizon(&value)
-            .map_err(|problem| notice.set(problem))
-            .ok()
-    });
+/// The lens the URL asks for (a refused `eval_h` value is named in the first notice with the
+/// other URL keys: `experiment::url_keys`).
+pub fn lens_from_url() -> Lens {
+    let horizon =
+        files::query_value(HORIZON_KEY).and_then(|value| Lens::parse_horizon(&value).ok());
     Lens {
         horizon,
         aggregation: Aggregation::RatioOfMeans,

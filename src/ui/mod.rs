@@ -8,6 +8,7 @@ mod committed_beside;
 mod committed_runs;
 mod device_badge;
 mod draw_surface;
+mod equation_editor;
 mod experiment_form;
 mod gradient_flow;
 mod gradient_legend;

@@ -41,7 +41,7 @@ pub fn ResultsSection(panel: Panel) -> impl IntoView {
         });
     };
     let none = move || results.with(Option::is_none);
-    let lens = RwSignal::new(lens_from_url(panel.notice));
+    let lens = RwSignal::new(lens_from_url());
     let shown = Memo::new(move |_| results.with(|r| r.as_ref().map(|r| lens.get().apply(r))));
     Effect::new(move |_| {
         if let Some((_, Some(problem))) = shown.get() {

@@ -240,9 +240,9 @@ test("an initial state drawn with the mouse is rolled out and shared by its URL"
 
 test("the horizon lens re-scores every view exactly, in the URL, with a named refusal", async () => {
   const { page, errors } = await open("?eval_h=zz");
+  assert.match(await page.textContent("#url-notice"), /eval_h 'zz' is not a horizon/);
   await page.setInputFiles("#import", everyTest);
   await page.waitForSelector("#eval-h");
-  assert.match(await page.textContent("#url-notice"), /eval_h 'zz' is not a horizon/);
   assert.match(await page.textContent("#paper-verdict"), /^At H = 12, relative to ONE as the ratio of the seeds' means, as ks_eval\.py/);
   await page.fill("#eval-h", "24");
   await page.dispatchEvent("#eval-h", "change");

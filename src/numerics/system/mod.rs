@@ -21,6 +21,7 @@ impl System {
             System::Ks => &crate::numerics::ks::system::Ks,
             System::Kolmogorov => &crate::numerics::kolmogorov::system::Kolmogorov,
             System::Burgers => &crate::numerics::burgers::system::Burgers,
+            System::Custom(id) => crate::numerics::custom::system::of(id),
         }
     }
 
@@ -30,6 +31,7 @@ impl System {
             System::Ks => &crate::numerics::ks::system::Ks,
             System::Kolmogorov => &crate::numerics::kolmogorov::system::Kolmogorov,
             System::Burgers => &crate::numerics::burgers::system::Burgers,
+            System::Custom(id) => crate::numerics::custom::system::of(id),
         }
     }
 

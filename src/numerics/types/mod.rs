@@ -3,6 +3,7 @@
 //! kept frames of a rollout, the peers' commands). Nothing here imports anything above the numerics' utilities
 //! (`names`, `metrics`): a test (`tests/layering.rs`) holds it.
 
+pub mod equation;
 pub mod eval_config;
 pub mod facts;
 pub(crate) mod nullable;
@@ -16,6 +17,7 @@ pub mod test_metrics;
 pub mod trajectory;
 pub mod vorticity_metrics;
 
+pub use equation::{Equation, EquationError, EquationId, Integrator, Term};
 pub use eval_config::EvalConfig;
 pub use facts::{
     BaselineWords, MapKind, MapWords, Measures, MetricWords, ParameterWords, SystemFacts,

@@ -4,9 +4,13 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The simulated systems.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+pub use super::equation::{Equation, EquationId};
+use crate::numerics::names::UnknownName;
+
+/// The simulated systems. `Custom` is a reader's equation ([`super::equation`]), interned:
+/// its name (configs, URLs, plans, results files) is `custom:` and the whole equation's
+/// canonical text, so a file or a link made with it reproduces it in another process.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum System {
     /// The 1-D Kuramoto–Sivashinsky equation of the study.
     #[default]
@@ -15,19 +19,91 @@ pub enum System {
     Kolmogorov,
     /// 1-D viscous Burgers (this app's third system; not in the paper).
     Burgers,
+    /// A reader's 1-D periodic semilinear equation (not in the paper).
+    Custom(EquationId),
 }
 
-crate::named_enum!(System, "system", {
-    Ks => "ks",
-    Kolmogorov => "kolmogorov",
-    Burgers => "burgers",
-});
+/// The prefix of a reader's equation in a system's name.
+pub const EQUATION_PREFIX: &str = "custom";
 
 impl System {
+    /// Every system, in menu order (the reader's equation as its default one).
+    pub const ALL: [System; 4] = [
+        System::Ks,
+        System::Kolmogorov,
+        System::Burgers,
+        System::Custom(EquationId::DEFAULT),
+    ];
+
+    /// The name used in configs, URLs and on the command line (`ks`; a reader's equation:
+    /// `custom:` and its canonical text).
+    pub fn name(self) -> &'static str {
+        match self {
+            System::Ks => "ks",
+            System::Kolmogorov => "kolmogorov",
+            System::Burgers => "burgers",
+            System::Custom(id) => id.name(),
+        }
+    }
+
+    /// The reader's equation of this system, where it is one.
+    pub fn equation(self) -> Option<&'static Equation> {
+        match self {
+            System::Custom(id) => Some(id.equation()),
+            _ => None,
+        }
+    }
+
     /// Whether this is the default system, the one a file written before there was a choice
     /// means (serde's `skip_serializing_if`: such files stay as they were).
     pub fn is_default(&self) -> bool {
         *self == Self::default()
+    }
+}
+
+impl std::fmt::Display for System {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for System {
+    type Err = UnknownName;
+
+    /// A system's name; `custom` alone is the default equation, `custom:TEXT` the equation of
+    /// `TEXT` ([`Equation::parse`]: a refused one says why in `expected`).
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        if let Some(found) = System::ALL[..3].iter().find(|s| s.name() == text) {
+            return Ok(*found);
+        }
+        match text.split_once(':') {
+            _ if text == EQUATION_PREFIX => Ok(System::Custom(EquationId::DEFAULT)),
+            Some((EQUATION_PREFIX, equation)) => EquationId::parse(equation)
+                .map(System::Custom)
+                .map_err(|err| UnknownName {
+                    what: "equation",
+                    got: equation.chars().take(40).collect(),
+                    expected: err.to_string(),
+                }),
+            _ => Err(UnknownName::new(
+                "system",
+                text,
+                &["ks", "kolmogorov", "burgers", "custom:EQUATION"],
+            )),
+        }
+    }
+}
+
+impl Serialize for System {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for System {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -7,14 +7,47 @@ use clap::error::ErrorKind;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use unroll_lab::numerics::backend::NativeDevice;
 
-use unroll_lab::experiment::{Kind, Knob, Overrides, KNOBS};
+use unroll_lab::experiment::{Kind, Knob, Overrides, Value, KNOBS};
+use unroll_lab::numerics::system::System;
 
 /// The knob flags of `unroll-lab study` (`TRAIN = false`) or `unroll-lab train` (`TRAIN =
 /// true`), parsed into typed [`Overrides`].
 #[derive(Debug, Clone, Default)]
 pub struct KnobArgs<const TRAIN: bool> {
-    /// The knobs given on the command line.
+    /// The knobs given on the command line (`study`: `--equation` folded into the system).
     pub overrides: Overrides,
+    /// `--equation` as given (`train` resolves it with its own `--system`).
+    pub equation: Option<String>,
+}
+
+/// The help of `--equation`.
+pub const EQUATION_HELP: &str = "With --system custom: the equation, as text \
+    ('a2=-1,a4=-1,b=-1;L=8;N=48') or a file holding its text or JSON";
+
+/// `--system custom --equation TEXT|FILE`: the system of the equation (its text, or the text or
+/// JSON of the file it names), or `system` unchanged without `--equation`. A usage error says
+/// what is wrong: `--equation` without `--system custom`, an unreadable file, a refused
+/// equation (naming its key).
+pub fn equation_system(
+    system: Option<System>,
+    equation: Option<&str>,
+) -> Result<Option<System>, String> {
+    let Some(equation) = equation else {
+        return Ok(system);
+    };
+    if system.is_none_or(|s| s.equation().is_none()) {
+        return Err("--equation applies to --system custom".to_string());
+    }
+    let path = std::path::Path::new(equation);
+    let text = if path.is_file() || equation.ends_with(".json") {
+        std::fs::read_to_string(path).map_err(|err| format!("cannot read {equation}: {err}"))?
+    } else {
+        equation.to_string()
+    };
+    format!("custom:{}", text.trim())
+        .parse::<System>()
+        .map(Some)
+        .map_err(|err| format!("--equation: {}", err.expected))
 }
 
 fn knobs<const TRAIN: bool>() -> impl Iterator<Item = Knob> {
@@ -32,7 +65,14 @@ fn value_name(knob: Knob) -> &'static str {
 
 impl<const TRAIN: bool> Args for KnobArgs<TRAIN> {
     fn augment_args(command: Command) -> Command {
-        knobs::<TRAIN>().fold(command, |command, knob| {
+        let equation = Arg::new("equation")
+            .long("equation")
+            .value_name("EQUATION")
+            .help(EQUATION_HELP)
+            .allow_hyphen_values(true)
+            .value_parser(clap::value_parser!(String))
+            .action(ArgAction::Set);
+        knobs::<TRAIN>().fold(command.arg(equation), |command, knob| {
             let mut arg = Arg::new(knob.key())
                 .long(knob.flag())
                 .value_name(value_name(knob))
@@ -67,7 +107,22 @@ impl<const TRAIN: bool> FromArgMatches for KnobArgs<TRAIN> {
                 overrides.set(knob, value);
             }
         }
-        Ok(Self { overrides })
+        let equation = matches.get_one::<String>("equation").cloned();
+        if !TRAIN && equation.is_some() {
+            let system = match overrides.get(Knob::System) {
+                Some(Value::System(system)) => Some(*system),
+                _ => None,
+            };
+            let resolved = equation_system(system, equation.as_deref())
+                .map_err(|message| clap::Error::raw(ErrorKind::ValueValidation, message + "\n"))?;
+            if let Some(system) = resolved {
+                overrides.set(Knob::System, Value::System(system));
+            }
+        }
+        Ok(Self {
+            overrides,
+            equation,
+        })
     }
 
     fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {

@@ -20,9 +20,14 @@ pub enum PrecisionArg {
 
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
-    /// The system (ks, kolmogorov, burgers).
+    /// The system (ks, kolmogorov, burgers, custom).
     #[arg(long, default_value_t = System::default())]
     pub system: System,
+    /// With --system custom: the equation, as text ('a2=-1,a4=-1,b=-1;L=8;N=48') or a file
+    /// holding its text or JSON. Custom takes --scheme etd1|etrk2|etdrk4, --substeps, --init
+    /// train:K | FILE.json.
+    #[arg(long, allow_hyphen_values = true)]
+    pub equation: Option<String>,
     /// KS: etd1 | etrk2 | etdrk4 (default etrk2). Kolmogorov: spectral | coarse | piso (default
     /// spectral). Burgers: etdrk4 | etd1 (default etdrk4).
     #[arg(long)]
@@ -93,7 +98,10 @@ impl SimulateArgs {
 }
 
 pub fn simulate(args: &SimulateArgs) -> Result<(), CliError> {
-    let json = args.system.physics().simulate(&args.request())?;
+    let system = super::knobs::equation_system(Some(args.system), args.equation.as_deref())
+        .map_err(CliError::Usage)?
+        .unwrap_or(args.system);
+    let json = system.physics().simulate(&args.request())?;
     println!("{json}");
     Ok(())
 }

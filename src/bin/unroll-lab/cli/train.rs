@@ -26,7 +26,8 @@ pub struct TrainArgs {
     /// --config is given).
     #[arg(long, conflicts_with = "config")]
     preset: Option<Preset>,
-    /// The system (ks, kolmogorov, burgers; default ks unless --config is given): its preset,
+    /// The system (ks, kolmogorov, burgers, custom with --equation; default ks unless --config
+    /// is given): its preset,
     /// through the registry.
     #[arg(long, conflicts_with = "config")]
     system: Option<System>,
@@ -66,10 +67,19 @@ fn count(name: &str, value: Option<i64>) -> Result<Option<usize>, CliError> {
 /// checked against the native limits), validated.
 fn resolve_config(args: &TrainArgs) -> Result<TrainConfig, CliError> {
     let mut config = match &args.config {
+        Some(_) if args.knobs.equation.is_some() => {
+            return Err(CliError::Usage(
+                "--equation applies with --system custom, not with --config (the config's \
+                 system carries its equation)"
+                    .into(),
+            ))
+        }
         Some(path) => read_config(path)?,
         None => {
             let preset = args.preset.unwrap_or(Preset::Quick);
-            let system = args.system.unwrap_or_default().physics();
+            let system = super::knobs::equation_system(args.system, args.knobs.equation.as_deref())
+                .map_err(CliError::Usage)?;
+            let system = system.unwrap_or_default().physics();
             let mut config = system.preset(preset, 1).base;
             config.mode = Mode::Correct;
             config.modality = Modality::Wig;
