@@ -107,6 +107,9 @@ fn time_variant(
     chunk: usize,
 ) -> Result<VariantEnsembles, CliError> {
     config.iterations = chunk * ROUNDS + 2;
+    // Seeds share one model only in seeded rounds (in ks_train.py's epochs each seed keeps its
+    // own learning-rate clock): the bench times the member axis in the order the page trains.
+    config.order = unroll_lab::numerics::train::config::MinibatchOrder::Rounds;
     let label = config.variant_id().label();
     let net = &config.net;
     let network = format!("{} {}×{}", net.architecture, net.channels, net.depth);

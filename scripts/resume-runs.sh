@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Resumes the long runs whose plans are committed under results/ (each cell checkpointed every
+# 600 s, so a stop loses at most that), niced, until SECONDS from now: the Kolmogorov
+# tenth-budget run on one core, the KS paper-budget re-runs one after the other on another.
+# Commit their cells/ (checkpoints and finished cells) before a session ends; `study merge`
+# once every cell of a plan is done. Usage: scripts/resume-runs.sh SECONDS [UNROLL_LAB_BINARY]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:?usage: scripts/resume-runs.sh SECONDS [BINARY]}
+binary=${2:-}
+if [ -z "$binary" ]; then
+  export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/unroll-lab/target}"
+  cargo build --release --bin unroll-lab >&2
+  binary="$CARGO_TARGET_DIR/release/unroll-lab"
+fi
+deadline=$(( $(date +%s) + seconds ))
+run() { # plan directory, cell list
+  local left=$(( deadline - $(date +%s) ))
+  [ "$left" -gt 60 ] || return 0
+  nice -n 10 "$binary" study run-cell --plan "results/$1/plan.json" --cell "$2" \
+    --out "results/$1/cells" --jobs 1 --checkpoint-every 600 --stop-after "$left"
+}
+run kolmogorov-tenth 0-17 &
+{ run ks-paper-official 0-17 && run ks-paper-prediction 0-11; } &
+wait
