@@ -143,7 +143,8 @@ test("a CLI-made results file imports and renders; a malformed one is refused", 
   await page.waitForSelector("#results-table");
   assert.equal((await page.$$("#results-table tr.variant")).length, 6);
   assert.match(await page.textContent("#ratio"), /C-NOG is .* P-WIG/);
-  // Every results view is drawn from the imported file, the space–time maps included.
+  // Every results view is drawn from the imported file, the space–time maps included (eight
+  // charts: this older file keeps no per-test curves, so no per-test or horizon chart).
   await page.waitForFunction(() => document.querySelectorAll("#results canvas[data-drawn='true']").length === 8);
   assert.equal((await page.$$("#sample-test option")).length, 4, "one space–time test per test size");
   await page.selectOption("#sample-test", "2");
@@ -180,7 +181,8 @@ test("a tiny study runs to the end in the browser", async () => {
   await page.waitForSelector("#stored-runs li", { timeout: 30_000 });
   console.log(`tiny study (6 variants × 3 iterations, rollout 20) in the browser: ${seconds.toFixed(1)} s`);
   // Charts of the finished run, the live loss chart, the trained weights of every variant.
-  await page.waitForFunction(() => document.querySelectorAll("#results canvas[data-drawn='true']").length === 8);
+  // Eight charts, and the two of a run that keeps every test.
+  await page.waitForFunction(() => document.querySelectorAll("#results canvas[data-drawn='true']").length === 10);
   assert.ok(await page.$("#chart-live-loss[data-drawn='true']"), "live loss chart drawn");
   assert.equal((await page.$$("#results button.weights")).length, 6);
   const download = page.waitForEvent("download");
