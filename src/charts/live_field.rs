@@ -8,10 +8,10 @@ use std::collections::VecDeque;
 use super::colormap;
 use crate::numerics::study::contract::playground::{Playground, StepFn};
 
-/// Colour scale of the picture: |u| ≤ this (KS at L = 8 stays within about ±3).
+/// Colour scale of a picture before its state has developed: KS at L = 8 stays within ±3.
 const SCALE: f64 = 3.0;
 
-/// A window of the latest `width` frames of a running KS solution.
+/// A window of the latest `width` frames of a running 1-D solution.
 pub struct LiveField {
     step: StepFn,
     frames: VecDeque<Vec<f64>>,
@@ -19,6 +19,8 @@ pub struct LiveField {
     columns: VecDeque<Vec<[u8; 3]>>,
     width: usize,
     steps: usize,
+    /// The colour map spans ±this ([`colour_scale`] of the developed state).
+    scale: f64,
     /// Steps still to run before the state is the developed one (then the window starts).
     warmup: usize,
 }
@@ -46,12 +48,18 @@ impl LiveField {
     /// first window (a caller that must not block for long fills it in slices).
     pub fn start(playground: &dyn Playground, width: usize) -> Result<Self, String> {
         let (start, warmup) = playground.undeveloped_state(1.0)?;
+        let scale = if warmup == 0 {
+            colour_scale(&start)
+        } else {
+            SCALE
+        };
         Ok(Self {
             step: playground.truth_step(1.0)?,
-            columns: VecDeque::from([colours(&start)]),
+            columns: VecDeque::from([colours(&start, scale)]),
             frames: VecDeque::from([start]),
             width: width.max(2),
             steps: 0,
+            scale,
             warmup,
         })
     }
@@ -66,7 +74,10 @@ impl LiveField {
                 state = (self.step)(&state);
             }
             self.warmup -= warmup;
-            self.columns = VecDeque::from([colours(&state)]);
+            if self.warmup == 0 {
+                self.scale = colour_scale(&state);
+            }
+            self.columns = VecDeque::from([colours(&state, self.scale)]);
             self.frames = VecDeque::from([state]);
         }
         let missing = self.width - self.frames.len();
@@ -86,7 +97,7 @@ impl LiveField {
             } else {
                 self.frames.front().cloned().unwrap_or_default()
             };
-            self.columns.push_back(colours(&next));
+            self.columns.push_back(colours(&next, self.scale));
             self.frames.push_back(next);
             while self.frames.len() > self.width {
                 self.frames.pop_front();
@@ -108,7 +119,7 @@ impl LiveField {
     }
 
     /// The window as RGB bytes (row-major): time left to right (newest at the right edge),
-    /// grid point top to bottom, on the diverging map over ±3.
+    /// grid point top to bottom, on the diverging map over ±[`Self::scale`].
     pub fn rgb(&self) -> Vec<u8> {
         self.newest_rgb(self.width)
     }
@@ -120,7 +131,7 @@ impl LiveField {
         let count = count.min(self.width);
         let mut out = Vec::with_capacity(3 * count * h as usize);
         let offset = self.width - self.columns.len();
-        let blank = colormap::diverging(0.0, SCALE);
+        let blank = colormap::diverging(0.0, self.scale);
         for j in 0..h as usize {
             for t in self.width - count..self.width {
                 let colour = t
@@ -132,19 +143,48 @@ impl LiveField {
         }
         out
     }
+
+    /// The colour map's span: the picture shows `-scale..=scale`.
+    pub fn scale(&self) -> f64 {
+        self.scale
+    }
 }
 
-/// A frame's colours on the diverging map over ±[`SCALE`].
-fn colours(frame: &[f64]) -> Vec<[u8; 3]> {
+/// The span of a picture whose developed state is `state`: its largest |u| rounded up to 1,
+/// 1.5, 2, 3, 4, 5 or 7.5 times a power of ten (KS at L = 8: 3; a larger value later only
+/// saturates its colour).
+fn colour_scale(state: &[f64]) -> f64 {
+    let largest = state.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let wanted = largest.max(1e-9);
+    let decade = 10f64.powf(wanted.log10().floor());
+    [1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 7.5, 10.0]
+        .into_iter()
+        .map(|m| m * decade)
+        .find(|&s| s >= wanted * (1.0 - 1e-12))
+        .unwrap_or(10.0 * decade)
+}
+
+/// A frame's colours on the diverging map over ±`scale`.
+fn colours(frame: &[f64], scale: f64) -> Vec<[u8; 3]> {
     frame
         .iter()
-        .map(|&v| colormap::diverging(v, SCALE))
+        .map(|&v| colormap::diverging(v, scale))
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_colour_scale_is_a_round_number_above_the_largest_value() {
+        assert_eq!(colour_scale(&[0.5, -2.3, 1.0]), 3.0);
+        assert_eq!(colour_scale(&[0.7]), 0.75);
+        assert_eq!(colour_scale(&[-8.1]), 10.0);
+        assert_eq!(colour_scale(&[0.0012]), 0.0015);
+        assert_eq!(colour_scale(&[2.0]), 2.0);
+        assert!(colour_scale(&[0.0]) > 0.0);
+    }
     use crate::numerics::system::System;
 
     #[test]
@@ -177,13 +217,14 @@ mod tests {
         let newest = field.frames.back().expect("frames");
         for (j, &v) in newest.iter().enumerate() {
             let at = 3 * (j * 64 + 63);
-            assert_eq!(rgb[at..at + 3], colormap::diverging(v, SCALE));
+            assert_eq!(rgb[at..at + 3], colormap::diverging(v, field.scale()));
         }
         assert!(field
             .frames
             .iter()
             .flatten()
             .all(|v| v.is_finite() && v.abs() < 10.0));
+        assert_eq!(field.scale(), 3.0, "KS at L = 8 spans ±3");
         // The newest columns are the picture's right edge: the picture before, moved left by 3,
         // with the newest 3 columns at the right edge, is the picture after.
         let before = field.rgb();

@@ -142,6 +142,9 @@ impl Problem {
                     err.what, err.got, err.expected
                 )
             }
+            (Problem::Unknown(err), _) if err.what == "equation" => {
+                format!("is not an equation this page can study: {}", err.expected)
+            }
             (Problem::Unknown(err), _) => format!("is unknown (expected {})", err.expected),
             (Problem::Coming(_), _) => "is not available yet".into(),
             (Problem::Repeated(item), _) => format!("lists {item} twice"),

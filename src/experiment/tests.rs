@@ -96,7 +96,11 @@ fn hostile_queries_fall_back_to_defaults_with_messages() {
     assert!(ignored[2].starts_with("iterations '99999999999999999999' is not a number"));
     assert!(ignored[3].contains("unknown parameter 'x'"));
 
-    let cases: [(&str, &str); 26] = [
+    let cases: [(&str, &str); 27] = [
+        (
+            "system=custom:a4%3D1%3Bzz%3D2",
+            "system 'custom:a4=1;zz=2' is not an equation this page can study: unknown key 'zz'",
+        ),
         (
             "system=navier",
             "system 'navier' is unknown (expected ks, kolmogorov, burgers or custom:EQUATION)",

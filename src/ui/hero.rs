@@ -1,5 +1,6 @@
-//! The first screen's live picture: the study's ground-truth KS solution computed in the page
-//! ([`LiveField`]) and drawn as a scrolling space–time map, with a pause button (moving content
+//! The first screen's live picture: a 1-D system's ground truth computed in the page
+//! ([`LiveField`]; KS, or the reader's equation when the experiment is one) and drawn as a
+//! scrolling space–time map, with a pause button (moving content
 //! must be stoppable; it starts paused when the reader prefers reduced motion). `data-steps` on
 //! the picture counts the steps that have scrolled in.
 //!
@@ -17,6 +18,7 @@ use leptos::html::Div;
 use leptos::prelude::*;
 
 use crate::charts::LiveField;
+use crate::experiment::equation_form::EquationForm;
 use crate::platform::canvas::RgbCanvas;
 use crate::platform::slide::Slide;
 use crate::platform::timer::{next_frame, sleep};
@@ -127,11 +129,11 @@ impl Scroller {
     }
 }
 
-/// The default system's developed state as a [`LiveField`] of [`TILE`]-step tiles, its
-/// warm-up in slices, each in a task of its own; `None` (the error said) when it cannot start.
-async fn developed_field(error: WriteSignal<String>) -> Option<LiveField> {
-    let Some(playground) = System::default().description().playground() else {
-        error.set("The default system has no live picture.".into());
+/// `system`'s developed state as a [`LiveField`] of [`TILE`]-step tiles, its warm-up in
+/// slices, each in a task of its own; `None` (the error said) when it cannot start.
+async fn developed_field(system: System, error: WriteSignal<String>) -> Option<LiveField> {
+    let Some(playground) = system.description().playground() else {
+        error.set(format!("{} has no live picture.", system.title()));
         return None;
     };
     let mut field = match LiveField::start(playground, TILE) {
@@ -150,13 +152,14 @@ async fn developed_field(error: WriteSignal<String>) -> Option<LiveField> {
 /// Sets the picture up in tasks of their own (the solver, then the first window and the tiles
 /// ahead, one tile per task), then `tick`s until it is gone or fails.
 async fn animate(
+    system: System,
     strip: NodeRef<Div>,
     scroller: StoredValue<Option<Scroller>, LocalStorage>,
     error: WriteSignal<String>,
     tick: impl Fn() -> bool,
 ) {
     sleep(0).await;
-    let Some(field) = developed_field(error).await else {
+    let Some(field) = developed_field(system, error).await else {
         return;
     };
     let element = loop {
@@ -190,9 +193,44 @@ async fn animate(
     }
 }
 
-/// The live space–time map of the ground truth.
+/// The system the picture shows for an experiment on `system`: the reader's equation when it
+/// is one, otherwise the default system (KS).
+pub fn hero_system(system: System) -> System {
+    if system.equation().is_some() {
+        system
+    } else {
+        System::default()
+    }
+}
+
+/// The picture's caption for `system`: its heading, the sentence after it and the picture's
+/// accessible label.
+fn caption(system: System) -> (String, String, String) {
+    let reading =
+        "Position runs down, time to the right (the last 240 steps); blue u < 0, red u > 0.";
+    match system.equation() {
+        Some(equation) => {
+            let written = EquationForm::of(equation).written().unwrap_or_default();
+            (
+                "Your equation, live".into(),
+                format!(
+                    " — {written}, computed in this page with its ground-truth solver ({} points, L = {}). {reading} ",
+                    equation.points, equation.length
+                ),
+                format!("Live space–time map of your equation's ground truth, {written}: position runs top to bottom, time to the right; blue is negative u, red positive."),
+            )
+        }
+        None => (
+            "Kuramoto–Sivashinsky, live".into(),
+            format!(" — uₜ = −u uₓ − uₓₓ − uₓₓₓₓ, computed in this page with the study's ground-truth solver (ETRK2, 48 points, L = 8). {reading} "),
+            "Live space–time map of the Kuramoto–Sivashinsky ground truth: position runs top to bottom, time to the right; blue is negative u, red positive.".into(),
+        ),
+    }
+}
+
+/// The live space–time map of `system`'s ground truth.
 #[component]
-pub fn HeroAnimation() -> impl IntoView {
+pub fn HeroAnimation(system: System) -> impl IntoView {
     let strip = NodeRef::<Div>::new();
     let (playing, set_playing) = signal(!prefers_reduced_motion());
     let (steps, set_steps) = signal(0usize);
@@ -221,19 +259,17 @@ pub fn HeroAnimation() -> impl IntoView {
             None => false,
         }
     };
-    leptos::task::spawn_local(animate(strip, scroller, set_error, tick));
+    leptos::task::spawn_local(animate(system, strip, scroller, set_error, tick));
+    let (heading, sentence, label) = caption(system);
     view! {
         <figure class="hero-figure">
             <div class="hero-window" id="hero-picture" data-steps=move || steps.get().to_string()
-                role="img"
-                aria-label="Live space–time map of the Kuramoto–Sivashinsky ground truth: position runs top to bottom, time to the right; blue is negative u, red positive.">
+                data-system=system.name() role="img" aria-label=label>
                 <div class="hero-strip" node_ref=strip></div>
             </div>
             <figcaption>
-                <strong>"Kuramoto–Sivashinsky, live"</strong>
-                " — u"<sub>"t"</sub>" = −u u"<sub>"x"</sub>" − u"<sub>"xx"</sub>" − u"<sub>"xxxx"</sub>
-                ", computed in this page with the study's ground-truth solver (ETRK2, 48 points, L = 8). "
-                "Position runs down, time to the right (the last 240 steps); blue u < 0, red u > 0. "
+                <strong>{heading}</strong>
+                {sentence}
                 <button id="hero-toggle" type="button" aria-pressed=move || (!playing.get()).to_string()
                     on:click=move |_| {
                         set_playing.update(|p| *p = !*p);

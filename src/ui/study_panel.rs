@@ -10,7 +10,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use super::committed_runs::Committed;
-use super::hero::HeroAnimation;
+use super::hero::{hero_system, HeroAnimation};
 use super::playground::Playground;
 use super::pool_run::{PoolRun, Sinks};
 use super::results_section::ResultsSection;
@@ -157,9 +157,10 @@ pub fn StudyPanel(
     restore_storage(panel);
     Effect::new(move |_| files::set_query(&panel.experiment.get().to_query()));
     let system = Memo::new(move |_| panel.experiment.with(|e| e.system));
+    let pictured = Memo::new(move |_| hero_system(system.get()));
     view! {
         <section id="hero" class="hero" aria-labelledby="question-heading">
-            <Later><HeroAnimation /></Later>
+            <Later>{move || view! { <HeroAnimation system=pictured.get() /> }}</Later>
             <div class="hero-question">
                 <h2 id="question-heading">"Does unrolling help a learned simulator — and why?"</h2>
                 <p id="question">
