@@ -16,6 +16,7 @@ pub mod names;
 pub mod nets;
 pub mod profile;
 pub mod profile_mark;
+pub mod random_modes;
 pub mod readback;
 pub mod selfcheck;
 pub mod spectral1d;

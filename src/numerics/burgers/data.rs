@@ -11,8 +11,8 @@ use super::config::{
 };
 use super::error::BurgersError;
 use super::grid::Grid;
-use super::initial::BurgersIc;
 use super::reference::ReferenceSolver;
+use crate::numerics::random_modes::RandomModes;
 use crate::numerics::types::Trajectory;
 
 /// The fine state's values at the coarse points: `[FINE] → [COARSE]`.
@@ -32,12 +32,12 @@ pub fn downsample(fine: &[f64]) -> Result<Vec<f64>, BurgersError> {
 /// frame (never on the study's settings).
 pub fn truth_frames(
     viscosity: f64,
-    ic: &BurgersIc,
+    ic: &RandomModes,
     warmup: usize,
     frames: usize,
 ) -> Result<Vec<Vec<f64>>, BurgersError> {
     let solver = ReferenceSolver::new(BurgersConfig::truth(check_viscosity(viscosity)?))?;
-    let mut state = ic.state(&Grid::new(FINE_RESOLUTION)?);
+    let mut state = ic.at(&Grid::new(FINE_RESOLUTION)?.points());
     for _ in 0..warmup {
         state = solver.step(&state);
     }
@@ -54,10 +54,10 @@ pub fn truth_frames(
     Ok(kept)
 }
 
-/// Training IC `index` (`0..TRAIN_ICS`): draw `index` of `BurgersIc::family(TRAIN_SEED, ·)`, the
+/// Training IC `index` (`0..TRAIN_ICS`): draw `index` of `RandomModes::family(TRAIN_SEED, ·)`, the
 /// same for every ν.
-pub fn train_ic(index: usize) -> Result<BurgersIc, BurgersError> {
-    BurgersIc::family(TRAIN_SEED, TRAIN_ICS)
+pub fn train_ic(index: usize) -> Result<RandomModes, BurgersError> {
+    RandomModes::family(TRAIN_SEED, TRAIN_ICS)
         .get(index)
         .copied()
         .ok_or(BurgersError::NoSuch {
@@ -83,7 +83,7 @@ pub fn training_trajectory(
     })
 }
 
-/// The ground truth of one test: IC `test` of `BurgersIc::family(seed, test + 1)`, spun up for
+/// The ground truth of one test: IC `test` of `RandomModes::family(seed, test + 1)`, spun up for
 /// [`WARMUP_STEPS`] + `start_frame` steps, then `rollout_steps + 1` frames `[·][COARSE]`,
 /// rounded to f32 like the training data.
 pub fn test_truth(
@@ -93,7 +93,7 @@ pub fn test_truth(
     start_frame: usize,
     rollout_steps: usize,
 ) -> Result<Vec<Vec<f64>>, BurgersError> {
-    let ic = BurgersIc::family(seed, test + 1)[test];
+    let ic = RandomModes::family(seed, test + 1)[test];
     let frames = truth_frames(
         viscosity,
         &ic,

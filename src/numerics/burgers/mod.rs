@@ -4,12 +4,12 @@
 //! One concept per file: [`config`] (the study's constants, the solver configuration),
 //! [`grid`] (points, integer wavenumbers, the 2/3 mask), [`operators`] (ETD1/ETDRK4
 //! coefficients, ETD1's real N×N matrices), [`reference`] (the f64 rustfft ETD1/ETDRK4 solver),
-//! [`tensor`] (the batched differentiable ETD1 on burn), [`initial`] (seeded smooth random
-//! ICs), [`data`] (training trajectories, test truths, the baseline), [`evaluate`] (test
+//! [`tensor`] (the batched differentiable ETD1 on burn), [`data`] (training trajectories, test truths, the baseline), [`evaluate`] (test
 //! metrics), [`stepper`] (the hybrid prediction/correction step), [`preset`] (the budgets, the test
 //! set), [`system`] (Burgers as the
 //! study's [`crate::numerics::study::contract::physics::PhysicalSystem`]). `tests` checks the solvers against
-//! the Cole–Hopf solution.
+//! the Cole–Hopf solution. The initial conditions are the shared seeded family
+//! [`crate::numerics::random_modes::RandomModes`] at the grid's points.
 
 pub mod config;
 pub mod data;
@@ -17,7 +17,6 @@ pub mod data_cost;
 pub mod error;
 pub mod evaluate;
 pub mod grid;
-pub mod initial;
 pub mod operators;
 pub mod preset;
 pub mod reference;

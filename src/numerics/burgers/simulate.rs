@@ -95,7 +95,7 @@ fn initial_state(
                 "train:K needs a non-negative integer, got '{index}'"
             ))
         })?;
-        return Ok(train_ic(index)?.state(&grid));
+        return Ok(train_ic(index)?.at(&grid.points()));
     }
     let values: Vec<f64> = serde_json::from_str(&request.read(init)?)
         .map_err(|err| file_error(init, format!("not a JSON array of numbers ({err})")))?;

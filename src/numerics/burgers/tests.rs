@@ -6,12 +6,12 @@
 use super::config::*;
 use super::data::{baseline_rollout, truth_frames};
 use super::grid::Grid;
-use super::initial::BurgersIc;
 use super::reference::ReferenceSolver;
 use super::tensor::{read_states, TensorSolver};
 use crate::numerics::backend;
 use crate::numerics::matrices::matrix_tensor;
 use crate::numerics::metrics::{max_abs, max_abs_difference};
+use crate::numerics::random_modes::RandomModes;
 use crate::numerics::types::Precision;
 
 /// `φ = a + Σ b_k cos(kx + θ_k) e^{−νk²t}` (`a > Σ|b_k|`), `u = −2ν φ_x/φ`.
@@ -154,7 +154,7 @@ fn spatial_error_falls_exponentially_with_resolution() {
 
 fn sample_states() -> Vec<Vec<f64>> {
     let mut states = Vec::new();
-    for (index, ic) in BurgersIc::family(11, 3).iter().enumerate() {
+    for (index, ic) in RandomModes::family(11, 3).iter().enumerate() {
         let frames = truth_frames(TRAIN_VISCOSITIES[index], ic, 0, 30).expect("truth");
         states.push(frames[0].clone());
         states.push(frames[29].clone());
@@ -235,11 +235,13 @@ fn energy(u: &[f64]) -> f64 {
 
 #[test]
 fn energy_decays_monotonically() {
-    for (index, ic) in BurgersIc::family(5, 4).iter().enumerate() {
+    for (index, ic) in RandomModes::family(5, 4).iter().enumerate() {
         let nu = TRAIN_VISCOSITIES[index];
         let solver = ReferenceSolver::new(BurgersConfig::truth(nu)).expect("solver");
-        let (fine, _) =
-            solver.trajectory(&ic.state(&Grid::new(FINE_RESOLUTION).expect("grid")), 200);
+        let (fine, _) = solver.trajectory(
+            &ic.at(&Grid::new(FINE_RESOLUTION).expect("grid").points()),
+            200,
+        );
         let energies: Vec<f64> = fine.iter().map(|u| energy(u)).collect();
         for w in energies.windows(2) {
             assert!(w[1] < w[0], "ν = {nu}: {} then {}", w[0], w[1]);
@@ -273,10 +275,10 @@ fn truth_is_converged_at_the_smallest_viscosity() {
     };
     let steps = (3.0 / TIME_STEP).round() as usize;
     let mut worst = 0.0f64;
-    for ic in BurgersIc::family(TRAIN_SEED, 3) {
+    for ic in RandomModes::family(TRAIN_SEED, 3) {
         let run = |config: BurgersConfig| -> Vec<f64> {
             let solver = ReferenceSolver::new(config).expect("solver");
-            let u0 = ic.state(&Grid::new(config.resolution).expect("grid"));
+            let u0 = ic.at(&Grid::new(config.resolution).expect("grid").points());
             super::data::downsample(&solver.trajectory(&u0, steps).0[steps]).expect("coarse")
         };
         let (a, b) = (run(study), run(finer));

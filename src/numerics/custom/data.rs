@@ -7,7 +7,7 @@
 //! [`Solver::physics`] (the truth's integrator on `N` points).
 
 use super::error::CustomError;
-use super::initial::{BandLimited, TEST_SEED, TRAIN_SEED};
+use super::initial::{RandomModes, TEST_SEED, TRAIN_SEED};
 use super::solver::Solver;
 use crate::numerics::types::test_metrics::physics_residuals;
 use crate::numerics::types::{Equation, TestMetrics, Trajectory};
@@ -17,7 +17,7 @@ use crate::numerics::types::{Equation, TestMetrics, Trajectory};
 /// first state that blows up.
 pub fn truth_frames(
     equation: &Equation,
-    state: &BandLimited,
+    state: &RandomModes,
     warmup: usize,
     frames: usize,
 ) -> Vec<Vec<f64>> {
@@ -48,7 +48,7 @@ pub fn training_trajectory(
         });
     }
     let at = equation.at(value);
-    let states = truth_frames(&at, &BandLimited::nth(TRAIN_SEED, index), warmup, frames);
+    let states = truth_frames(&at, &RandomModes::nth(TRAIN_SEED, index), warmup, frames);
     complete(&at, &states, warmup, frames, index)?;
     Ok(Trajectory {
         scale: value,
@@ -70,7 +70,7 @@ pub fn test_truth(
     rollout_steps: usize,
 ) -> Result<Vec<Vec<f64>>, CustomError> {
     let at = equation.at(value);
-    let state = BandLimited::nth(TEST_SEED.wrapping_add(seed), test);
+    let state = RandomModes::nth(TEST_SEED.wrapping_add(seed), test);
     let warmup = at.warmup + start_frame;
     let frames = truth_frames(&at, &state, warmup, rollout_steps + 1);
     complete(&at, &frames, warmup, rollout_steps + 1, test)?;

@@ -3,7 +3,7 @@
 //! by the truth's integrator on the `N` points (the truth itself where `fine = 1`) and by the
 //! coarse ETD1 solver.
 
-use super::initial::{BandLimited, TRAIN_SEED};
+use super::initial::{RandomModes, TRAIN_SEED};
 use super::solver::{largest, Solver};
 use super::system::CustomSystem;
 use crate::numerics::study::contract::playground::{Family, Playground, StateParameter, StepFn};
@@ -52,7 +52,7 @@ impl Playground for CustomSystem {
                 "K must be in 0..=1000 and A finite, got {draw}, {amplitude}"
             ));
         }
-        let state = BandLimited::nth(TRAIN_SEED, draw.round() as usize).state(n);
+        let state = RandomModes::nth(TRAIN_SEED, draw.round() as usize).state(n);
         let scale = amplitude / largest(&state).max(1e-12);
         Ok(state.iter().map(|v| v * scale).collect())
     }
@@ -71,7 +71,7 @@ impl Playground for CustomSystem {
 
     fn developed_state(&self, parameter: f64) -> Result<Vec<f64>, String> {
         let equation = self.equation().at(parameter);
-        let state = BandLimited::nth(TRAIN_SEED, 0);
+        let state = RandomModes::nth(TRAIN_SEED, 0);
         super::data::truth_frames(&equation, &state, equation.warmup, 1)
             .pop()
             .ok_or_else(|| "the truth blows up during the warm-up".to_string())

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::initial::{BandLimited, TRAIN_SEED};
+use super::initial::{RandomModes, TRAIN_SEED};
 use super::solver::Solver;
 use crate::numerics::study::contract::simulate::{
     file_error, json_line, non_negative, SimulateError, SimulateRequest,
@@ -51,7 +51,7 @@ fn initial_state(request: &SimulateRequest, points: usize) -> Result<Vec<f64>, S
                 "train:K needs a non-negative integer, got '{index}'"
             ))
         })?;
-        return Ok(BandLimited::nth(TRAIN_SEED, index).state(points));
+        return Ok(RandomModes::nth(TRAIN_SEED, index).state(points));
     }
     let values: Vec<f64> = serde_json::from_str(&request.read(init)?)
         .map_err(|err| file_error(init, format!("not a JSON array of numbers ({err})")))?;

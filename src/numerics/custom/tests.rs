@@ -2,7 +2,7 @@
 //! against their published behaviour, each integrator's measured order on the generic path,
 //! and the physics checks' messages.
 
-use super::initial::BandLimited;
+use super::initial::RandomModes;
 use super::operators::wavenumbers;
 use super::solver::{largest, Solver};
 use super::tensor::{read_states, TensorSolver};
@@ -78,8 +78,8 @@ fn generic_burgers_equals_the_burgers_system() {
     ] {
         let theirs = burgers::ReferenceSolver::new(config).expect("burgers");
         let grid = burgers::Grid::new(config.resolution).expect("grid");
-        let u0 = ic.state(&grid);
-        let ours_u0 = BandLimited::nth(super::initial::TRAIN_SEED, 0).state(ours.points());
+        let u0 = ic.at(&grid.points());
+        let ours_u0 = RandomModes::nth(super::initial::TRAIN_SEED, 0).state(ours.points());
         assert_eq!(ours_u0.len(), u0.len());
         let (mut a, mut b) = (u0.clone(), u0);
         for step in 0..30 {
@@ -92,7 +92,7 @@ fn generic_burgers_equals_the_burgers_system() {
     let theirs = burgers::TensorSolver::new(BurgersConfig::coarse(0.02), &device, Precision::F64)
         .expect("tensor");
     let ours = TensorSolver::new(&generic, &device, Precision::F64);
-    let rows = vec![ic.state(&burgers::Grid::new(48).expect("grid"))];
+    let rows = vec![ic.at(&burgers::Grid::new(48).expect("grid").points())];
     let a = read_states(ours.step(ours.states(&rows))).expect("read");
     let b = burgers::tensor::read_states(theirs.step(theirs.states(&rows))).expect("read");
     assert!(max_difference(&a[0], &b[0]) < 1e-13);
@@ -212,7 +212,7 @@ fn order_error(integrator: Integrator, substeps: usize, reference: &[f64]) -> f6
     let text = format!(
         "a2=-1,a3=-0.3,a4=-1,b=-1,c=0.2,e=-0.05;N=32;dt=2;scheme={integrator};substeps={substeps}"
     );
-    let u0 = BandLimited::nth(7, 0).state(32);
+    let u0 = RandomModes::nth(7, 0).state(32);
     max_difference(&Solver::truth(&equation(&text)).step(&u0), reference)
 }
 
@@ -220,7 +220,7 @@ fn order_error(integrator: Integrator, substeps: usize, reference: &[f64]) -> f6
 #[test]
 fn measured_orders_are_one_two_and_four() {
     let text = "a2=-1,a3=-0.3,a4=-1,b=-1,c=0.2,e=-0.05;N=32;dt=2;substeps=1000";
-    let reference = Solver::truth(&equation(text)).step(&BandLimited::nth(7, 0).state(32));
+    let reference = Solver::truth(&equation(text)).step(&RandomModes::nth(7, 0).state(32));
     for (integrator, order, substeps) in [
         (Integrator::Etd1, 1.0, 80),
         (Integrator::Etrk2, 2.0, 40),
@@ -240,7 +240,7 @@ fn measured_orders_are_one_two_and_four() {
 #[test]
 fn swift_hohenberg_settles_into_its_pattern() {
     let sh = equation("a0=-0.8,a2=-2,a4=-1,d=0.1,e=-1;L=8;N=64;dt=1;substeps=4");
-    let u0: Vec<f64> = BandLimited::nth(3, 0)
+    let u0: Vec<f64> = RandomModes::nth(3, 0)
         .state(64)
         .iter()
         .map(|v| 0.01 * v)

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::error::CustomError;
-use super::initial::{BandLimited, TRAIN_SEED};
+use super::initial::{RandomModes, TRAIN_SEED};
 use super::operators::{linear_symbol, wavenumbers};
 use super::solver::Solver;
 use crate::numerics::metrics::ERROR_HORIZON;
@@ -79,7 +79,7 @@ pub fn check_linear(equation: &Equation, at: &str) -> Result<(), CustomError> {
 /// The coarse ETD1 solver stays bounded for [`ERROR_HORIZON`] steps from every training state.
 pub fn check_coarse(equation: &Equation, at: &str) -> Result<(), CustomError> {
     let solver = Solver::coarse(equation);
-    for (index, state) in BandLimited::family(TRAIN_SEED, equation.states)
+    for (index, state) in RandomModes::family(TRAIN_SEED, equation.states)
         .iter()
         .enumerate()
     {
@@ -105,7 +105,7 @@ pub fn check_coarse(equation: &Equation, at: &str) -> Result<(), CustomError> {
 pub fn check_truth(equation: &Equation, at: &str) -> Result<(), CustomError> {
     let solver = Solver::truth(equation);
     let steps = equation.warmup + equation.frames.max(equation.rollout);
-    let u0 = BandLimited::nth(TRAIN_SEED, 0).state(equation.fine_points());
+    let u0 = RandomModes::nth(TRAIN_SEED, 0).state(equation.fine_points());
     if let (_, Some(step)) = solver.trajectory(&u0, steps) {
         return Err(CustomError::BlowsUp {
             solver: format!(
