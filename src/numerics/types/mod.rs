@@ -4,6 +4,8 @@
 //! (`names`, `metrics`): a test (`tests/layering.rs`) holds it.
 
 pub mod equation;
+pub mod equation_id;
+pub mod equation_text;
 pub mod eval_config;
 pub mod facts;
 pub(crate) mod nullable;
@@ -17,7 +19,8 @@ pub mod test_metrics;
 pub mod trajectory;
 pub mod vorticity_metrics;
 
-pub use equation::{Equation, EquationError, EquationId, Integrator, Term};
+pub use equation::{Equation, EquationError, Integrator, Term};
+pub use equation_id::EquationId;
 pub use eval_config::EvalConfig;
 pub use facts::{
     BaselineWords, MapKind, MapWords, Measures, MetricWords, ParameterWords, SystemFacts,

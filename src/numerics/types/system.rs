@@ -4,7 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use super::equation::{Equation, EquationId};
+pub use super::equation::Equation;
+pub use super::equation_id::EquationId;
 use crate::numerics::names::UnknownName;
 
 /// The simulated systems. `Custom` is a reader's equation ([`super::equation`]), interned:
