@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use super::{draw_legend, draw_message, linear_log_chart, log_bounds, with_legend_strip, Swatch};
 use super::{identity_color, ChartError, ChartKind};
 use crate::numerics::train::{Modality, Mode};
-use crate::report::horizons::{default_horizons, horizon_rows, HorizonRow};
+use crate::report::horizons::{default_horizons, horizon_rows, ratio_label, HorizonRow};
 use crate::report::orderings::HEADLINE_FACTOR;
 use crate::report::results::StudyResults;
 
@@ -29,31 +29,25 @@ fn lines(rows: &[HorizonRow]) -> Vec<Line> {
             .filter_map(|r| Some((r.horizon as f64, r.p_wig_over_c_nog?)))
             .collect(),
     )];
-    let labels: Vec<String> = rows
+    let variants: Vec<(Mode, Modality)> = rows
         .first()
-        .map(|r| r.relative_to_one.iter().map(|(l, _)| l.clone()).collect())
+        .map(|r| r.relative_to_one.iter().map(|&(m, v, _)| (m, v)).collect())
         .unwrap_or_default();
-    for label in labels {
-        let mode = if label.starts_with('C') {
-            Mode::Correct
-        } else {
-            Mode::Predict
-        };
-        let modality = if label.contains("WIG") {
-            Modality::Wig
-        } else {
-            Modality::Nog
-        };
+    for (mode, modality) in variants {
         let points: Vec<(f64, f64)> = rows
             .iter()
             .filter_map(|r| {
                 r.relative_to_one
                     .iter()
-                    .find(|(l, _)| *l == label)
-                    .map(|(_, v)| (r.horizon as f64, *v))
+                    .find(|&&(m, v, _)| (m, v) == (mode, modality))
+                    .map(|&(_, _, ratio)| (r.horizon as f64, ratio))
             })
             .collect();
-        out.push((label, identity_color((mode, modality)), points));
+        out.push((
+            ratio_label(mode, modality),
+            identity_color((mode, modality)),
+            points,
+        ));
     }
     out.retain(|l| !l.2.is_empty());
     out

@@ -14,10 +14,16 @@ pub struct HorizonRow {
     pub horizon: usize,
     /// P-WIG error / C-NOG error (the study: ≈ 4.5).
     pub p_wig_over_c_nog: Option<f64>,
-    /// `(label, ratio)`: `C-NOG / ONE`, … for every NOG and WIG variant with a ONE.
-    pub relative_to_one: Vec<(String, f64)>,
+    /// `(mode, modality, ratio over ONE)` for every NOG and WIG variant with a ONE
+    /// ([`ratio_label`] names one).
+    pub relative_to_one: Vec<(Mode, Modality, f64)>,
     /// The coarse solver's relative error.
     pub baseline: f64,
+}
+
+/// The name of a ratio over ONE: `C-NOG / ONE`.
+pub fn ratio_label(mode: Mode, modality: Modality) -> String {
+    format!("{}-{} / ONE", mode.letter(), modality.label())
 }
 
 /// The rows at each of `horizons`.
@@ -34,10 +40,7 @@ pub fn horizon_rows(
                 .flat_map(|mode| [(mode, Modality::Nog), (mode, Modality::Wig)])
                 .filter_map(|(mode, modality)| {
                     let ratio = at.find(mode, modality)?.relative_to_one.as_ref()?.mean;
-                    Some((
-                        format!("{}-{} / ONE", mode.letter(), modality.label()),
-                        ratio,
-                    ))
+                    Some((mode, modality, ratio))
                 })
                 .collect();
             Ok(HorizonRow {
@@ -65,10 +68,10 @@ pub fn horizon_table(rows: &[HorizonRow]) -> String {
     let Some(first) = rows.first() else {
         return String::new();
     };
-    let labels: Vec<&str> = first
+    let labels: Vec<String> = first
         .relative_to_one
         .iter()
-        .map(|(l, _)| l.as_str())
+        .map(|&(mode, modality, _)| ratio_label(mode, modality))
         .collect();
     let mut out = format!("{:>4} {:>11} {:>14}", "H", "baseline", "P-WIG/C-NOG");
     for label in &labels {
@@ -83,7 +86,7 @@ pub fn horizon_table(rows: &[HorizonRow]) -> String {
             "{:>4} {:>11.4} {factor:>14}",
             row.horizon, row.baseline
         ));
-        for (_, ratio) in &row.relative_to_one {
+        for (_, _, ratio) in &row.relative_to_one {
             out.push_str(&format!(" {ratio:>12.3}"));
         }
         out.push('\n');
