@@ -341,7 +341,14 @@ fn ensembles_write_the_results_of_one_training_at_a_time() {
 fn data_out_writes_the_data_without_training() {
     let out = std::env::temp_dir().join(format!("unroll-lab-data-{}.json", std::process::id()));
     let output = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
-        .args(["study", "--preset", "quick", "--rollout", "24", "--data-out"])
+        .args([
+            "study",
+            "--preset",
+            "quick",
+            "--rollout",
+            "24",
+            "--data-out",
+        ])
         .arg(&out)
         .output()
         .expect("runs");

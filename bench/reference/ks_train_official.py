@@ -42,7 +42,7 @@ nominal indices and learning-rate decays as the full 16-epoch run up to that ste
 
 Usage:
   python ks_train_official.py --data data.json --modality wig --seed 0 --iterations 6000 --out r.json
-  python ks_train_official.py --data data.json --baseline-only
+  python ks_train_official.py --data data.json --baseline-only [--eval-ours results.json]
 """
 import argparse
 import base64
@@ -264,12 +264,16 @@ def train_sim(diff_ks, input, net, prediction_horizon, domain_size, do_detach=0)
 
 
 def train(sizes, modality, seed, iterations, channels=16, depth=10, horizon=3, batch=16,
-          epochs=16, log_every=500):
+          epochs=16, log_every=500, init=None):
     """ks_train.py's NOG / WGR / ONE training of a correction CNN, stopped after `iterations`
-    optimizer steps: the network and the losses at every `log_every`-th step."""
+    optimizer steps: the network and the losses at every `log_every`-th step. `init` (flat
+    weights in unroll-lab's order) replaces the drawn initial weights (the RNG is drawn as
+    without it)."""
     torch.manual_seed(seed) # reset seed for network init & training
     np.random.seed(seed)
     net = ConvResNet1D(channels, depth, device="cpu")
+    if init is not None:
+        load_flat(net, init)
     optimizer = torch.optim.Adam(net.parameters(), lr=1e-4)
     scheduler = torch.optim.lr_scheduler.ExponentialLR(optimizer, gamma=0.9)
     loss = torch.nn.MSELoss()
@@ -371,6 +375,46 @@ def baseline(tests):
     return f64, f32
 
 
+def load_flat(net, values):
+    """unroll-lab's flat weights (every parameter in its visiting order: input conv, each
+    block's two convs, output conv; weight [out, in, 3] then bias) into `net`."""
+    layers = [net.upsample_conv_layer, *net.conv_layers, net.downsample_conv_layer]
+    at = 0
+    with torch.no_grad():
+        for layer in layers:
+            for p in (layer.weight, layer.bias):
+                p.copy_(torch.from_numpy(values[at:at + p.numel()].copy()).reshape(p.shape))
+                at += p.numel()
+    assert at == len(values), f"{len(values)} weights for a network of {at}"
+
+
+def eval_ours(path, tests):
+    """Every trained network of an unroll-lab results file, rolled out and scored here."""
+    with open(path) as f:
+        results = json.load(f)
+    for variant in results["variants"]:
+        label = ("C-" if variant["mode"] == "correct" else "P-") + variant["modality"].upper()
+        for seed, weights, mean in zip(variant["seeds"], variant.get("weights", []),
+                                       variant["metrics"]["relative_error"]["per_seed"]):
+            if weights is None:
+                continue
+            net = ConvResNet1D(variant["channels"], variant["depth"], device="cpu")
+            load_flat(net, unpack(weights, "<f4"))
+            errors = evaluate(net, tests)
+            print(f"{label} seed {seed}: unroll-lab's weights rolled out here: mean "
+                  f"{np.mean(errors):.6e} (unroll-lab's own evaluation {mean:.6e}), median "
+                  f"{np.median(errors):.4e}")
+
+
+def initial_weights(path, seed):
+    """Seed `seed`'s weights in an unroll-lab results file of a run that did not move them
+    (`--iterations 1 --learning-rate 1e-30`: its initial weights, shared by its variants)."""
+    with open(path) as f:
+        results = json.load(f)
+    variant = results["variants"][0]
+    return unpack(variant["weights"][variant["seeds"].index(seed)], "<f4")
+
+
 def summary(errors):
     return {"mean": float(np.mean(errors)), "median": float(np.median(errors)),
             "std": float(np.std(errors)), "tests": len(errors)}
@@ -384,6 +428,11 @@ def main():
     parser.add_argument("--iterations", type=int, default=6000)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--baseline-only", action="store_true")
+    parser.add_argument("--init-from", metavar="RESULTS",
+                        help="start from this seed's weights in an unroll-lab results file of "
+                             "an untrained run (--iterations 1 --learning-rate 1e-30)")
+    parser.add_argument("--eval-ours", metavar="RESULTS",
+                        help="also roll out and score the weights of an unroll-lab results file")
     parser.add_argument("--out", help="result JSON")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -395,13 +444,17 @@ def main():
     print(f"baseline (ETD1 alone, H = {HORIZON}, {len(ours)} tests): unroll-lab mean "
           f"{np.mean(ours):.6e}, here f64 {np.mean(f64):.6e} (max relative difference per test "
           f"{diff:.1e}), f32 {np.mean(f32):.6e}")
+    if args.eval_ours:
+        eval_ours(args.eval_ours, tests)
     if not args.baseline_only:
         clock = time.time()
-        net, log = train(sizes, args.modality, args.seed, args.iterations)
+        init = initial_weights(args.init_from, args.seed) if args.init_from else None
+        net, log = train(sizes, args.modality, args.seed, args.iterations, init=init)
         secs = time.time() - clock
         errors = evaluate(net, tests)
         s = summary(errors)
         result.update({"modality": args.modality, "seed": args.seed, "train_secs": secs,
+                       "init_from": args.init_from,
                        "iterations_per_sec": log["iterations"] / secs, "training": log,
                        "errors": errors, "error": s})
         print(f"C-{args.modality.upper()} seed {args.seed}: {log['iterations']} iterations in "
