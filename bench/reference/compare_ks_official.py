@@ -7,8 +7,9 @@ u_t)^2 per frame, f32; the baseline's `test_peaks`: max_x u_t^2 per frame), exac
 unroll-lab's `StudyResults::at_horizon` does; their mean is checked against the file's own
 per-seed relative error.
 
-Usage: python compare_ks_official.py OURS.json REF.json [REF.json ...]
-  (each REF.json written by ks_train_official.py --out; variant and seed read from it)
+Usage: python compare_ks_official.py [--matched] OURS.json REF.json [REF.json ...]
+  (each REF.json written by ks_train_official.py --out; variant and seed read from it;
+  --matched: the summary over the seeds both sides have, e.g. for paired runs)
 """
 import base64
 import json
@@ -51,11 +52,14 @@ def ours(path):
 
 
 def main():
-    if len(sys.argv) < 3:
+    args = sys.argv[1:]
+    matched = args[:1] == ["--matched"]
+    args = args[1:] if matched else args
+    if len(args) < 2:
         sys.exit(__doc__)
-    mine = ours(sys.argv[1])
+    mine = ours(args[0])
     refs = {}
-    for path in sys.argv[2:]:
+    for path in args[1:]:
         with open(path) as f:
             r = json.load(f)
         refs[("C-" + r["modality"].upper(), r["seed"])] = r["errors"]
@@ -67,8 +71,11 @@ def main():
         a, b = np.array(mine[key]), np.array(refs[key])
         print(f"{key[0]:8} {key[1]:>4} {a.mean():11.4e} {b.mean():11.4e} {a.mean() / b.mean():6.2f} "
               f"{np.median(a):12.4e} {np.median(b):11.4e} {np.median(a) / np.median(b):6.2f}")
-    print("per variant, every seed of each side (paired or not): mean over seeds of the per-seed"
-          " mean (and median), ± std over seeds; ratio ours / ref")
+    if matched:
+        mine = {k: v for k, v in mine.items() if k in refs}
+        refs = {k: v for k, v in refs.items() if k in mine}
+    print(f"per variant, {'the seeds both sides have' if matched else 'every seed of each side'}"
+          ": mean over seeds of the per-seed mean (and median), ± std over seeds; ratio ours / ref")
     for label in sorted({k[0] for k in mine} | {k[0] for k in refs}):
         a = [np.mean(e) for k, e in sorted(mine.items()) if k[0] == label]
         b = [np.mean(e) for k, e in sorted(refs.items()) if k[0] == label]
