@@ -11,6 +11,7 @@ use std::process::Command;
 use unroll_lab::experiment::Experiment;
 use unroll_lab::numerics::nets::Architecture;
 use unroll_lab::numerics::study::contract::config::{Preset, StudyConfig};
+use unroll_lab::numerics::study::data::prepared::Prepared;
 use unroll_lab::numerics::train::{Modality, Mode};
 
 #[test]
@@ -332,6 +333,45 @@ fn ensembles_write_the_results_of_one_training_at_a_time() {
         assert_eq!(modality, other);
         assert!((a - e).abs() <= 1e-5 * a.abs(), "{modality}: {e} vs {a}");
     }
+}
+
+/// `study --data-out FILE` writes the study's data and stops (nothing trained): the training
+/// trajectories and the test truths decode to the study's shapes; an unwritable file exits 2.
+#[test]
+fn data_out_writes_the_data_without_training() {
+    let out = std::env::temp_dir().join(format!("unroll-lab-data-{}.json", std::process::id()));
+    let output = Command::new(env!("CARGO_BIN_EXE_unroll-lab"))
+        .args([
+            "study",
+            "--preset",
+            "quick",
+            "--rollout",
+            "24",
+            "--data-out",
+        ])
+        .arg(&out)
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = std::fs::read_to_string(&out).expect("written");
+    let _ = std::fs::remove_file(&out);
+    let prepared: Prepared = serde_json::from_str(&text).expect("Prepared JSON");
+    assert_eq!(prepared.training.len(), 36, "6 sizes × 6 ICs");
+    let values = prepared.training[0].values.to_f32s().expect("f32s");
+    assert_eq!(values.len(), 400 * 48, "the quick preset's 400 frames");
+    assert_eq!(prepared.tests.len(), 4);
+    assert_eq!(prepared.tests[0].shape, [10, 25, 48]);
+    assert_eq!(prepared.tests[0].unpack().expect("f64s").truth.len(), 10);
+    assert_eq!(prepared.baseline_tests.len(), 40);
+    common::assert_usage_error(
+        "study",
+        &["--data-out", "/proc/x.json"],
+        "cannot write --data-out /proc/x.json",
+    );
 }
 
 /// An output that cannot be written is refused before any work: exit 2 and one line naming it,

@@ -19,6 +19,7 @@ use unroll_lab::numerics::study::cells::cost::{calibrate, cost};
 use unroll_lab::numerics::study::cells::plan::StudyPlan;
 use unroll_lab::numerics::study::contract::config::{Preset, StudyConfig};
 use unroll_lab::numerics::study::run::driver::{RunEvent, TrainingFinished};
+use unroll_lab::numerics::study::run::runner::Study;
 use unroll_lab::numerics::study::workers::pool::Assembly;
 use unroll_lab::numerics::system::System;
 use unroll_lab::report::results::{ResultsText, StudyResults};
@@ -79,6 +80,10 @@ pub struct StudyArgs {
     /// No progress bar and no estimate.
     #[arg(long)]
     quiet: bool,
+    /// Write the study's data (training trajectories f32, test truths f64, baseline metrics:
+    /// `Prepared` JSON, floats as base64) to this file and stop: nothing is trained.
+    #[arg(long, value_name = "FILE")]
+    data_out: Option<PathBuf>,
 }
 
 /// The experiment of `preset` with the knobs given on the command line (a bad knob is a usage
@@ -106,6 +111,9 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
     let experiment = experiment(args.preset, &args.knobs)?;
     let config = experiment.study_config();
     config.validate(config.system.physics())?;
+    if let Some(path) = &args.data_out {
+        return write_data(config, path);
+    }
     output::writable_file(&args.out, "out")?;
     if let Some(csv) = &args.csv {
         output::writable_file(csv, "csv")?;
@@ -129,6 +137,35 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
     if !args.quiet {
         eprintln!("{}", times.summary());
     }
+    Ok(())
+}
+
+/// `--data-out FILE`: makes the study's data and baseline (no training) and writes them to
+/// `path` as [`Prepared`](unroll_lab::numerics::study::data::prepared::Prepared) JSON.
+fn write_data(config: StudyConfig, path: &Path) -> Result<(), CliError> {
+    output::writable_file(path, "data-out")?;
+    let clock = Instant::now();
+    let mut study = Study::new(
+        config,
+        System::physics,
+        &backend::cpu(),
+        Box::new(move || clock.elapsed().as_secs_f64()),
+    )?;
+    while !study.data_ready() {
+        pollster::block_on(study.advance(1))?;
+    }
+    let prepared = study
+        .prepared()
+        .ok_or_else(|| CliError::Run("the data were not made".into()))?;
+    let json = serde_json::to_string(&prepared).map_err(|e| CliError::Output(e.to_string()))?;
+    output::write_kept(path, &json, &[])?;
+    println!(
+        "wrote the data of {} training trajectories and {} test sizes to {} ({:.1} s)",
+        prepared.training.len(),
+        prepared.tests.len(),
+        path.display(),
+        clock.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
