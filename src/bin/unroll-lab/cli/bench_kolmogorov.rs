@@ -30,8 +30,16 @@ use unroll_lab::numerics::kolmogorov::statistics::{
     PAPER_TIME_SCALES,
 };
 use unroll_lab::numerics::kolmogorov::system::Kolmogorov;
-use unroll_lab::numerics::kolmogorov::{preset, CoarseSolver, SpectralSolver, TimeScheme};
+use unroll_lab::numerics::kolmogorov::{
+    preset, CoarseSolver, KolmogorovError, SpectralSolver, TimeScheme,
+};
 use unroll_lab::numerics::study::contract::physics::PhysicalSystem;
+
+impl From<KolmogorovError> for CliError {
+    fn from(err: KolmogorovError) -> Self {
+        CliError::Solver(err.to_string())
+    }
+}
 
 /// Fine steps per coarse step (0.02 / 0.005).
 const FINE_PER_COARSE: usize = 4;

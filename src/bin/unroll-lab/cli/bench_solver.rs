@@ -11,7 +11,15 @@ use unroll_lab::numerics::backend;
 use unroll_lab::numerics::ks::data::{training_set, DataConfig, TRAIN_SCALES};
 use unroll_lab::numerics::ks::initial::{train_ic, TRAIN_IC_PARAMETERS};
 use unroll_lab::numerics::ks::tensor::read_rows;
-use unroll_lab::numerics::ks::{KsConfig, Precision, ReferenceSolver, Scheme, TensorSolver};
+use unroll_lab::numerics::ks::{
+    KsConfig, KsError, Precision, ReferenceSolver, Scheme, TensorSolver,
+};
+
+impl From<KsError> for CliError {
+    fn from(err: KsError) -> Self {
+        CliError::Solver(err.to_string())
+    }
+}
 
 #[derive(Debug, Args)]
 pub struct BenchSolverArgs {
