@@ -7,28 +7,12 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { launch } from "./browser.mjs";
+import { recordWorkerLosses, firstLossAt } from "./worker-losses.mjs";
 
 const base = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080/";
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
-
-/// Times every worker's first `Losses` message (performance.now(), ms).
-function timeFirstLosses() {
-  window.__firstLosses = null;
-  const NativeWorker = window.Worker;
-  window.Worker = class extends NativeWorker {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener("message", (event) => {
-        const data = event.data;
-        if (typeof data === "string" && data.startsWith('{"Event":{"Losses"') && window.__firstLosses === null) {
-          window.__firstLosses = performance.now();
-        }
-      });
-    }
-  };
-}
 
 /// Fills the coefficient boxes: every one not in `values` is cleared (0).
 async function typeCoefficients(page, values) {
@@ -41,7 +25,7 @@ test("a typed equation is checked, runs a tiny study and is shared by its URL", 
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (err) => errors.push(String(err)));
-  await page.addInitScript(timeFirstLosses);
+  await page.addInitScript(recordWorkerLosses);
   await page.goto(`${base}?seeds=1&iterations=3&device=cpu`);
   await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 300_000 });
   assert.equal(await page.isVisible("#equation"), false, "the editor is hidden for KS");
@@ -86,8 +70,8 @@ test("a typed equation is checked, runs a tiny study and is shared by its URL", 
   const clicked = Date.now();
   const clickedAt = await page.evaluate(() => performance.now());
   await page.click("#run");
-  await page.waitForFunction(() => window.__firstLosses !== null, null, { timeout: 300_000 });
-  const firstLosses = (await page.evaluate(() => window.__firstLosses) - clickedAt) / 1000;
+  await page.waitForFunction(firstLossAt, null, { timeout: 300_000 });
+  const firstLosses = (await page.evaluate(firstLossAt) - clickedAt) / 1000;
   await page.waitForSelector("#results-table", { timeout: 600_000 });
   console.log(
     `your equation (N = 48, e2e dev build): checks ${checkSeconds.toFixed(1)} s, `

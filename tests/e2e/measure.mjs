@@ -8,6 +8,7 @@
 // Usage: E2E_BASE_URL=http://127.0.0.1:PORT/ IMPORT_FILE=results.json node measure.mjs '?device=cpu'
 import { writeFileSync } from "node:fs";
 import { launch } from "./browser.mjs";
+import { recordWorkerLosses, firstLossAt } from "./worker-losses.mjs";
 
 const base = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080/";
 const query = process.argv[2] ?? "?device=cpu";
@@ -22,31 +23,8 @@ await page.addInitScript(() => {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.__layoutShift += entry.value;
   }).observe({ type: "layout-shift", buffered: true });
-  // Every worker's loss messages, timed on arrival: per series, the first and the last
-  // (iteration reached, time); and when the first `Finished` arrived (the end of the run).
-  window.__series = {};
-  window.__finishedAt = null;
-  const NativeWorker = window.Worker;
-  window.Worker = class extends NativeWorker {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener("message", (event) => {
-        const data = event.data;
-        if (typeof data !== "string") return;
-        const now = performance.now();
-        if (data.startsWith('{"Event":{"Losses"')) {
-          const losses = JSON.parse(data).Event.Losses;
-          const reached = losses.first_iteration + losses.values.length;
-          const series = (window.__series[losses.series] ??= { first: null, last: null });
-          if (!series.first) series.first = { reached, now };
-          series.last = { reached, now };
-        } else if (data.startsWith('{"Event":{"Finished"') && window.__finishedAt === null) {
-          window.__finishedAt = now;
-        }
-      });
-    }
-  };
 });
+await page.addInitScript(recordWorkerLosses);
 const cdp = await page.context().newCDPSession(page);
 await cdp.send("Performance.enable");
 const taskSeconds = async () =>
@@ -101,7 +79,7 @@ const status = await page.textContent("#status");
 const workers = (await page.$$("#workers li")).length;
 console.log(`workers used: ${workers}`);
 console.log(`run: ${seconds.toFixed(1)} s (${status.trim()})`);
-const firstLoss = Math.min(...Object.values(await page.evaluate(() => window.__series)).map((s) => s.first.now));
+const firstLoss = await page.evaluate(firstLossAt);
 console.log(`Run → first training losses: ${((firstLoss - clickedAt) / 1000).toFixed(1)} s; Run → results: ${seconds.toFixed(1)} s`);
 console.log(`long tasks during the run: ${describe(during)}; at its end: ${describe(atEnd)}`);
 const top = [...runTasks].sort((a, b) => b.ms - a.ms).slice(0, 5).map((t) => `${t.ms.toFixed(0)} ms at ${(t.start / 1000).toFixed(1)} s`);
