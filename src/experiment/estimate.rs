@@ -119,6 +119,7 @@ impl RunEstimate {
                 format_seconds(seconds),
                 self.workers,
                 match self.data_seconds() {
+                    _ if self.cost.data_flops == 0.0 => "data downloaded".to_string(),
                     Some(data) => format!("data ≈ {}", format_seconds(data)),
                     None => "data not timed".to_string(),
                 },
@@ -212,6 +213,9 @@ mod tests {
         };
         assert_eq!(untimed_data.seconds(), Some(busiest / rate));
         assert!(untimed_data.summary().contains("data not timed"));
+        let mut downloaded = estimate.clone();
+        downloaded.cost.data_flops = 0.0;
+        assert!(downloaded.summary().contains("data downloaded"));
         let slow = RunEstimate {
             flop_rate: Some(rate / 100.0),
             ..estimate.clone()

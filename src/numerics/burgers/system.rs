@@ -108,7 +108,12 @@ impl SystemDescription for Burgers {
         data.scales.len() * TRAIN_ICS
     }
 
-    fn data_flops(&self, data: &TrainDataConfig, eval: Option<&EvalConfig>) -> f64 {
+    fn data_flops(
+        &self,
+        data: &TrainDataConfig,
+        _solver: &SolverSetup,
+        eval: Option<&EvalConfig>,
+    ) -> f64 {
         super::data_cost::data_flops(data, eval)
     }
 

@@ -167,7 +167,12 @@ impl SystemDescription for CustomSystem {
         data.scales.len() * self.equation.states
     }
 
-    fn data_flops(&self, data: &TrainDataConfig, eval: Option<&EvalConfig>) -> f64 {
+    fn data_flops(
+        &self,
+        data: &TrainDataConfig,
+        _solver: &SolverSetup,
+        eval: Option<&EvalConfig>,
+    ) -> f64 {
         let eq = self.equation;
         let training = data.scales.len() * eq.states * (data.warmup_steps + data.frames);
         let tests = eval.map_or(0, |e| {

@@ -14,6 +14,7 @@ use num_complex::Complex64;
 use super::config::{check_reynolds, COARSE_RESOLUTION, FINE_DT, FINE_RESOLUTION};
 use super::initial::{random_vorticity, DEFAULT_MAX_WAVENUMBER, DEFAULT_RMS};
 use super::spectral::SpectralSolver;
+use super::shipped_frames::{self, Window};
 use super::spun_up;
 use super::staggered::{coarse_from_fine, coarse_point_sampled};
 use super::KolmogorovError;
@@ -100,6 +101,31 @@ impl Run {
             forcing: solver.forcing(),
             seed,
         }
+    }
+
+    /// Bytes of [`Run::encode`]: `u32` N, `f64` Re, `f64` fine dt, `f64` forcing, `u64` seed.
+    pub const BYTES: usize = 4 + 8 * 3 + 8;
+
+    /// Appends the run's little-endian bytes (the header of the shipped files) to `out`.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&(self.resolution as u32).to_le_bytes());
+        for value in [self.reynolds, self.dt, self.forcing] {
+            out.extend_from_slice(&value.to_le_bytes());
+        }
+        out.extend_from_slice(&self.seed.to_le_bytes());
+    }
+
+    /// The run whose [`Run::encode`] bytes start `bytes`, or `None` when they are too short.
+    pub fn decode(bytes: &[u8]) -> Option<Self> {
+        let bytes = bytes.get(..Self::BYTES)?;
+        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        Some(Self {
+            resolution: u32::from_le_bytes(bytes[..4].try_into().expect("4 bytes")) as usize,
+            reynolds: f64::from_bits(u64_at(4)),
+            dt: f64::from_bits(u64_at(12)),
+            forcing: f64::from_bits(u64_at(20)),
+            seed: u64_at(28),
+        })
     }
 
     /// The solver of this run.
@@ -245,6 +271,28 @@ pub fn coarse_frames(
     Ok(out)
 }
 
+/// The f32 values `[frames · 2·32²]` of `window`, computed ([`coarse_frames`], rounded to
+/// f32 as the data store them) without reading shipped frames: how those are made and checked.
+pub fn computed_frames(window: &Window) -> Result<Vec<f32>, KolmogorovError> {
+    let Window {
+        run,
+        sampling,
+        start,
+        frames,
+    } = *window;
+    let states = coarse_frames(run.reynolds, run.seed, start, frames, sampling)?;
+    Ok(states.iter().flatten().map(|&v| v as f32).collect())
+}
+
+/// The f32 values `[frames · 2·32²]` of `window`: the shipped frames where they cover it
+/// ([`shipped_frames`]), else computed.
+fn frames_of(window: &Window) -> Result<Vec<f32>, KolmogorovError> {
+    match shipped_frames::installed(window) {
+        Some(values) => Ok(values),
+        None => computed_frames(window),
+    }
+}
+
 /// Training trajectory `index` at `reynolds` (stored f32; `scale` holds Re): its own run, from
 /// coarse frame `spinup_frames` on.
 pub fn training_trajectory(
@@ -254,13 +302,17 @@ pub fn training_trajectory(
     frames: usize,
     sampling: Sampling,
 ) -> Result<Trajectory, KolmogorovError> {
-    let seed = TRAIN_SEED + index as u64;
-    let states = coarse_frames(reynolds, seed, spinup_frames, frames, sampling)?;
+    let window = Window {
+        run: Run::study(reynolds, TRAIN_SEED + index as u64)?,
+        sampling,
+        start: spinup_frames,
+        frames,
+    };
     Ok(Trajectory {
         scale: reynolds,
         domain_size: std::f64::consts::TAU,
         resolution: frame_values(),
-        values: states.iter().flatten().map(|&v| v as f32).collect(),
+        values: frames_of(&window)?,
     })
 }
 
@@ -280,11 +332,15 @@ pub fn test_truth(
     rollout_steps: usize,
     sampling: Sampling,
 ) -> Result<Vec<Vec<f64>>, KolmogorovError> {
-    let start = test_start(start, test);
-    let frames = coarse_frames(reynolds, seed, start, rollout_steps + 1, sampling)?;
-    Ok(frames
-        .into_iter()
-        .map(|f| f.into_iter().map(|v| v as f32 as f64).collect())
+    let window = Window {
+        run: Run::study(reynolds, seed)?,
+        sampling,
+        start: test_start(start, test),
+        frames: rollout_steps + 1,
+    };
+    Ok(frames_of(&window)?
+        .chunks_exact(frame_values())
+        .map(|frame| frame.iter().map(|&v| f64::from(v)).collect())
         .collect())
 }
 

@@ -30,7 +30,7 @@ pub const MAGIC: &[u8; 8] = b"ULKSPUN1";
 /// cheap to make again, so a test can check that the files are this solver's.
 pub const PROBE_FRAME: usize = 2;
 /// Bytes before the spectrum.
-const HEADER_BYTES: usize = 8 + 4 + 8 * 3 + 8 + 8;
+const HEADER_BYTES: usize = 8 + Run::BYTES + 8;
 
 /// A run's spectrum at one coarse frame.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,11 +56,7 @@ impl SpunUpState {
     pub fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(HEADER_BYTES + 16 * self.spectrum.len());
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(self.run.resolution as u32).to_le_bytes());
-        for value in [self.run.reynolds, self.run.dt, self.run.forcing] {
-            out.extend_from_slice(&value.to_le_bytes());
-        }
-        out.extend_from_slice(&self.run.seed.to_le_bytes());
+        self.run.encode(&mut out);
         out.extend_from_slice(&(self.frame as u64).to_le_bytes());
         for z in &self.spectrum {
             out.extend_from_slice(&z.re.to_le_bytes());
@@ -81,14 +77,8 @@ impl SpunUpState {
         }
         let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
         let f64_at = |at: usize| f64::from_bits(u64_at(at));
-        let resolution = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
-        let run = Run {
-            resolution,
-            reynolds: f64_at(12),
-            dt: f64_at(20),
-            forcing: f64_at(28),
-            seed: u64_at(36),
-        };
+        let run = Run::decode(&bytes[8..]).expect("the header's length is checked");
+        let resolution = run.resolution;
         let frame = u64_at(44) as usize;
         let modes = resolution * resolution;
         if bytes.len() != HEADER_BYTES + 16 * modes {

@@ -10,7 +10,7 @@ use super::data::{self, Sampling, TEST_SEED};
 use super::setup::{Setup, SETUPS};
 use super::staggered::vorticity_from_velocity;
 use super::stepper::FlowStep;
-use super::{metrics, preset, spun_up, PisoDiagonal, TimeScheme};
+use super::{metrics, preset, shipped_frames, spun_up, PisoDiagonal, TimeScheme};
 use crate::numerics::backend;
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::study::contract::description::SystemDescription;
@@ -153,8 +153,16 @@ impl SystemDescription for Kolmogorov {
         data.scales.len()
     }
 
-    fn data_flops(&self, data: &TrainDataConfig, eval: Option<&EvalConfig>) -> f64 {
-        super::data_cost::data_flops(data, eval).unwrap_or(f64::NAN)
+    fn data_flops(
+        &self,
+        data: &TrainDataConfig,
+        solver: &SolverSetup,
+        eval: Option<&EvalConfig>,
+    ) -> f64 {
+        sampling_of(solver)
+            .ok()
+            .and_then(|sampling| super::data_cost::data_flops(data, eval, sampling).ok())
+            .unwrap_or(f64::NAN)
     }
 
     fn solver_setups(&self) -> &'static [SetupWords] {
@@ -230,7 +238,11 @@ impl SystemDescription for Kolmogorov {
     }
 
     fn data_assets(&self, config: &StudyConfig) -> Vec<String> {
-        spun_up::needed_by(&config.base.data, &config.eval).unwrap_or_default()
+        let (data, eval) = (&config.base.data, &config.eval);
+        sampling_of(&config.base.solver)
+            .ok()
+            .and_then(|sampling| shipped_frames::needed_by(data, eval, sampling).ok())
+            .unwrap_or_default()
     }
 
     fn error_over_whole_rollout(&self) -> bool {
@@ -262,11 +274,17 @@ impl PhysicalSystem for Kolmogorov {
     }
 
     fn install_data_asset(&self, bytes: &[u8]) -> Result<(), TrainError> {
-        spun_up::install(bytes).map_err(invalid)
+        if bytes.starts_with(shipped_frames::MAGIC) {
+            shipped_frames::install(bytes).map_err(invalid)
+        } else {
+            spun_up::install(bytes).map_err(invalid)
+        }
     }
 
     fn make_data_assets(&self) -> Result<Vec<(String, Vec<u8>)>, TrainError> {
-        spun_up::make_all().map_err(invalid)
+        let mut files = spun_up::make_all().map_err(invalid)?;
+        files.extend(shipped_frames::make_all().map_err(invalid)?);
+        Ok(files)
     }
 
     fn training_trajectory(

@@ -89,7 +89,12 @@ impl SystemDescription for Ks {
         data.scales.len() * TRAIN_IC_PARAMETERS.len()
     }
 
-    fn data_flops(&self, data: &TrainDataConfig, eval: Option<&EvalConfig>) -> f64 {
+    fn data_flops(
+        &self,
+        data: &TrainDataConfig,
+        _solver: &SolverSetup,
+        eval: Option<&EvalConfig>,
+    ) -> f64 {
         super::data_cost::data_flops(data, eval)
     }
 

@@ -73,7 +73,11 @@ pub fn cost(config: &StudyConfig, system: &dyn SystemDescription) -> Cost {
         iterations: 0,
         training_flops: 0.0,
         evaluation_flops: 0.0,
-        data_flops: system.data_flops(&config.base.data, Some(&config.eval)),
+        data_flops: system.data_flops(
+            &config.base.data,
+            &config.base.solver,
+            Some(&config.eval),
+        ),
         memory_bytes: memory_bytes(config, system),
     };
     for variant in config.variants() {
@@ -172,7 +176,7 @@ pub fn time_data(
     let start = now_secs();
     let trajectories = system.training_data(&config.data, &config.solver)?;
     let seconds = now_secs() - start;
-    let flops = system.data_flops(&config.data, None);
+    let flops = system.data_flops(&config.data, &config.solver, None);
     let rate = (seconds > 0.0 && flops > 0.0).then(|| flops / seconds);
     Ok((trajectories, rate.filter(|r| r.is_finite())))
 }
@@ -452,6 +456,6 @@ mod tests {
         };
         let (data, rate) = time_data(&Ks, &config, &tick).expect("data");
         assert_eq!(data.len(), Ks.training_trajectories(&config.data));
-        assert_eq!(rate, Some(Ks.data_flops(&config.data, None) / 0.5));
+        assert_eq!(rate, Some(Ks.data_flops(&config.data, &config.solver, None) / 0.5));
     }
 }

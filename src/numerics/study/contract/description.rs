@@ -196,9 +196,15 @@ pub trait SystemDescription: Sync {
     fn lighten_for_browser(&self, _config: &mut StudyConfig) {}
 
     /// Counted FLOPs of making the training data of `data` and, when given, the test truths of
-    /// `eval` with the system's f64 ground truth (what shipped files cover is not counted): the
-    /// estimate's data phase, at the data FLOP rate measured on the same device.
-    fn data_flops(&self, data: &TrainDataConfig, eval: Option<&EvalConfig>) -> f64;
+    /// `eval` with the system's f64 ground truth for the coarse set-up `solver` (what shipped
+    /// files cover is not counted): the estimate's data phase, at the data FLOP rate measured
+    /// on the same device.
+    fn data_flops(
+        &self,
+        data: &TrainDataConfig,
+        solver: &SolverSetup,
+        eval: Option<&EvalConfig>,
+    ) -> f64;
 
     /// The files this system ships beside the page that make `config`'s data cheaper (paths
     /// from the site root, e.g. Kolmogorov's spun-up states): a worker fetches and installs them
