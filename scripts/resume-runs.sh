@@ -20,6 +20,13 @@ run() { # plan directory, cell list
   nice -n 10 "$binary" study run-cell --plan "results/$1/plan.json" --cell "$2" \
     --out "results/$1/cells" --jobs 1 --checkpoint-every 600 --stop-after "$left"
 }
+adopt_prediction() {
+  "$binary" study adopt --plan results/ks-paper-prediction/plan.json \
+    --from-plan results/ks-paper-official/plan.json --from results/ks-paper-official/cells \
+    results/ks-paper-prediction/cells
+}
 run kolmogorov-tenth 0-17 &
-{ run ks-paper-official 0-17 && run ks-paper-prediction 0-11; } &
+# The prediction plan's seeds 0–2 are the official plan's P-ONE and P-NOG cells: adopted
+# (`study adopt`), not trained again; its seeds 3–5 run first.
+{ run ks-paper-official 0-17 && adopt_prediction && run ks-paper-prediction 3-5,9-11,0-2,6-8; } &
 wait

@@ -1,6 +1,7 @@
-//! `unroll-lab study plan | run-cell | merge | status | slurm`: a study run cell by cell through
-//! the files merges into the one-process study's results; reruns skip done cells; bad plans,
-//! indices and directories exit 2 with one line; missing cells are named. The real Slurm run is
+//! `unroll-lab study plan | run-cell | merge | status | slurm | adopt`: a study run cell by cell
+//! through the files merges into the one-process study's results; reruns skip done cells; a
+//! plan adopts the cells another plan ran; bad plans, indices and directories exit 2 with one
+//! line; missing cells are named. The real Slurm run is
 //! `tests/cluster/run.sh`.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -583,4 +584,74 @@ fn a_plan_keeps_the_chosen_sizes() {
     let mut args = base.to_vec();
     args.extend(["--sizes", "8by5"]);
     assert_usage_error("study", &args, "is not C×D");
+}
+
+/// A plan of three seeds adopts the two seeds another plan ran and merges into the one-process
+/// results of three seeds.
+#[test]
+fn a_plan_adopts_the_cells_another_plan_ran() {
+    let dir = scratch("cells", "adopt");
+    let flags = |seeds: &'static str| {
+        let mut flags = tiny_study(ITERATIONS).to_vec();
+        flags.splice(2..4, ["--seeds", seeds]);
+        flags.splice(8..10, ["--modes", "predict"]);
+        flags.splice(10..12, ["--modalities", "nog"]);
+        flags
+    };
+    let (two, three) = (dir.join("two"), dir.join("three"));
+    std::fs::create_dir_all(&two).expect("dir");
+    std::fs::create_dir_all(&three).expect("dir");
+    let (two_plan, _) = write_plan(&two, &flags("2"));
+    let (three_plan, _) = write_plan(&three, &flags("3"));
+    let (two_cells, three_cells) = (two.join("cells"), three.join("cells"));
+    let run = |plan: &Path, cells: &Path, list: &str| {
+        study(&[
+            "run-cell",
+            "--plan",
+            path(plan),
+            "--cell",
+            list,
+            "--out",
+            path(cells),
+        ])
+    };
+    run(&two_plan, &two_cells, "0-1");
+    let adopted = study(&[
+        "adopt",
+        "--plan",
+        path(&three_plan),
+        "--from-plan",
+        path(&two_plan),
+        "--from",
+        path(&two_cells),
+        path(&three_cells),
+    ]);
+    assert!(
+        adopted.contains("cell 1 (P-NOG") && adopted.contains("2 cell(s) adopted"),
+        "{adopted}"
+    );
+    let rest = run(&three_plan, &three_cells, "0-2");
+    assert_eq!(
+        rest.matches("is already done: skipped").count(),
+        2,
+        "{rest}"
+    );
+    let merged = dir.join("merged.json");
+    study(&[
+        "merge",
+        "--plan",
+        path(&three_plan),
+        "--out",
+        path(&merged),
+        path(&three_cells),
+    ]);
+    let single = dir.join("single.json");
+    let mut args = vec!["--quiet", "--out", path(&single)];
+    args.extend(flags("3"));
+    study(&args);
+    assert_eq!(
+        results_without_timing(&merged),
+        results_without_timing(&single)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -13,8 +13,8 @@ use num_complex::Complex64;
 
 use super::config::{check_reynolds, COARSE_RESOLUTION, FINE_DT, FINE_RESOLUTION};
 use super::initial::{random_vorticity, DEFAULT_MAX_WAVENUMBER, DEFAULT_RMS};
-use super::spectral::SpectralSolver;
 use super::shipped_frames::{self, Window};
+use super::spectral::SpectralSolver;
 use super::spun_up;
 use super::staggered::{coarse_from_fine, coarse_point_sampled};
 use super::KolmogorovError;

@@ -378,9 +378,15 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{path}: {e} (make them: unroll-lab assets)"));
             let file = ShippedFrames::decode(&bytes).expect("decodes");
             assert_eq!(file.window, window, "{path}");
-            let first = Window { frames: 2, ..window };
+            let first = Window {
+                frames: 2,
+                ..window
+            };
             let again = data::computed_frames(&first).expect("frames");
-            assert!(again == file.values[..2 * frame_values()], "{path}: not this solver's");
+            assert!(
+                again == file.values[..2 * frame_values()],
+                "{path}: not this solver's"
+            );
         }
     }
 }

@@ -5,6 +5,7 @@ mod bench_ensemble;
 mod bench_kolmogorov;
 mod bench_solver;
 mod bench_train;
+mod cell_adopt;
 mod cell_merge;
 mod cell_plan;
 mod cell_status;

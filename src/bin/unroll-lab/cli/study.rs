@@ -12,7 +12,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::jobs::{run_cells, units, Heard, Next};
 use super::knobs::{KnobArgs, RunnerArgs};
-use super::{cell_merge, cell_plan, cell_status, output, run_cell, slurm, CliError};
+use super::{cell_adopt, cell_merge, cell_plan, cell_status, output, run_cell, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Knob, Target, Value};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::study::cells::cost::{calibrate, cost};
@@ -48,6 +48,9 @@ enum Action {
     Status(cell_status::StatusArgs),
     /// Write Slurm batch scripts: a job array over the cells and a merge job after it.
     Slurm(slurm::SlurmArgs),
+    /// Take another plan's finished cells that are cells of this plan (same training, same
+    /// tests) instead of training them again.
+    Adopt(cell_adopt::AdoptArgs),
 }
 
 /// Runs `unroll-lab study` or one of its subcommands.
@@ -59,6 +62,7 @@ pub fn dispatch(command: &StudyCommand) -> Result<(), CliError> {
         Some(Action::Merge(args)) => cell_merge::merge(args),
         Some(Action::Status(args)) => cell_status::status(args),
         Some(Action::Slurm(args)) => slurm::slurm(args),
+        Some(Action::Adopt(args)) => cell_adopt::adopt_cells(args),
     }
 }
 

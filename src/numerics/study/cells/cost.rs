@@ -73,11 +73,7 @@ pub fn cost(config: &StudyConfig, system: &dyn SystemDescription) -> Cost {
         iterations: 0,
         training_flops: 0.0,
         evaluation_flops: 0.0,
-        data_flops: system.data_flops(
-            &config.base.data,
-            &config.base.solver,
-            Some(&config.eval),
-        ),
+        data_flops: system.data_flops(&config.base.data, &config.base.solver, Some(&config.eval)),
         memory_bytes: memory_bytes(config, system),
     };
     for variant in config.variants() {
@@ -456,6 +452,9 @@ mod tests {
         };
         let (data, rate) = time_data(&Ks, &config, &tick).expect("data");
         assert_eq!(data.len(), Ks.training_trajectories(&config.data));
-        assert_eq!(rate, Some(Ks.data_flops(&config.data, &config.solver, None) / 0.5));
+        assert_eq!(
+            rate,
+            Some(Ks.data_flops(&config.data, &config.solver, None) / 0.5)
+        );
     }
 }
