@@ -261,6 +261,14 @@ impl PhysicalSystem for Kolmogorov {
         super::simulate::simulate(request)
     }
 
+    fn bench_statistics(
+        &self,
+        request: &crate::numerics::study::contract::statistics::StatisticsRequest,
+        emit: crate::numerics::study::contract::statistics::Emit<'_>,
+    ) -> Result<(), crate::numerics::study::contract::simulate::SimulateError> {
+        super::statistics_bench::bench_statistics(request, emit)
+    }
+
     fn install_data_asset(&self, bytes: &[u8]) -> Result<(), TrainError> {
         spun_up::install(bytes).map_err(invalid)
     }

@@ -5,8 +5,9 @@
 //! device) and, where it has one, a [`playground::Playground`]; the registry
 //! (`numerics::system`) finds them. [`config`] is the grid they are asked to run:
 //! [`config::StudyConfig`], the [`config::Preset`]s that name grids, the bounds and a study's
-//! identity; [`published`] types the paper's numbers a system lists, [`simulate`] what `unroll-lab simulate`
-//! asks of a system's own solvers. This room imports no other room of the study.
+//! identity; [`published`] types the paper's numbers a system lists, [`simulate`] what
+//! `unroll-lab simulate` asks of a system's own solvers, [`statistics`] what `unroll-lab bench
+//! statistics` asks. This room imports no other room of the study.
 
 pub mod config;
 pub mod description;
@@ -14,3 +15,4 @@ pub mod physics;
 pub mod playground;
 pub mod published;
 pub mod simulate;
+pub mod statistics;

@@ -9,6 +9,7 @@ use burn::tensor::Device;
 
 use super::description::SystemDescription;
 use super::simulate::{SimulateError, SimulateRequest};
+use super::statistics::{Emit, StatisticsRequest};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{EnsembleTrainer, Mode, TrainConfig, TrainError, Trainer};
@@ -243,6 +244,20 @@ pub trait PhysicalSystem: SystemDescription {
     fn simulate(&self, _request: &SimulateRequest) -> Result<String, SimulateError> {
         Err(SimulateError::Usage(format!(
             "{} cannot be simulated from the CLI",
+            self.title()
+        )))
+    }
+
+    /// The statistics of the system's developed flow and its solvers' speed as `unroll-lab
+    /// bench statistics` asks for them, printed through `emit` (each system documents its flags
+    /// and its figures; by default none: a usage error).
+    fn bench_statistics(
+        &self,
+        _request: &StatisticsRequest,
+        _emit: Emit<'_>,
+    ) -> Result<(), SimulateError> {
+        Err(SimulateError::Usage(format!(
+            "{} has no statistics bench",
             self.title()
         )))
     }

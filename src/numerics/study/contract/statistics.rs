@@ -1,0 +1,33 @@
+//! A system's developed-flow statistics and its solvers' speed, as `unroll-lab bench statistics
+//! --system NAME` asks for them: the settings as given ([`StatisticsRequest`]; each system reads
+//! those it takes, fills its own defaults and refuses the others). The system prints its figures
+//! line by line through the caller's [`Emit`] (`PhysicalSystem::bench_statistics`); what can go
+//! wrong is a [`SimulateError`], as for the system's other command on its own solvers.
+
+pub use super::simulate::SimulateError;
+
+/// Prints one line of a bench's output (the CLI passes `println!`).
+pub type Emit<'a> = &'a mut dyn FnMut(&str);
+
+/// The settings of one statistics bench as given (`None` / `false`: not given).
+#[derive(Debug, Clone, Default)]
+pub struct StatisticsRequest {
+    /// A Reynolds number.
+    pub reynolds: Option<f64>,
+    /// Spin-up time of the truth from the seeded random field (time units).
+    pub spinup_time: Option<f64>,
+    /// Truth frames sampled after the spin-up.
+    pub samples: Option<usize>,
+    /// Largest lag of the autocorrelation, in coarse steps.
+    pub max_lag: Option<usize>,
+    /// Coarse steps of the coarse solvers' runs.
+    pub coarse_steps: Option<usize>,
+    /// The coarse solvers' time schemes by name, comma-separated.
+    pub coarse_scheme: Option<String>,
+    /// The paper's figures on the system's test truth instead of the run.
+    pub paper_tests: bool,
+    /// Seed of the random initial field.
+    pub seed: Option<u64>,
+    /// The figures as JSON instead of a table.
+    pub json: bool,
+}
