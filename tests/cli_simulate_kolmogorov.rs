@@ -382,7 +382,8 @@ fn bad_files_exit_2_with_one_line() {
 }
 
 /// `bench statistics --system kolmogorov` is the flow's own bench (its figures as JSON, its
-/// flags checked by the system); a system without a statistics bench is refused with exit 2.
+/// flags checked by the system); a system without a statistics or a solver bench is refused
+/// with exit 2.
 #[test]
 fn bench_statistics_is_a_systems_capability() {
     let args = [
@@ -411,6 +412,11 @@ fn bench_statistics_is_a_systems_capability() {
         "bench",
         &["statistics", "--system", "ks"],
         "has no statistics bench",
+    );
+    common::assert_usage_error(
+        "bench",
+        &["solver", "--system", "kolmogorov"],
+        "has no solver bench",
     );
     common::assert_usage_error(
         "bench",

@@ -26,8 +26,8 @@ use super::statistics::{
 use super::system::Kolmogorov;
 use super::{preset, CoarseSolver, SpectralSolver, TimeScheme};
 use crate::numerics::backend;
+use crate::numerics::study::contract::bench::{Emit, SimulateError, StatisticsRequest};
 use crate::numerics::study::contract::physics::PhysicalSystem;
-use crate::numerics::study::contract::statistics::{Emit, SimulateError, StatisticsRequest};
 
 /// Fine steps per coarse step (0.02 / 0.005).
 const FINE_PER_COARSE: usize = 4;

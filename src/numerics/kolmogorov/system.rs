@@ -263,8 +263,8 @@ impl PhysicalSystem for Kolmogorov {
 
     fn bench_statistics(
         &self,
-        request: &crate::numerics::study::contract::statistics::StatisticsRequest,
-        emit: crate::numerics::study::contract::statistics::Emit<'_>,
+        request: &crate::numerics::study::contract::bench::StatisticsRequest,
+        emit: crate::numerics::study::contract::bench::Emit<'_>,
     ) -> Result<(), crate::numerics::study::contract::simulate::SimulateError> {
         super::statistics_bench::bench_statistics(request, emit)
     }

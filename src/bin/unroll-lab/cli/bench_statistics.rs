@@ -6,7 +6,7 @@
 use clap::Args;
 
 use super::CliError;
-use unroll_lab::numerics::study::contract::statistics::StatisticsRequest;
+use unroll_lab::numerics::study::contract::bench::StatisticsRequest;
 use unroll_lab::numerics::system::System;
 
 #[derive(Debug, Args)]

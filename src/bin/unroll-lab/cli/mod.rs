@@ -68,7 +68,8 @@ enum Command {
 
 #[derive(Debug, Subcommand)]
 enum BenchTarget {
-    /// Solver throughput (36 trajectories × 48 points) and training-set generation time.
+    /// A system's solver throughput and training-set generation time (`--system`, default ks:
+    /// 36 trajectories × 48 points).
     Solver(bench_solver::BenchSolverArgs),
     /// A system's developed-flow statistics (vorticity rms, integral time scale) and its
     /// solvers' speed and stability (`--system`: a system that has such a bench).
@@ -84,9 +85,6 @@ pub enum CliError {
     Usage(String),
     #[error(transparent)]
     Simulate(#[from] SimulateError),
-    /// A system bench's own solver error (`bench solver`), in its words.
-    #[error("{0}")]
-    Solver(String),
     #[error(transparent)]
     Train(#[from] TrainError),
     #[error(transparent)]

@@ -7,9 +7,9 @@
 
 use burn::tensor::Device;
 
+use super::bench::{Emit, SolverBenchRequest, StatisticsRequest};
 use super::description::SystemDescription;
 use super::simulate::{SimulateError, SimulateRequest};
-use super::statistics::{Emit, StatisticsRequest};
 use crate::numerics::train::config::TrainDataConfig;
 use crate::numerics::train::step::Stepper;
 use crate::numerics::train::{EnsembleTrainer, Mode, TrainConfig, TrainError, Trainer};
@@ -258,6 +258,20 @@ pub trait PhysicalSystem: SystemDescription {
     ) -> Result<(), SimulateError> {
         Err(SimulateError::Usage(format!(
             "{} has no statistics bench",
+            self.title()
+        )))
+    }
+
+    /// Its solvers' throughput and the time its training set takes to make, as `unroll-lab
+    /// bench solver` asks for them, printed through `emit` (each system documents its flags and
+    /// its figures; by default none: a usage error).
+    fn bench_solver(
+        &self,
+        _request: &SolverBenchRequest,
+        _emit: Emit<'_>,
+    ) -> Result<(), SimulateError> {
+        Err(SimulateError::Usage(format!(
+            "{} has no solver bench",
             self.title()
         )))
     }

@@ -1,8 +1,9 @@
-//! A system's developed-flow statistics and its solvers' speed, as `unroll-lab bench statistics
-//! --system NAME` asks for them: the settings as given ([`StatisticsRequest`]; each system reads
-//! those it takes, fills its own defaults and refuses the others). The system prints its figures
-//! line by line through the caller's [`Emit`] (`PhysicalSystem::bench_statistics`); what can go
-//! wrong is a [`SimulateError`], as for the system's other command on its own solvers.
+//! A system's own benches, as `unroll-lab bench statistics|solver --system NAME` asks for them:
+//! the settings as given ([`StatisticsRequest`], [`SolverBenchRequest`]; each system reads
+//! those it takes and fills its own defaults). The system prints its figures line by line
+//! through the caller's [`Emit`] (`PhysicalSystem::bench_statistics`,
+//! `PhysicalSystem::bench_solver`); what can go wrong is a [`SimulateError`], as for the
+//! system's other command on its own solvers.
 
 pub use super::simulate::SimulateError;
 
@@ -28,6 +29,17 @@ pub struct StatisticsRequest {
     pub paper_tests: bool,
     /// Seed of the random initial field.
     pub seed: Option<u64>,
+    /// The figures as JSON instead of a table.
+    pub json: bool,
+}
+
+/// The settings of one solver bench as given (`None` / `false`: not given).
+#[derive(Debug, Clone, Default)]
+pub struct SolverBenchRequest {
+    /// Learned steps timed per measurement.
+    pub steps: Option<usize>,
+    /// Frames kept per trajectory for the training-set timing.
+    pub kept_frames: Option<usize>,
     /// The figures as JSON instead of a table.
     pub json: bool,
 }
