@@ -26,7 +26,9 @@ use super::statistics::{
 use super::system::Kolmogorov;
 use super::{preset, CoarseSolver, SpectralSolver, TimeScheme};
 use crate::numerics::backend;
-use crate::numerics::study::contract::bench::{Emit, SimulateError, StatisticsRequest};
+use crate::numerics::study::contract::bench::{
+    emit_figures, Emit, SimulateError, StatisticsRequest,
+};
 use crate::numerics::study::contract::physics::PhysicalSystem;
 
 /// Fine steps per coarse step (0.02 / 0.005).
@@ -299,15 +301,10 @@ pub fn bench_statistics(request: &StatisticsRequest, emit: Emit<'_>) -> Result<(
         spectral_steps_per_second,
         coarse,
     };
-    if request.json {
-        let text = serde_json::to_string_pretty(&bench)
-            .map_err(|err| SimulateError::Output(err.to_string()))?;
-        emit(&text);
-    } else {
-        print_truth(&bench, emit);
-        print_coarse(&bench, emit);
-    }
-    Ok(())
+    emit_figures(&bench, request.json, emit, |bench, emit| {
+        print_truth(bench, emit);
+        print_coarse(bench, emit);
+    })
 }
 
 /// The table's truth lines.

@@ -14,7 +14,9 @@ use super::initial::{train_ic, TRAIN_IC_PARAMETERS};
 use super::tensor::read_rows;
 use super::{KsConfig, Precision, ReferenceSolver, Scheme, TensorSolver};
 use crate::numerics::backend;
-use crate::numerics::study::contract::bench::{Emit, SimulateError, SolverBenchRequest};
+use crate::numerics::study::contract::bench::{
+    emit_figures, Emit, SimulateError, SolverBenchRequest,
+};
 
 /// One solver throughput figure.
 #[derive(Debug, Serialize)]
@@ -135,14 +137,7 @@ pub fn bench_solver(request: &SolverBenchRequest, emit: Emit<'_>) -> Result<(), 
         training_set_kept_frames: set.first().map_or(0, |t| t.frames()),
         training_set_seconds,
     };
-    if request.json {
-        let text = serde_json::to_string_pretty(&bench)
-            .map_err(|err| SimulateError::Output(err.to_string()))?;
-        emit(&text);
-    } else {
-        print_bench(&bench, emit);
-    }
-    Ok(())
+    emit_figures(&bench, request.json, emit, print_bench)
 }
 
 /// The table.

@@ -10,6 +10,23 @@ pub use super::simulate::SimulateError;
 /// Prints one line of a bench's output (the CLI passes `println!`).
 pub type Emit<'a> = &'a mut dyn FnMut(&str);
 
+/// Emits `figures` as pretty JSON when `json`, else as the bench's own `table`.
+pub fn emit_figures<T: serde::Serialize>(
+    figures: &T,
+    json: bool,
+    emit: Emit<'_>,
+    table: impl FnOnce(&T, Emit<'_>),
+) -> Result<(), SimulateError> {
+    if json {
+        let text = serde_json::to_string_pretty(figures)
+            .map_err(|err| SimulateError::Output(err.to_string()))?;
+        emit(&text);
+    } else {
+        table(figures, emit);
+    }
+    Ok(())
+}
+
 /// The settings of one statistics bench as given (`None` / `false`: not given).
 #[derive(Debug, Clone, Default)]
 pub struct StatisticsRequest {
