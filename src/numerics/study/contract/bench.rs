@@ -2,8 +2,8 @@
 //! the settings as given ([`StatisticsRequest`], [`SolverBenchRequest`]; each system reads
 //! those it takes and fills its own defaults). The system prints its figures line by line
 //! through the caller's [`Emit`] (`PhysicalSystem::bench_statistics`,
-//! `PhysicalSystem::bench_solver`); what can go wrong is a [`SimulateError`], as for the
-//! system's other command on its own solvers.
+//! `PhysicalSystem::bench_solver`); what can go wrong is a [`SimulateError`], as for
+//! `unroll-lab simulate`.
 
 pub use super::simulate::SimulateError;
 
