@@ -51,34 +51,12 @@ for t in $threads_list; do
 done
 scripts/setup.sh --native --bench
 
-# --- torch in a local venv -------------------------------------------------------------------
-venv=bench/reference/.venv
-python="$venv/bin/python"
-torch_spec="${TORCH_SPEC:-torch==2.15.0}"
-if ! "$python" -c 'import torch' >/dev/null 2>&1; then
-  base_python="${PYTHON:-python3}"
-  command -v "$base_python" >/dev/null || die "$base_python not found: install Python 3.10+ (or set PYTHON)."
-  if [ ! -x "$python" ]; then
-    echo "creating $venv ..." >&2
-    "$base_python" -m venv "$venv" \
-      || die "'$base_python -m venv' failed: install the venv module (Debian: apt-get install python3-venv)."
-  fi
-  echo "installing $torch_spec into $venv (once; about 3 GB to download on Linux x86_64) ..." >&2
-  start=$(date +%s)
-  "$python" -m pip install --progress-bar off --quiet "$torch_spec" \
-    || die "pip install $torch_spec failed: check that the Python package registry is reachable and there is disk space (df -h; about 5 GB needed)."
-  echo "torch installed in $(( $(date +%s) - start )) s" >&2
-  "$python" -c 'import torch' || die "torch installed but does not import (see the error above)."
-fi
-
-jax_spec="${JAX_SPEC:-jax==0.10.2 optax==0.2.8}"
-if ! "$python" -c 'import jax, optax' >/dev/null 2>&1; then
-  echo "installing $jax_spec into $venv (once; about 100 MB) ..." >&2
-  # shellcheck disable=SC2086 # the spec is a list of requirements
-  "$python" -m pip install --progress-bar off --quiet $jax_spec \
-    || die "pip install $jax_spec failed: check that the Python package registry is reachable."
-  "$python" -c 'import jax, optax' || die "jax installed but does not import (see the error above)."
-fi
+# --- torch and jax in the references' venv (scripts/reference-venv.sh) -----------------------
+# shellcheck source=scripts/reference-venv.sh
+. scripts/reference-venv.sh
+python="$reference_python"
+reference_install torch "${TORCH_SPEC:-torch==2.15.0}" "about 3 GB to download on Linux x86_64, 5 GB of disk"
+reference_install "jax, optax" "${JAX_SPEC:-jax==0.10.2 optax==0.2.8}" "about 100 MB"
 
 # --- our CLI -----------------------------------------------------------------------------------
 export PATH="$HOME/.cargo/bin:$PATH"

@@ -43,16 +43,10 @@ done
 [[ "$modalities" =~ ^(one|nog|wig)(,(one|nog|wig))*$ ]] || die "--modalities takes one,nog,wig, got '$modalities'"
 mkdir -p "$out"
 
-venv=bench/reference/.venv
-python="$venv/bin/python"
-if ! "$python" -c 'import torch, numpy' >/dev/null 2>&1; then
-  base_python="${PYTHON:-python3}"
-  [ -x "$python" ] || "$base_python" -m venv "$venv" \
-    || die "'$base_python -m venv' failed: install the venv module (Debian: apt-get install python3-venv)."
-  echo "installing ${TORCH_SPEC:-torch==2.15.0} and numpy into $venv (once; about 3 GB) ..." >&2
-  "$python" -m pip install --progress-bar off --quiet "${TORCH_SPEC:-torch==2.15.0}" numpy \
-    || die "pip install failed: check that the Python package registry is reachable and the disk space."
-fi
+# shellcheck source=scripts/reference-venv.sh
+. scripts/reference-venv.sh
+python="$reference_python"
+reference_install "torch, numpy" "${TORCH_SPEC:-torch==2.15.0} numpy" "about 3 GB"
 
 export PATH="$HOME/.cargo/bin:$PATH"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${UNROLL_LAB_TARGET_DIR:-$HOME/.cache/unroll-lab/target}}"

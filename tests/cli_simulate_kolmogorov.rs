@@ -380,3 +380,53 @@ fn bad_files_exit_2_with_one_line() {
     args.push("/nonexistent/unroll-lab-kolmogorov.json");
     assert_usage_error(&args, "cannot read");
 }
+
+/// `bench statistics --system kolmogorov` is the flow's own bench (its figures as JSON, its
+/// flags checked by the system); a system without a statistics or a solver bench is refused
+/// with exit 2.
+#[test]
+fn bench_statistics_is_a_systems_capability() {
+    let args = [
+        "statistics",
+        "--system",
+        "kolmogorov",
+        "--json",
+        "--spinup-time",
+        "0.02",
+        "--samples",
+        "3",
+        "--max-lag",
+        "1",
+        "--coarse-steps",
+        "2",
+        "--coarse-scheme",
+        "piso",
+    ];
+    let value = json(&common::run_cli("bench", &args));
+    assert_eq!(value["reynolds"], 600.0);
+    assert_eq!(value["samples"], 3);
+    assert_eq!(value["correlation"].as_array().map(Vec::len), Some(2));
+    assert_eq!(value["coarse"][0]["scheme"], "piso");
+    assert_eq!(value["coarse"][0]["steps"], 2);
+    common::assert_usage_error(
+        "bench",
+        &["statistics", "--system", "ks"],
+        "has no statistics bench",
+    );
+    common::assert_usage_error(
+        "bench",
+        &["solver", "--system", "kolmogorov"],
+        "has no solver bench",
+    );
+    common::assert_usage_error(
+        "bench",
+        &[
+            "statistics",
+            "--system",
+            "kolmogorov",
+            "--coarse-scheme",
+            "rk9",
+        ],
+        "unknown --coarse-scheme 'rk9'",
+    );
+}

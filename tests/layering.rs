@@ -8,7 +8,7 @@
 //!   system's folder: `train/`, `study/`, `experiment/`, `report/`, `charts/` and `ui/` reach the
 //!   physics through `PhysicalSystem` (non-test code); and no file outside them writes a
 //!   system's identifiers (`System::Ks`, the types its folder names after it) in code
-//!   (comments and string literals aside; the CLI's one-system benches excepted);
+//!   (comments and string literals aside);
 //! - the plain-data floor (`numerics/types/`) imports only the numerics' utilities;
 //! - the `numerics` folders (and top-level files) import each other without cycles;
 //! - `numerics/study/` is rooms (folders) of at most eight files, each with a module doc, that
@@ -320,15 +320,9 @@ fn system_identifiers() -> Vec<String> {
     names
 }
 
-/// Files outside the systems' folders and the registry that still name a system: the enum's
-/// own definition, and the CLI's one-system benches (`bench solver` times KS's solvers, `bench
-/// kolmogorov` the flow's) with the command table that wires them and their errors.
-const NAMING_A_SYSTEM: [&str; 4] = [
-    "numerics/types/system.rs",
-    "bin/unroll-lab/cli/bench_solver.rs",
-    "bin/unroll-lab/cli/bench_kolmogorov.rs",
-    "bin/unroll-lab/cli/mod.rs",
-];
+/// The one file outside the systems' folders and the registry that names a system: the enum's
+/// own definition.
+const NAMING_A_SYSTEM: [&str; 1] = ["numerics/types/system.rs"];
 
 #[test]
 fn only_a_systems_folder_and_the_registry_name_a_system_in_identifiers() {

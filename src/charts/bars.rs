@@ -2,6 +2,7 @@
 //! (named under it) with a ± std whisker, on a linear or log y axis, optionally a dashed
 //! reference line.
 
+use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::{SegmentedCoord, ValueFormatter};
 use plotters::coord::types::RangedCoordusize;
 use plotters::coord::Shift;
@@ -35,6 +36,27 @@ pub(crate) struct BarSpec<'t> {
 
 type XAxis = SegmentedCoord<RangedCoordusize>;
 
+/// The mesh of a chart with one bar per category (`n` of them, `label` naming each under its
+/// bar): no light grid lines, no vertical ones, the names at 10 px past six bars (else 12 px);
+/// the y axis is the caller's to style.
+pub(crate) fn category_mesh<'a, 'b, DB, Y>(
+    chart: &'b mut ChartContext<'a, DB, Cartesian2d<XAxis, Y>>,
+    n: usize,
+    label: &'b dyn Fn(&SegmentValue<usize>) -> String,
+) -> MeshStyle<'a, 'b, XAxis, Y, DB>
+where
+    DB: DrawingBackend,
+    Y: Ranged + ValueFormatter<<Y as Ranged>::ValueType>,
+{
+    let mut mesh = chart.configure_mesh();
+    mesh.light_line_style(TRANSPARENT)
+        .disable_x_mesh()
+        .x_labels(n + 1)
+        .x_label_formatter(label)
+        .x_label_style(("sans-serif", if n > 6 { 10 } else { 12 }));
+    mesh
+}
+
 /// Draws `bars` on the y axis `y` (its range's start is the bars' base), tick labels by `fmt`.
 /// Bars whose mean is not finite or not above the base are left out (their name stays).
 pub(crate) fn draw_bars<DB, Y>(
@@ -56,20 +78,13 @@ where
         SegmentValue::CenterOf(i) => names.get(*i).cloned().unwrap_or_default(),
         _ => String::new(),
     };
-    let size = if n > 6 { 10 } else { 12 };
     let mut chart = ChartBuilder::on(area)
         .caption(spec.title, title_font())
         .margin(10)
         .x_label_area_size(28)
         .y_label_area_size(64)
         .build_cartesian_2d((0..n.saturating_sub(1)).into_segmented(), y)?;
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .disable_x_mesh()
-        .x_labels(n + 1)
-        .x_label_formatter(&x_label)
-        .x_label_style(("sans-serif", size))
+    category_mesh(&mut chart, n, &x_label)
         .y_label_formatter(fmt)
         .y_label_style(label_font())
         .y_desc(spec.y_desc)

@@ -4,6 +4,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::bars::category_mesh;
 use super::kind::STABILITY_TITLE;
 use super::{draw_legend, draw_message, entries, label_font, title_font, ChartError, Swatch};
 use crate::report::results::{StabilityCounts, StudyResults};
@@ -50,13 +51,7 @@ pub fn draw_stability<DB: DrawingBackend>(
             (0..n.saturating_sub(1)).into_segmented(),
             0.0..top as f64 * 1.05,
         )?;
-    chart
-        .configure_mesh()
-        .light_line_style(TRANSPARENT)
-        .disable_x_mesh()
-        .x_labels(n + 1)
-        .x_label_formatter(&x_label)
-        .x_label_style(("sans-serif", if n > 6 { 10 } else { 12 }))
+    category_mesh(&mut chart, n, &x_label)
         .y_label_formatter(&|v| format!("{v:.0}"))
         .y_desc("tests (all seeds)")
         .label_style(label_font())

@@ -7,7 +7,7 @@ use burn::tensor::{Device, Tensor};
 use num_complex::Complex64;
 
 use super::counted::matmul;
-use super::matrices::{matrix_tensor, transpose};
+use super::matrices::{matrix_tensor, rows_tensor, transpose};
 use super::types::Precision;
 
 /// Contour points for the Kassam–Trefethen coefficients (full circle of radius 1 around `L̂h`).
@@ -128,13 +128,7 @@ impl EtdTensors {
 
     /// A `[batch, N]` state tensor on this device and precision from f64 rows.
     pub fn states(&self, rows: &[Vec<f64>]) -> Tensor<2> {
-        let values: Vec<f64> = rows.iter().flat_map(|row| row.iter().copied()).collect();
-        matrix_tensor(
-            values,
-            [rows.len(), self.points],
-            &self.device,
-            self.precision,
-        )
+        rows_tensor(rows, self.points, &self.device, self.precision)
     }
 
     /// One sub-step: `[batch, N] → [batch, N]`.

@@ -47,6 +47,17 @@ pub fn matrix_tensor(
     Tensor::<2>::from_data(TensorData::new(values, shape), (device, precision.dtype()))
 }
 
+/// A `[rows.len(), cols]` state tensor of `precision` from f64 rows of `cols` values each.
+pub fn rows_tensor(
+    rows: &[Vec<f64>],
+    cols: usize,
+    device: &Device,
+    precision: Precision,
+) -> Tensor<2> {
+    let values: Vec<f64> = rows.iter().flatten().copied().collect();
+    matrix_tensor(values, [rows.len(), cols], device, precision)
+}
+
 /// Reads a `[rows, N]` tensor back synchronously (tests and the native CLI only) as f64 rows;
 /// the error in words.
 pub fn read_rows(tensor: Tensor<2>) -> Result<Vec<Vec<f64>>, String> {

@@ -40,6 +40,21 @@ fn compact(n: usize, direction: FftDirection) -> Arc<dyn Fft<f64>> {
     }
 }
 
+/// The integer modes of an `n`-point transform in FFT order `[0, 1, …, ⌈n/2⌉−1, −⌊n/2⌋, …, −1]`
+/// (`numpy.fft.fftfreq(n, 1/n)`); `[n]`.
+pub fn fft_modes(n: usize) -> Vec<f64> {
+    let positive = n.div_ceil(2);
+    (0..n)
+        .map(|j| {
+            if j < positive {
+                j as f64
+            } else {
+                j as f64 - n as f64
+            }
+        })
+        .collect()
+}
+
 /// The FFT pair of an `N`-point grid and the nonlinear factor per mode.
 #[derive(Clone)]
 pub struct Spectral1d {

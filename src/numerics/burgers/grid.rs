@@ -39,17 +39,7 @@ impl Grid {
 
     /// Integer wavenumbers in FFT order `[0, 1, …, ⌈N/2⌉−1, −⌊N/2⌋, …, −1]`; shape `[N]`.
     pub fn wavenumbers(&self) -> Vec<f64> {
-        let n = self.resolution;
-        let positive = n.div_ceil(2);
-        (0..n)
-            .map(|j| {
-                if j < positive {
-                    j as f64
-                } else {
-                    j as f64 - n as f64
-                }
-            })
-            .collect()
+        crate::numerics::spectral1d::fft_modes(self.resolution)
     }
 
     /// The 2/3 rule: `1` where `3|k| < N` (the products of two such modes alias onto none of

@@ -8,13 +8,12 @@ use super::config::{
     TRAIN_VISCOSITIES, WARMUP_STEPS,
 };
 use crate::numerics::metrics::ERROR_HORIZON;
-use crate::numerics::nets::NetConfig;
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::train::config::{
-    Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig,
+    Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig,
 };
 use crate::numerics::train::preset::{deviations, iterations_for_epochs};
-use crate::numerics::types::{EvalConfig, SolverSetup, System};
+use crate::numerics::types::{EvalConfig, System};
 
 /// Epochs of the full budget (the KS study's).
 pub const EPOCHS: usize = 16;
@@ -44,28 +43,11 @@ pub fn eval_config() -> EvalConfig {
 
 /// The full budget of `mode` × `modality`.
 pub fn full(mode: Mode, modality: Modality) -> TrainConfig {
-    let data = train_data();
-    let unroll = UnrollConfig::default();
-    let batch = 16;
-    let trajectories = data.scales.len() * TRAIN_ICS;
-    TrainConfig {
-        net: NetConfig::default(),
-        mode,
-        alpha: 0.5,
-        modality,
-        unroll,
-        batch,
-        iterations: iterations_for_epochs(trajectories, data.frames, unroll.horizon, batch, EPOCHS),
-        optimizer: OptimizerConfig::default(),
-        seed: 0,
-        data,
-        black_box_solver: false,
-        system: System::Burgers,
-        curriculum: None,
-        gradient_guard: false,
-        solver: SolverSetup::default(),
-        order: crate::numerics::train::config::MinibatchOrder::Rounds,
-    }
+    let mut config = TrainConfig::study(System::Burgers, mode, modality, train_data(), 0);
+    let trajectories = config.data.scales.len() * TRAIN_ICS;
+    let (frames, horizon) = (config.data.frames, config.unroll.horizon);
+    config.iterations = iterations_for_epochs(trajectories, frames, horizon, config.batch, EPOCHS);
+    config
 }
 
 /// The quick budget: 600 iterations at learning rate 1e-3 ×0.9 every 100 (KS's survey budget).

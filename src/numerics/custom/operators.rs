@@ -9,32 +9,19 @@
 use num_complex::Complex64;
 
 use crate::numerics::etd::{phi1, phi2, Etdrk4Coefficients, CONTOUR_POINTS};
+use crate::numerics::spectral1d::fft_modes;
 use crate::numerics::types::{Equation, Integrator};
-
-/// Integer modes in FFT order `[0, 1, …, ⌈n/2⌉−1, −⌊n/2⌋, …, −1]`; `[n]`.
-pub fn modes(n: usize) -> Vec<f64> {
-    let positive = n.div_ceil(2);
-    (0..n)
-        .map(|j| {
-            if j < positive {
-                j as f64
-            } else {
-                j as f64 - n as f64
-            }
-        })
-        .collect()
-}
 
 /// Wavenumbers `k = m/L` (cycles per unit length, `∂ₓ ↦ ik`: PAPER.md's KS convention); `[n]`.
 pub fn wavenumbers(n: usize, length: f64) -> Vec<f64> {
     let scale = 1.0 / (n as f64 * (length / n as f64));
-    modes(n).iter().map(|m| m * scale).collect()
+    fft_modes(n).iter().map(|m| m * scale).collect()
 }
 
 /// The 2/3 rule: 1 where `3|m| < n`, else 0 (the Nyquist mode included); all 1 without
 /// dealiasing; `[n]`.
 pub fn mask(n: usize, dealias: bool) -> Vec<f64> {
-    modes(n)
+    fft_modes(n)
         .iter()
         .map(|m| {
             if !dealias || 3.0 * m.abs() < n as f64 {

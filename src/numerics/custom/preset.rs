@@ -5,13 +5,12 @@
 //! (`train`, `test`, `states`, `warmup`, `frames`, `tests`, `rollout`).
 
 use crate::numerics::metrics::ERROR_HORIZON;
-use crate::numerics::nets::NetConfig;
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::train::config::{
-    Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig,
+    Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig,
 };
 use crate::numerics::train::preset::{deviations, iterations_for_epochs};
-use crate::numerics::types::{Equation, EvalConfig, SolverSetup, System};
+use crate::numerics::types::{Equation, EvalConfig, System};
 
 /// Epochs of the full budget (the KS study's).
 pub const EPOCHS: usize = 16;
@@ -40,28 +39,11 @@ pub fn eval_config(equation: &Equation) -> EvalConfig {
 
 /// The full budget of `mode` × `modality` for the system `system` of `equation`.
 pub fn full(system: System, equation: &Equation, mode: Mode, modality: Modality) -> TrainConfig {
-    let data = train_data(equation);
-    let unroll = UnrollConfig::default();
-    let batch = 16;
-    let trajectories = data.scales.len() * equation.states;
-    TrainConfig {
-        net: NetConfig::default(),
-        mode,
-        alpha: 0.5,
-        modality,
-        unroll,
-        batch,
-        iterations: iterations_for_epochs(trajectories, data.frames, unroll.horizon, batch, EPOCHS),
-        optimizer: OptimizerConfig::default(),
-        seed: 0,
-        data,
-        black_box_solver: false,
-        order: crate::numerics::train::config::MinibatchOrder::Rounds,
-        system,
-        curriculum: None,
-        gradient_guard: false,
-        solver: SolverSetup::default(),
-    }
+    let mut config = TrainConfig::study(system, mode, modality, train_data(equation), 0);
+    let trajectories = config.data.scales.len() * equation.states;
+    let (frames, horizon) = (config.data.frames, config.unroll.horizon);
+    config.iterations = iterations_for_epochs(trajectories, frames, horizon, config.batch, EPOCHS);
+    config
 }
 
 /// The training config of `preset` (`paper`: the full budget; the others: 600 iterations at

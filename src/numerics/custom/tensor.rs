@@ -14,7 +14,7 @@ use num_complex::Complex64;
 use super::error::CustomError;
 use super::operators::{linear_symbol, NonlinearFactors, StepCoefficients};
 use crate::numerics::counted::matmul;
-use crate::numerics::matrices::{matrix_tensor, read_rows, real_operator, transpose};
+use crate::numerics::matrices::{matrix_tensor, read_rows, real_operator, rows_tensor, transpose};
 use crate::numerics::types::{Equation, Integrator, Precision};
 
 /// The real matrices of one ETD1 sub-step, row-major `[N, N]` f64 (`None`: no such term).
@@ -102,13 +102,7 @@ impl TensorSolver {
 
     /// A `[batch, N]` state tensor on this device and precision from f64 rows.
     pub fn states(&self, rows: &[Vec<f64>]) -> Tensor<2> {
-        let values: Vec<f64> = rows.iter().flatten().copied().collect();
-        matrix_tensor(
-            values,
-            [rows.len(), self.points],
-            &self.device,
-            self.precision,
-        )
+        rows_tensor(rows, self.points, &self.device, self.precision)
     }
 
     /// One ETD1 sub-step: `[batch, N] → [batch, N]`.

@@ -6,8 +6,14 @@
 //! (the f64 pseudo-spectral ETDRK4 ground truth, vorticity form), [`staggered`] (vorticity ↔
 //! staggered MAC velocity, the truth's down-sampling to the coarse grid), [`poisson`] (the exact
 //! periodic Poisson solve as matmuls), [`coarse`] (the differentiable coarse solver on burn
-//! tensors: SSP-RK3 projection scheme), [`piso`] (its default scheme, the paper's PISO; its deviations from the official step are listed there), [`stencil`] (PISO's variable-coefficient stencil as one op, hand-written on the CPU backend), [`initial`] (seeded random fields, spin-up), [`spun_up`] (the shipped spun-up states), [`shipped_frames`] (the shipped coarse frames of the page's default study), [`statistics`] (vorticity rms and
-//! integral time scale); for the study: [`data`] (training and test trajectories), [`data_cost`] (their counted FLOPs), [`metrics`]
+//! tensors: SSP-RK3 projection scheme), [`piso`] (its default scheme, the paper's PISO; its
+//! deviations from the official step are listed there), [`stencil`] (PISO's variable-coefficient
+//! stencil as one op, hand-written on the CPU backend), [`initial`] (seeded random fields,
+//! spin-up), [`spun_up`] (the shipped spun-up states), [`shipped_frames`] (the shipped coarse
+//! frames of the page's default study), [`statistics`] (vorticity rms and integral time scale),
+//! [`statistics_bench`] (`unroll-lab bench statistics`: the developed flow's statistics and the
+//! solvers' speed); for the study: [`data`] (training and test trajectories), [`data_cost`]
+//! (their counted FLOPs), [`metrics`]
 //! (velocity MSE, diverged models), [`preset`] (the paper's set-up and the reduced budgets), [`setup`] (the named coarse-solver
 //! set-ups: scheme, gradient, the official quirks) and
 //! [`system`] (the [`crate::numerics::system::PhysicalSystem`] implementation).
@@ -33,6 +39,7 @@ pub mod spectral;
 pub mod spun_up;
 pub mod staggered;
 pub mod statistics;
+pub mod statistics_bench;
 pub mod stencil;
 pub mod stepper;
 pub mod system;

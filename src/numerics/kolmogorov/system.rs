@@ -273,6 +273,14 @@ impl PhysicalSystem for Kolmogorov {
         super::simulate::simulate(request)
     }
 
+    fn bench_statistics(
+        &self,
+        request: &crate::numerics::study::contract::bench::StatisticsRequest,
+        emit: crate::numerics::study::contract::bench::Emit<'_>,
+    ) -> Result<(), crate::numerics::study::contract::simulate::SimulateError> {
+        super::statistics_bench::bench_statistics(request, emit)
+    }
+
     fn install_data_asset(&self, bytes: &[u8]) -> Result<(), TrainError> {
         if bytes.starts_with(shipped_frames::MAGIC) {
             shipped_frames::install(bytes).map_err(invalid)

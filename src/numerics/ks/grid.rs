@@ -51,18 +51,10 @@ impl Grid {
     /// `numpy.fft.fftfreq(N, d = L/N)`: `[0, 1, …, ⌈N/2⌉−1, −⌊N/2⌋, …, −1] / (N·d)`; shape `[N]`,
     /// cycles per unit length.
     pub fn wavenumbers(&self) -> Vec<f64> {
-        let n = self.resolution;
-        let scale = 1.0 / (n as f64 * self.spacing());
-        let positive = n.div_ceil(2);
-        (0..n)
-            .map(|j| {
-                let index = if j < positive {
-                    j as f64
-                } else {
-                    j as f64 - n as f64
-                };
-                index * scale
-            })
+        let scale = 1.0 / (self.resolution as f64 * self.spacing());
+        crate::numerics::spectral1d::fft_modes(self.resolution)
+            .iter()
+            .map(|index| index * scale)
             .collect()
     }
 

@@ -5,7 +5,8 @@
 //! f64 ETD1 / ETRK2 / ETDRK4), [`tensor`] (batched differentiable burn ETD1 / ETRK2),
 //! [`initial`] (training / test / user ICs), [`data`] (training and test sets, windows),
 //! [`preset`] (the study's budgets and test set), [`stepper`] (the hybrid step in each mode),
-//! [`evaluate`] (test truths, the ETD1 baseline, the metrics), [`system`] (KS as the study's
+//! [`evaluate`] (test truths, the ETD1 baseline, the metrics), [`solver_bench`] (`unroll-lab
+//! bench solver`: the solvers' throughput, the training set's time), [`system`] (KS as the study's
 //! [`crate::numerics::study::contract::physics::PhysicalSystem`]).
 
 pub mod config;
@@ -22,6 +23,7 @@ pub mod preset;
 pub mod published;
 pub mod reference;
 pub mod simulate;
+pub mod solver_bench;
 pub mod stacked;
 pub mod stepper;
 pub mod system;

@@ -6,13 +6,12 @@
 
 use super::data::{KEPT_FRAMES, TESTS_PER_SIZE, TEST_SCALES, TRAIN_SCALES, TRAIN_WARMUP_STEPS};
 use crate::numerics::metrics::{ERROR_HORIZON, STABILITY_HORIZON};
-use crate::numerics::nets::NetConfig;
 use crate::numerics::study::contract::config::{Preset, StudyConfig};
 use crate::numerics::train::config::{
-    MinibatchOrder, Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig, UnrollConfig,
+    MinibatchOrder, Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig,
 };
 use crate::numerics::train::preset::deviations;
-use crate::numerics::types::{EvalConfig, SolverSetup, System};
+use crate::numerics::types::{EvalConfig, System};
 
 /// The study's training data: the six training scales, the first kept frame at step 201, the
 /// first 25 % of the 5000 kept frames.
@@ -42,26 +41,10 @@ pub fn official_iterations(epochs: usize) -> usize {
 /// modality trains [`official_iterations`]`(16)` iterations, NOG/WIG's 16 epochs on average (a
 /// seed's own 16 differ by a few iterations; ONE's official 48 epochs at batch 48 are ≈ 40,800).
 pub fn paper(mode: Mode, modality: Modality) -> TrainConfig {
-    let data = train_data();
-    let unroll = UnrollConfig::default();
-    let batch = 16;
+    let iterations = official_iterations(PAPER_EPOCHS);
     TrainConfig {
-        net: NetConfig::default(),
-        mode,
-        alpha: 0.5,
-        modality,
-        unroll,
-        batch,
-        iterations: official_iterations(PAPER_EPOCHS),
-        optimizer: OptimizerConfig::default(),
-        seed: 0,
-        data,
-        black_box_solver: false,
-        system: System::Ks,
-        curriculum: None,
-        gradient_guard: false,
-        solver: SolverSetup::default(),
         order: MinibatchOrder::OfficialEpochs,
+        ..TrainConfig::study(System::Ks, mode, modality, train_data(), iterations)
     }
 }
 

@@ -153,6 +153,14 @@ impl PhysicalSystem for Ks {
         super::simulate::simulate(request)
     }
 
+    fn bench_solver(
+        &self,
+        request: &crate::numerics::study::contract::bench::SolverBenchRequest,
+        emit: crate::numerics::study::contract::bench::Emit<'_>,
+    ) -> Result<(), crate::numerics::study::contract::simulate::SimulateError> {
+        super::solver_bench::bench_solver(request, emit)
+    }
+
     fn training_trajectory(
         &self,
         data: &TrainDataConfig,

@@ -264,6 +264,36 @@ pub const MAX_UNROLL: usize = 64;
 pub const MAX_BATCH: usize = 1024;
 
 impl TrainConfig {
+    /// The study's 1-D settings of `mode` × `modality` for `system` on `data`, `iterations`
+    /// long: the default network and unroll, batch 16, α 0.5, Adam's default schedule, seed 0,
+    /// minibatches in seeded rounds; no curriculum, gradient guard or black-box solver.
+    pub fn study(
+        system: System,
+        mode: Mode,
+        modality: Modality,
+        data: TrainDataConfig,
+        iterations: usize,
+    ) -> Self {
+        TrainConfig {
+            net: NetConfig::default(),
+            mode,
+            alpha: 0.5,
+            modality,
+            unroll: UnrollConfig::default(),
+            batch: 16,
+            iterations,
+            optimizer: OptimizerConfig::default(),
+            seed: 0,
+            data,
+            black_box_solver: false,
+            system,
+            curriculum: None,
+            gradient_guard: false,
+            solver: SolverSetup::default(),
+            order: MinibatchOrder::Rounds,
+        }
+    }
+
     /// Sets the iterations; a schedule that follows the budget ([`OptimizerConfig::decays`])
     /// keeps its number of decays.
     pub fn set_iterations(&mut self, iterations: usize) {

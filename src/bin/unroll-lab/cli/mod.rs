@@ -2,8 +2,8 @@
 
 mod assets;
 mod bench_ensemble;
-mod bench_kolmogorov;
 mod bench_solver;
+mod bench_statistics;
 mod bench_train;
 mod cell_adopt;
 mod cell_merge;
@@ -69,11 +69,12 @@ enum Command {
 
 #[derive(Debug, Subcommand)]
 enum BenchTarget {
-    /// Solver throughput (36 trajectories × 48 points) and training-set generation time.
+    /// A system's solver throughput and training-set generation time (`--system`, default ks:
+    /// 36 trajectories × 48 points).
     Solver(bench_solver::BenchSolverArgs),
-    /// Kolmogorov flow: developed-flow statistics (vorticity rms, integral time scale) and the
-    /// spectral (128²) and coarse (32²) solvers' speed and stability.
-    Kolmogorov(bench_kolmogorov::BenchKolmogorovArgs),
+    /// A system's developed-flow statistics (vorticity rms, integral time scale) and its
+    /// solvers' speed and stability (`--system`: a system that has such a bench).
+    Statistics(bench_statistics::BenchStatisticsArgs),
     /// Training iterations/s of the six variants at the study's default network (CPU backend).
     Train(bench_train::BenchTrainArgs),
 }
@@ -85,9 +86,6 @@ pub enum CliError {
     Usage(String),
     #[error(transparent)]
     Simulate(#[from] SimulateError),
-    /// A system bench's own solver error (`bench solver`, `bench kolmogorov`), in its words.
-    #[error("{0}")]
-    Solver(String),
     #[error(transparent)]
     Train(#[from] TrainError),
     #[error(transparent)]
@@ -132,8 +130,8 @@ pub fn main() -> ExitCode {
             target: BenchTarget::Train(args),
         } => bench_train::bench_train(&args),
         Command::Bench {
-            target: BenchTarget::Kolmogorov(args),
-        } => bench_kolmogorov::bench_kolmogorov(&args),
+            target: BenchTarget::Statistics(args),
+        } => bench_statistics::bench_statistics(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

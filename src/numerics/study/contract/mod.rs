@@ -5,9 +5,11 @@
 //! device) and, where it has one, a [`playground::Playground`]; the registry
 //! (`numerics::system`) finds them. [`config`] is the grid they are asked to run:
 //! [`config::StudyConfig`], the [`config::Preset`]s that name grids, the bounds and a study's
-//! identity; [`published`] types the paper's numbers a system lists, [`simulate`] what `unroll-lab simulate`
-//! asks of a system's own solvers. This room imports no other room of the study.
+//! identity; [`published`] types the paper's numbers a system lists, [`simulate`] what
+//! `unroll-lab simulate` asks of a system's own solvers, [`bench`] what a system's own benches
+//! (`unroll-lab bench statistics|solver`) ask. This room imports no other room of the study.
 
+pub mod bench;
 pub mod config;
 pub mod description;
 pub mod physics;

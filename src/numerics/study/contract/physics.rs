@@ -7,6 +7,7 @@
 
 use burn::tensor::Device;
 
+use super::bench::{Emit, SolverBenchRequest, StatisticsRequest};
 use super::description::SystemDescription;
 use super::simulate::{SimulateError, SimulateRequest};
 use crate::numerics::train::config::TrainDataConfig;
@@ -243,6 +244,34 @@ pub trait PhysicalSystem: SystemDescription {
     fn simulate(&self, _request: &SimulateRequest) -> Result<String, SimulateError> {
         Err(SimulateError::Usage(format!(
             "{} cannot be simulated from the CLI",
+            self.title()
+        )))
+    }
+
+    /// The statistics of the system's developed flow and its solvers' speed as `unroll-lab
+    /// bench statistics` asks for them, printed through `emit` (each system documents its flags
+    /// and its figures; by default none: a usage error).
+    fn bench_statistics(
+        &self,
+        _request: &StatisticsRequest,
+        _emit: Emit<'_>,
+    ) -> Result<(), SimulateError> {
+        Err(SimulateError::Usage(format!(
+            "{} has no statistics bench",
+            self.title()
+        )))
+    }
+
+    /// Its solvers' throughput and the time its training set takes to make, as `unroll-lab
+    /// bench solver` asks for them, printed through `emit` (each system documents its flags and
+    /// its figures; by default none: a usage error).
+    fn bench_solver(
+        &self,
+        _request: &SolverBenchRequest,
+        _emit: Emit<'_>,
+    ) -> Result<(), SimulateError> {
+        Err(SimulateError::Usage(format!(
+            "{} has no solver bench",
             self.title()
         )))
     }

@@ -1,81 +1,75 @@
-//! `unroll-lab bench kolmogorov`: the developed flow's statistics at one Reynolds number (the
-//! spectral truth at 128², dt 0.005, sampled every 0.02; its vorticity rms and the paper's
-//! time-scale estimator also on the down-sampled 32² frames) and the solvers' speed: spectral
-//! 128² and each coarse scheme at 32² (dt 0.02, batch 1, CPU device, f32), whose long run from
-//! the down-sampled developed state is also the stability check and gives the coarse vorticity
-//! rms. `--paper-tests` instead prints the paper's estimator on the `paper` preset's test truth
-//! per test start, beside the published values.
+//! `unroll-lab bench statistics --system kolmogorov`: the developed flow's statistics at one
+//! Reynolds number (the spectral truth at 128², dt 0.005, sampled every 0.02; its vorticity rms
+//! and the paper's time-scale estimator also on the down-sampled 32² frames) and the solvers'
+//! speed: spectral 128² and each coarse scheme at 32² (dt 0.02, batch 1, CPU device, f32), whose
+//! long run from the down-sampled developed state is also the stability check and gives the
+//! coarse vorticity rms. `--paper-tests` instead prints the paper's estimator on the `paper`
+//! preset's test truth per test start, beside the published values.
+//!
+//! Flags and defaults: `--reynolds` 600, `--spinup-time` 50, `--samples` 1000 (≥ 2),
+//! `--max-lag` 200, `--coarse-steps` 3000, `--coarse-scheme` `piso,ssp-rk3` (of piso, ssp-rk3,
+//! heun), `--seed` 0, `--json`.
 
 use std::time::Instant;
 
-use clap::Args;
 use serde::Serialize;
 
-use super::output::print_figures;
-use super::CliError;
-use unroll_lab::numerics::backend;
-use unroll_lab::numerics::kolmogorov::coarse::read_values;
-use unroll_lab::numerics::kolmogorov::config::{
-    check_reynolds, COARSE_DT, COARSE_RESOLUTION, FINE_DT, FINE_RESOLUTION,
-};
-use unroll_lab::numerics::kolmogorov::grid::spacing;
-use unroll_lab::numerics::kolmogorov::initial::{
-    random_vorticity, DEFAULT_MAX_WAVENUMBER, DEFAULT_RMS,
-};
-use unroll_lab::numerics::kolmogorov::staggered::{
-    coarse_from_fine, divergence, vorticity_from_velocity,
-};
-use unroll_lab::numerics::kolmogorov::statistics::{
+use super::coarse::read_values;
+use super::config::{check_reynolds, COARSE_DT, COARSE_RESOLUTION, FINE_DT, FINE_RESOLUTION};
+use super::grid::spacing;
+use super::initial::{random_vorticity, DEFAULT_MAX_WAVENUMBER, DEFAULT_RMS};
+use super::staggered::{coarse_from_fine, divergence, vorticity_from_velocity};
+use super::statistics::{
     autocorrelation, first_crossing, integral_time_scale, paper_time_scale_steps, vorticity_rms,
     PAPER_TIME_SCALES,
 };
-use unroll_lab::numerics::kolmogorov::system::Kolmogorov;
-use unroll_lab::numerics::kolmogorov::{
-    preset, CoarseSolver, KolmogorovError, SpectralSolver, TimeScheme,
+use super::system::Kolmogorov;
+use super::{preset, CoarseSolver, SpectralSolver, TimeScheme};
+use crate::numerics::backend;
+use crate::numerics::study::contract::bench::{
+    emit_figures, Emit, SimulateError, StatisticsRequest,
 };
-use unroll_lab::numerics::study::contract::physics::PhysicalSystem;
-
-impl From<KolmogorovError> for CliError {
-    fn from(err: KolmogorovError) -> Self {
-        CliError::Solver(err.to_string())
-    }
-}
+use crate::numerics::study::contract::physics::PhysicalSystem;
 
 /// Fine steps per coarse step (0.02 / 0.005).
 const FINE_PER_COARSE: usize = 4;
 /// Coarse steps between the coarse run's samples.
 const COARSE_SAMPLE_EVERY: usize = 50;
 
-#[derive(Debug, Args)]
-pub struct BenchKolmogorovArgs {
-    /// Reynolds number (ν = 1/Re).
-    #[arg(long, default_value_t = 600.0, allow_negative_numbers = true)]
+/// The request with this bench's defaults filled in, checked before any work.
+struct Settings {
     reynolds: f64,
-    /// Spin-up time of the truth from the seeded random field (time units).
-    #[arg(long, default_value_t = 50.0)]
     spinup_time: f64,
-    /// Truth frames sampled after the spin-up, one per coarse step (Δt = 0.02).
-    #[arg(long, default_value_t = 1000)]
     samples: usize,
-    /// Largest lag of the autocorrelation, in coarse steps.
-    #[arg(long, default_value_t = 200)]
     max_lag: usize,
-    /// Coarse steps of the coarse solver's run (speed and stability).
-    #[arg(long, default_value_t = 3000)]
     coarse_steps: usize,
-    /// The coarse solvers' time integrators, comma-separated: piso | ssp-rk3 | heun.
-    #[arg(long, default_value = "piso,ssp-rk3")]
-    coarse_scheme: String,
-    /// Print the paper's time-scale estimator on the `paper` preset's test truth per test
-    /// start (and the 32² vorticity rms) instead of the run above.
-    #[arg(long)]
-    paper_tests: bool,
-    /// Seed of the random initial field.
-    #[arg(long, default_value_t = 0)]
+    /// The coarse schemes by name, in the order given.
+    coarse_schemes: Vec<(String, TimeScheme)>,
     seed: u64,
-    /// Print the figures as JSON.
-    #[arg(long)]
-    json: bool,
+}
+
+impl Settings {
+    fn of(request: &StatisticsRequest) -> Result<Self, SimulateError> {
+        let reynolds = check_reynolds(request.reynolds.unwrap_or(600.0))?;
+        let samples = request.samples.unwrap_or(1000);
+        if samples < 2 {
+            return Err(SimulateError::Usage("--samples must be at least 2".into()));
+        }
+        let schemes = request.coarse_scheme.as_deref().unwrap_or("piso,ssp-rk3");
+        Ok(Settings {
+            reynolds,
+            spinup_time: request.spinup_time.unwrap_or(50.0),
+            samples,
+            max_lag: request.max_lag.unwrap_or(200),
+            coarse_steps: request.coarse_steps.unwrap_or(3000),
+            coarse_schemes: schemes
+                .split(',')
+                .map(str::trim)
+                .map(|name| Ok((name.to_string(), parse_scheme(name)?)))
+                .collect::<Result<_, SimulateError>>()?,
+            seed: request.seed.unwrap_or(0),
+        })
+    }
 }
 
 /// One coarse scheme's long run from the down-sampled developed state.
@@ -96,7 +90,7 @@ struct CoarseRun {
 }
 
 #[derive(Debug, Serialize)]
-struct KolmogorovBench {
+struct StatisticsBench {
     reynolds: f64,
     seed: u64,
     spinup_time: f64,
@@ -122,12 +116,12 @@ struct KolmogorovBench {
     coarse: Vec<CoarseRun>,
 }
 
-fn parse_scheme(name: &str) -> Result<TimeScheme, CliError> {
+fn parse_scheme(name: &str) -> Result<TimeScheme, SimulateError> {
     match name {
         "piso" => Ok(TimeScheme::Piso),
         "ssp-rk3" => Ok(TimeScheme::SspRk3),
         "heun" => Ok(TimeScheme::Heun),
-        other => Err(CliError::Usage(format!(
+        other => Err(SimulateError::Usage(format!(
             "unknown --coarse-scheme '{other}' (expected piso, ssp-rk3 or heun)"
         ))),
     }
@@ -140,7 +134,7 @@ fn coarse_run(
     reynolds: f64,
     start: Vec<f64>,
     steps: usize,
-) -> Result<CoarseRun, CliError> {
+) -> Result<CoarseRun, SimulateError> {
     let coarse =
         CoarseSolver::new(COARSE_RESOLUTION, COARSE_DT, &backend::cpu())?.with_scheme(scheme);
     let n = COARSE_RESOLUTION;
@@ -177,13 +171,13 @@ fn coarse_run(
 
 /// The paper's estimator and the 32² vorticity rms on the `paper` preset's test truth, per
 /// test start, beside the published values.
-fn paper_tests() -> Result<(), CliError> {
+fn paper_tests(emit: Emit<'_>) -> Result<(), SimulateError> {
     let eval = preset::paper_eval();
     let n = COARSE_RESOLUTION;
-    println!(
+    emit(&format!(
         "The paper's time scale 1/rms(W)/0.02 on our 32² test truth ({} steps per start)",
         eval.rollout_steps
-    );
+    ));
     for (size, &reynolds) in eval.scales.iter().enumerate() {
         let published = PAPER_TIME_SCALES
             .iter()
@@ -192,19 +186,19 @@ fn paper_tests() -> Result<(), CliError> {
         for test in 0..eval.tests_per_size {
             let truth = Kolmogorov
                 .test_truth(&eval, &Default::default(), size, test)
-                .map_err(|err| CliError::Usage(err.to_string()))?;
+                .map_err(|err| SimulateError::Usage(err.to_string()))?;
             let ours = paper_time_scale_steps(&truth, n, COARSE_DT);
             let vorticity: Vec<Vec<f64>> = truth
                 .iter()
                 .map(|frame| vorticity_from_velocity(n, frame))
                 .collect::<Result<_, _>>()?;
             let paper = published.and_then(|values| values.get(test)).copied();
-            println!(
+            emit(&format!(
                 "  Re {reynolds:6} start {test}: ours {ours:.2}, published {}, ratio {}; ω rms (32²) {:.3}",
                 paper.map_or("—".into(), |p| format!("{p:.2}")),
                 paper.map_or("—".into(), |p| format!("{:.3}", ours / p)),
                 vorticity_rms(&vorticity)
-            );
+            ));
         }
     }
     Ok(())
@@ -222,30 +216,30 @@ struct TruthFrames {
     steps_per_second: f64,
 }
 
-/// Spins the truth up from `args.seed` and samples `args.samples` frames.
-fn truth_frames(args: &BenchKolmogorovArgs, reynolds: f64) -> Result<TruthFrames, CliError> {
-    let truth = SpectralSolver::new(FINE_RESOLUTION, reynolds, FINE_DT)?;
+/// Spins the truth up from `settings.seed` and samples `settings.samples` frames.
+fn truth_frames(settings: &Settings) -> Result<TruthFrames, SimulateError> {
+    let truth = SpectralSolver::new(FINE_RESOLUTION, settings.reynolds, FINE_DT)?;
     let start = random_vorticity(
         FINE_RESOLUTION,
-        args.seed,
+        settings.seed,
         DEFAULT_MAX_WAVENUMBER,
         DEFAULT_RMS,
     )?;
-    let spinup_steps = (args.spinup_time.max(0.0) / FINE_DT).round() as usize;
+    let spinup_steps = (settings.spinup_time.max(0.0) / FINE_DT).round() as usize;
     let clock = Instant::now();
     let mut spectrum = truth.to_spectrum(&start)?;
     for _ in 0..spinup_steps {
         spectrum = truth.step_spectrum(&spectrum);
     }
     let developed = truth.to_grid(&spectrum);
-    let mut frames = Vec::with_capacity(args.samples);
-    for _ in 0..args.samples {
+    let mut frames = Vec::with_capacity(settings.samples);
+    for _ in 0..settings.samples {
         for _ in 0..FINE_PER_COARSE {
             spectrum = truth.step_spectrum(&spectrum);
         }
         frames.push(truth.to_grid(&spectrum));
     }
-    let fine_steps = spinup_steps + args.samples * FINE_PER_COARSE;
+    let fine_steps = spinup_steps + settings.samples * FINE_PER_COARSE;
     Ok(TruthFrames {
         spinup_steps,
         developed,
@@ -254,39 +248,32 @@ fn truth_frames(args: &BenchKolmogorovArgs, reynolds: f64) -> Result<TruthFrames
     })
 }
 
-/// Each coarse scheme of `args.coarse_scheme` from the developed truth, down-sampled.
-fn coarse_runs(
-    args: &BenchKolmogorovArgs,
-    reynolds: f64,
-    developed: &[f64],
-) -> Result<Vec<CoarseRun>, CliError> {
+/// Each coarse scheme of `settings` from the developed truth, down-sampled.
+fn coarse_runs(settings: &Settings, developed: &[f64]) -> Result<Vec<CoarseRun>, SimulateError> {
     let mut coarse = Vec::new();
-    for name in args.coarse_scheme.split(',').map(str::trim) {
-        let scheme = parse_scheme(name)?;
+    for (name, scheme) in &settings.coarse_schemes {
         let start = coarse_from_fine(developed, FINE_RESOLUTION, COARSE_RESOLUTION)?;
         coarse.push(coarse_run(
             name,
-            scheme,
-            reynolds,
+            *scheme,
+            settings.reynolds,
             start,
-            args.coarse_steps,
+            settings.coarse_steps,
         )?);
     }
     Ok(coarse)
 }
 
-/// `unroll-lab bench kolmogorov`: the truth's statistics and time scales, and each coarse scheme.
-pub fn bench_kolmogorov(args: &BenchKolmogorovArgs) -> Result<(), CliError> {
-    if args.paper_tests {
-        return paper_tests();
+/// The truth's statistics and time scales, and each coarse scheme (`--paper-tests`: the
+/// paper's estimator per test start), printed through `emit`.
+pub fn bench_statistics(request: &StatisticsRequest, emit: Emit<'_>) -> Result<(), SimulateError> {
+    if request.paper_tests {
+        return paper_tests(emit);
     }
-    let reynolds = check_reynolds(args.reynolds)?;
-    if args.samples < 2 {
-        return Err(CliError::Usage("--samples must be at least 2".into()));
-    }
-    let truth = truth_frames(args, reynolds)?;
+    let settings = Settings::of(request)?;
+    let truth = truth_frames(&settings)?;
     let (frames, spectral_steps_per_second) = (&truth.frames, truth.steps_per_second);
-    let correlation = autocorrelation(frames, args.max_lag);
+    let correlation = autocorrelation(frames, settings.max_lag);
     let scale = integral_time_scale(&correlation);
 
     let n = COARSE_RESOLUTION;
@@ -298,12 +285,12 @@ pub fn bench_kolmogorov(args: &BenchKolmogorovArgs) -> Result<(), CliError> {
         .iter()
         .map(|frame| vorticity_from_velocity(n, frame))
         .collect::<Result<_, _>>()?;
-    let coarse = coarse_runs(args, reynolds, &truth.developed)?;
-    let bench = KolmogorovBench {
-        reynolds,
-        seed: args.seed,
+    let coarse = coarse_runs(&settings, &truth.developed)?;
+    let bench = StatisticsBench {
+        reynolds: settings.reynolds,
+        seed: settings.seed,
         spinup_time: truth.spinup_steps as f64 * FINE_DT,
-        samples: args.samples,
+        samples: settings.samples,
         vorticity_rms: vorticity_rms(frames),
         vorticity_rms_32: vorticity_rms(&coarse_vorticity),
         paper_time_scale_steps: paper_time_scale_steps(&coarse_frames, n, COARSE_DT),
@@ -314,37 +301,41 @@ pub fn bench_kolmogorov(args: &BenchKolmogorovArgs) -> Result<(), CliError> {
         spectral_steps_per_second,
         coarse,
     };
-    print_figures(&bench, args.json, print_bench)
+    emit_figures(&bench, request.json, emit, |bench, emit| {
+        print_truth(bench, emit);
+        print_coarse(bench, emit);
+    })
 }
 
-fn print_bench(b: &KolmogorovBench) {
-    println!(
+/// The table's truth lines.
+fn print_truth(b: &StatisticsBench, emit: Emit<'_>) {
+    emit(&format!(
         "Kolmogorov flow, Re {}: truth 128² (dt 0.005), spin-up {} from seed {}, {} frames every 0.02",
         b.reynolds, b.spinup_time, b.seed, b.samples
-    );
-    println!(
+    ));
+    emit(&format!(
         "  vorticity rms                {:.4} (128²), {:.4} (32²)",
         b.vorticity_rms, b.vorticity_rms_32
-    );
-    println!(
+    ));
+    emit(&format!(
         "  paper's time scale (32²)     {:.2} coarse steps (1/rms(W)/0.02)",
         b.paper_time_scale_steps
-    );
-    match b.integral_time_scale_steps {
-        Some(steps) => println!(
+    ));
+    emit(&match b.integral_time_scale_steps {
+        Some(steps) => format!(
             "  integral time scale          {steps:.2} coarse steps ({:.4} time units)",
             steps * COARSE_DT
         ),
-        None => println!(
-            "  integral time scale          correlation stays positive up to the largest lag"
-        ),
-    }
-    match b.e_folding_steps {
-        Some(steps) => println!("  e-folding time (C = 1/e)     {steps:.2} coarse steps"),
-        None => println!("  e-folding time (C = 1/e)     beyond the largest lag"),
-    }
+        None => {
+            "  integral time scale          correlation stays positive up to the largest lag".into()
+        }
+    });
+    emit(&match b.e_folding_steps {
+        Some(steps) => format!("  e-folding time (C = 1/e)     {steps:.2} coarse steps"),
+        None => "  e-folding time (C = 1/e)     beyond the largest lag".into(),
+    });
     let at = |lag: usize| b.correlation.get(lag).map_or(f64::NAN, |c| *c);
-    println!(
+    emit(&format!(
         "  autocorrelation              lag 1: {:.3}, 5: {:.3}, 10: {:.3}, 20: {:.3}, 50: {:.3}, 100: {:.3}",
         at(1),
         at(5),
@@ -352,19 +343,23 @@ fn print_bench(b: &KolmogorovBench) {
         at(20),
         at(50),
         at(100)
-    );
-    println!(
+    ));
+}
+
+/// The table's solver-speed lines: the spectral truth, then each coarse run.
+fn print_coarse(b: &StatisticsBench, emit: Emit<'_>) {
+    emit(&format!(
         "  spectral 128², dt 0.005      {:.1} steps/s",
         b.spectral_steps_per_second
-    );
+    ));
     for run in &b.coarse {
-        println!(
+        emit(&format!(
             "  coarse {:8} 32², dt 0.02 (f32): {:.1} steps/s, batch 1, CPU",
             run.scheme, run.steps_per_second
-        );
-        match run.diverged_at {
-            Some(step) => println!("    DIVERGED at step {step}"),
-            None => println!(
+        ));
+        emit(&match run.diverged_at {
+            Some(step) => format!("    DIVERGED at step {step}"),
+            None => format!(
                 "    {} steps finite; vorticity rms {:.4} (coarse/truth at 32²: {:.3}); paper's time scale {:.2}; max relative divergence {:.1e}",
                 run.steps,
                 run.vorticity_rms,
@@ -372,6 +367,6 @@ fn print_bench(b: &KolmogorovBench) {
                 run.paper_time_scale_steps,
                 run.relative_divergence
             ),
-        }
+        });
     }
 }
