@@ -28,5 +28,7 @@ adopt_prediction() {
 run kolmogorov-tenth 0-17 &
 # The prediction plan's seeds 0–2 are the official plan's P-ONE and P-NOG cells: adopted
 # (`study adopt`), not trained again; its seeds 3–5 run first.
-{ run ks-paper-official 0-17 && adopt_prediction && run ks-paper-prediction 3-5,9-11,0-2,6-8; } &
+# Then the blog's two larger networks, trained as `ks_train.py` trains (20 epochs).
+{ run ks-paper-official 0-17 && adopt_prediction && run ks-paper-prediction 3-5,9-11,0-2,6-8 \
+    && run ks-blog26-official 0-2 && run ks-blog52-official 0-2; } &
 wait
