@@ -1,6 +1,6 @@
 //! The start-up device probe. Inside a worker, [`run`] self-checks the CPU backend and WebGPU
 //! and times the planned training on each (one untimed warm-up iteration, then
-//! [`TIMED_ITERATIONS`] timed ones, WebGPU under a timeout) and reports once the CPU is timed and
+//! rounds of [`TIMED_ITERATIONS`] timed ones until steady, WebGPU under a timeout) and reports once the CPU is timed and
 //! again when complete; on the page, [`in_worker`] starts one worker for it, hears its
 //! [`DeviceProbe`]s and stops it.
 
@@ -12,7 +12,9 @@ use burn::tensor::Device;
 use super::compute;
 use super::timer::{now_secs, sleep};
 use super::workers::{worker_script, Heard, WorkerHandle};
-use crate::numerics::study::cells::cost::{time_data, Calibration, TIMED_ITERATIONS};
+use crate::numerics::study::cells::cost::{
+    time_data, Calibration, MAX_TIMED_ROUNDS, TIMED_ITERATIONS,
+};
 use crate::numerics::study::run::driver::RunEvent;
 use crate::numerics::study::workers::device_choice::{
     DeviceProbe, ProbeRequest, Timing, STILL_MEASURING,
@@ -158,7 +160,7 @@ async fn time(
         }
         if let Some(ms) = timeout_ms.filter(|&ms| now_secs() - started > f64::from(ms) / 1000.0) {
             let why = format!(
-                "timed out after {} s (1 warm-up + {TIMED_ITERATIONS} iterations)",
+                "timed out after {} s (1 warm-up + up to {MAX_TIMED_ROUNDS} rounds of {TIMED_ITERATIONS} iterations)",
                 ms / 1000
             );
             return (Timing::Untimed { why }, members.get());
