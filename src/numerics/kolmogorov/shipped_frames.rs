@@ -159,18 +159,9 @@ pub fn install(bytes: &[u8]) -> Result<(), KolmogorovError> {
 fn install_from_checkout() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(FOLDER);
-            let Ok(entries) = std::fs::read_dir(folder) else {
-                return;
-            };
-            for entry in entries.flatten() {
-                if let Ok(bytes) = std::fs::read(entry.path()) {
-                    let _ = install(&bytes);
-                }
-            }
-        }
+        spun_up::for_each_checkout_file(FOLDER, |bytes| {
+            let _ = install(bytes);
+        })
     });
 }
 

@@ -126,19 +126,29 @@ pub fn install(bytes: &[u8]) -> Result<(), KolmogorovError> {
 fn install_from_checkout() {
     static DONE: OnceLock<()> = OnceLock::new();
     DONE.get_or_init(|| {
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(FOLDER);
-            let Ok(entries) = std::fs::read_dir(folder) else {
-                return;
-            };
-            for entry in entries.flatten() {
-                if let Ok(bytes) = std::fs::read(entry.path()) {
-                    let _ = install(&bytes);
-                }
+        for_each_checkout_file(FOLDER, |bytes| {
+            let _ = install(bytes);
+        })
+    });
+}
+
+/// Natively, calls `each` with the bytes of every file of the checkout's `folder` (relative to
+/// the crate root) that reads; in the browser, nothing.
+pub(super) fn for_each_checkout_file(folder: &str, each: impl Fn(&[u8])) {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            if let Ok(bytes) = std::fs::read(entry.path()) {
+                each(&bytes);
             }
         }
-    });
+    }
+    #[cfg(target_arch = "wasm32")]
+    let _ = (folder, each);
 }
 
 /// The latest installed state of `run` at or before `frame`: its frame and spectrum.
