@@ -51,9 +51,6 @@ pub fn merge(args: &MergeArgs) -> Result<(), CliError> {
         None => results,
     };
     write_results(&results, &args.out, args.csv.as_deref(), &[&args.dir])?;
-    if let Some(verdict) = unroll_lab::report::orderings::summary_of(&results) {
-        println!("{verdict}");
-    }
     if !results.missing_cells.is_empty() {
         println!(
             "partial: {} of {} cells missing (listed in the results)",
