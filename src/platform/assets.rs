@@ -1,6 +1,6 @@
 //! Inside the worker that makes a study's data: fetches the files its system ships for it
-//! (`SystemDescription::data_assets`, e.g. Kolmogorov's spun-up states under `static/`) and
-//! installs them, so the data start from them. A file that cannot be fetched or installed only
+//! (`SystemDescription::data_assets`, e.g. Kolmogorov's spun-up states and coarse frames under
+//! `static/`) and installs them, so the data start from them or are read from them. A file that cannot be fetched or installed only
 //! costs time (the data are then made from the seeded fields): it is reported, never fatal.
 
 use wasm_bindgen::JsCast;

@@ -1,5 +1,6 @@
 //! `unroll-lab assets`: makes the files the systems ship beside the page (Kolmogorov's spun-up
-//! states), the same bytes the study's data paths would compute, into a site-root folder.
+//! states and coarse frames), the same bytes the study's data paths would compute, into a
+//! site-root folder.
 
 use std::path::{Path, PathBuf};
 

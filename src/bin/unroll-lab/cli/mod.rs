@@ -58,7 +58,7 @@ enum Command {
     Slopes(slopes::SlopesArgs),
     /// The paper's ratios against the error horizon, re-scored exactly from every test.
     Horizons(horizons::HorizonsArgs),
-    /// Make the files the systems ship beside the page (Kolmogorov's spun-up states).
+    /// Make the files the systems ship beside the page (Kolmogorov's spun-up states and frames).
     Assets(assets::AssetsArgs),
     /// Benchmarks.
     Bench {

@@ -207,8 +207,9 @@ pub trait SystemDescription: Sync {
     ) -> f64;
 
     /// The files this system ships beside the page that make `config`'s data cheaper (paths
-    /// from the site root, e.g. Kolmogorov's spun-up states): a worker fetches and installs them
-    /// ([`super::physics::PhysicalSystem::install_data_asset`]) before it makes the data;
+    /// from the site root, e.g. Kolmogorov's spun-up states and frames): a worker fetches and
+    /// installs them ([`super::physics::PhysicalSystem::install_data_asset`]) before it makes
+    /// the data;
     /// natively they are read from the checkout. None by default.
     fn data_assets(&self, _config: &StudyConfig) -> Vec<String> {
         Vec::new()
