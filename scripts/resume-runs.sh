@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Resumes the long runs whose plans are committed under results/ (each cell checkpointed every
 # 600 s, so a stop loses at most that), niced, until SECONDS from now: the Kolmogorov
-# tenth-budget run on one core, the KS paper-budget re-runs one after the other on another.
+# tenth-budget run on one core, the KS blog re-runs one after the other on another.
 # Commit their cells/ (checkpoints and finished cells) before a session ends; `study merge`
 # once every cell of a plan is done. Usage: scripts/resume-runs.sh SECONDS [UNROLL_LAB_BINARY]
 set -euo pipefail
@@ -20,15 +20,8 @@ run() { # plan directory, cell list
   nice -n 10 "$binary" study run-cell --plan "results/$1/plan.json" --cell "$2" \
     --out "results/$1/cells" --jobs 1 --checkpoint-every 600 --stop-after "$left"
 }
-adopt_prediction() {
-  "$binary" study adopt --plan results/ks-paper-prediction/plan.json \
-    --from-plan results/ks-paper-official/plan.json --from results/ks-paper-official/cells \
-    results/ks-paper-prediction/cells
-}
 run kolmogorov-tenth 0-17 &
-# The prediction plan's seeds 0–2 are the official plan's P-ONE and P-NOG cells: adopted
-# (`study adopt`), not trained again; its seeds 3–5 run first.
-# Then the blog's two larger networks, trained as `ks_train.py` trains (20 epochs).
-{ run ks-paper-official 0-17 && adopt_prediction && run ks-paper-prediction 3-5,9-11,0-2,6-8 \
-    && run ks-blog26-official 0-2 && run ks-blog52-official 0-2; } &
+# The blog's two larger networks, trained as `ks_train.py` trains (20 epochs), one after the
+# other. (The paper-budget and six-seed prediction plans are merged.)
+{ run ks-blog26-official 0-2 && run ks-blog52-official 0-2; } &
 wait

@@ -1,7 +1,7 @@
 //! The start-up device probe. Inside a worker, [`run`] self-checks the CPU backend and WebGPU
 //! and times the planned training on each (one untimed warm-up iteration, then
-//! rounds of [`TIMED_ITERATIONS`] timed ones until steady, WebGPU under a timeout) and reports once the CPU is timed and
-//! again when complete; on the page, [`in_worker`] starts one worker for it, hears its
+//! [`TIMING_BUDGET_SECS`] of timed rounds, WebGPU under a timeout) and reports once the CPU is
+//! timed and again when complete; on the page, [`in_worker`] starts one worker for it, hears its
 //! [`DeviceProbe`]s and stops it.
 
 use std::cell::RefCell;
@@ -13,7 +13,7 @@ use super::compute;
 use super::timer::{now_secs, sleep};
 use super::workers::{worker_script, Heard, WorkerHandle};
 use crate::numerics::study::cells::cost::{
-    time_data, Calibration, MAX_TIMED_ROUNDS, TIMED_ITERATIONS,
+    time_data, Calibration, TIMING_BUDGET_SECS,
 };
 use crate::numerics::study::run::driver::RunEvent;
 use crate::numerics::study::workers::device_choice::{
@@ -160,7 +160,7 @@ async fn time(
         }
         if let Some(ms) = timeout_ms.filter(|&ms| now_secs() - started > f64::from(ms) / 1000.0) {
             let why = format!(
-                "timed out after {} s (1 warm-up + up to {MAX_TIMED_ROUNDS} rounds of {TIMED_ITERATIONS} iterations)",
+                "timed out after {} s (1 warm-up iteration + {TIMING_BUDGET_SECS} s of timed ones)",
                 ms / 1000
             );
             return (Timing::Untimed { why }, members.get());

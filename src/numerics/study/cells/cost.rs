@@ -179,20 +179,18 @@ pub fn time_data(
 
 /// Training iterations of one timed round of a [`Calibration`].
 pub const TIMED_ITERATIONS: usize = 3;
-/// Timed rounds of a [`Calibration`] at most.
-pub const MAX_TIMED_ROUNDS: usize = 6;
-/// A round that takes less than this share of the fastest before it means the code is still
-/// warming up (a browser runs a wasm module's functions first from a baseline compiler and
-/// swaps in optimised code while they run), so another round is timed; otherwise the timing is
-/// steady.
-const STILL_WARMING: f64 = 0.9;
+/// Seconds of timed rounds a [`Calibration`] runs (after its first round that passes them it
+/// stops): long enough for a browser to swap the optimised code of a wasm module's hot
+/// functions in for its baseline compiler's, which a few short rounds did not outlast.
+pub const TIMING_BUDGET_SECS: f64 = 2.5;
+/// Timed rounds of a [`Calibration`] at most (a clock that barely moves).
+pub const MAX_TIMED_ROUNDS: usize = 200;
 
 /// The FLOP-rate calibration of a device: a trainer of the system's quick budget (correction +
 /// WIG; KS: the study's ResNet1D 16 × 10) on a small data set, after one untimed
 /// iteration that takes the first-use costs (allocations, WebGPU pipeline compilation) out of
 /// the measurement. [`Calibration::measure`] then times rounds of [`TIMED_ITERATIONS`]
-/// iterations until one is no faster than the fastest before it ([`MAX_TIMED_ROUNDS`] at most)
-/// and keeps the fastest.
+/// iterations for [`TIMING_BUDGET_SECS`] and keeps the median of the later half of them.
 pub struct Calibration {
     trainer: Stepping,
     config: TrainConfig,
@@ -296,27 +294,23 @@ impl Calibration {
     }
 
     /// Times rounds of [`TIMED_ITERATIONS`] iterations with `now_secs` (one readback at the end
-    /// of each) until a round is steady ([`STILL_WARMING`]) or [`MAX_TIMED_ROUNDS`] ran: the
-    /// fastest round's milliseconds per iteration of one network (an ensemble's divided by its
-    /// members).
+    /// of each) until they took [`TIMING_BUDGET_SECS`] ([`MAX_TIMED_ROUNDS`] at most): the
+    /// milliseconds per iteration of one network (an ensemble's divided by its members) of the
+    /// steady rounds ([`steady_ms`]).
     pub async fn ms_per_iteration(mut self, now_secs: &dyn Fn() -> f64) -> Result<f64, StudyError> {
         let members = self.members();
-        let mut fastest = f64::INFINITY;
-        for _ in 0..MAX_TIMED_ROUNDS {
+        let (mut rounds, mut spent) = (Vec::new(), 0.0);
+        while spent < TIMING_BUDGET_SECS && rounds.len() < MAX_TIMED_ROUNDS {
             let start = now_secs();
             self.trainer.steps(TIMED_ITERATIONS).await?;
             let seconds = now_secs() - start;
             if !(seconds > 0.0 && seconds.is_finite()) {
                 return Err(StudyError::Clock(seconds));
             }
-            let ms = 1000.0 * seconds / (TIMED_ITERATIONS * members) as f64;
-            let warming = ms < STILL_WARMING * fastest;
-            fastest = fastest.min(ms);
-            if !warming {
-                break;
-            }
+            spent += seconds;
+            rounds.push(1000.0 * seconds / (TIMED_ITERATIONS * members) as f64);
         }
-        Ok(fastest)
+        Ok(steady_ms(&rounds))
     }
 }
 
@@ -362,6 +356,19 @@ pub async fn calibrate(
         .await
 }
 
+/// The median of the later half of timed `rounds` (ms per iteration, in the order timed; the
+/// last one alone when there is one): the rounds after a browser's optimised code took over,
+/// robust to one round slowed by another process.
+pub fn steady_ms(rounds: &[f64]) -> f64 {
+    let mut later = rounds[rounds.len() / 2..].to_vec();
+    later.sort_by(f64::total_cmp);
+    match later.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => later[n / 2],
+        n => 0.5 * (later[n / 2 - 1] + later[n / 2]),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,10 +412,10 @@ mod tests {
         assert_eq!(alone.members(), 1);
     }
 
-    /// Rounds are timed while they get faster by more than a tenth (a warming browser), the
-    /// fastest kept; ever faster rounds stop at the cap.
+    /// Rounds are timed until the budget is spent, and the later half's median kept: a warming
+    /// browser's slow first rounds and one disturbed round do not count; one slow round is enough.
     #[test]
-    fn calibration_times_rounds_until_steady() {
+    fn calibration_times_rounds_for_its_budget() {
         let mut config = Ks.preset(Preset::Quick, 1).base;
         (config.net.channels, config.net.depth) = (4, 1);
         let config = Calibration::small(config);
@@ -434,12 +441,20 @@ mod tests {
             (ms, next.get() / 2)
         };
         let per_iteration = |seconds: f64| 1000.0 * seconds / TIMED_ITERATIONS as f64;
-        let (ms, rounds) = timed(&[1.0, 0.5, 0.3, 0.29, 0.1]);
-        assert_eq!(rounds, 4, "the fourth round is steady");
+        let (ms, rounds) = timed(&[1.0, 0.5, 0.3, 0.29, 0.28, 0.9, 0.1, 0.1]);
+        assert_eq!(rounds, 6, "the sixth round spends the {TIMING_BUDGET_SECS} s");
         assert!((ms - per_iteration(0.29)).abs() < 1e-9, "{ms}");
-        let (ms, rounds) = timed(&[1.0, 0.5, 0.25, 0.12, 0.06, 0.03, 0.01]);
-        assert_eq!(rounds, MAX_TIMED_ROUNDS);
-        assert!((ms - per_iteration(0.03)).abs() < 1e-9, "{ms}");
+        let (ms, rounds) = timed(&[3.0, 0.1]);
+        assert_eq!(rounds, 1, "one round past the budget is the timing");
+        assert!((ms - per_iteration(3.0)).abs() < 1e-9, "{ms}");
+    }
+
+    #[test]
+    fn steady_ms_is_the_later_halfs_median() {
+        assert_eq!(steady_ms(&[9.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(steady_ms(&[9.0, 8.0, 1.0, 7.0, 2.0]), 2.0);
+        assert_eq!(steady_ms(&[4.0]), 4.0);
+        assert!(steady_ms(&[]).is_nan());
     }
 
     #[test]
