@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Resumes the long runs whose plans are committed under results/ (each cell checkpointed every
-# 600 s, so a stop loses at most that), niced, until SECONDS from now: the Kolmogorov
-# tenth-budget run on one core, the KS blog re-runs one after the other on another.
+# 600 s, so a stop loses at most that), niced (the process and its scheduling group), until
+# SECONDS from now: the Kolmogorov tenth-budget run on one core, the KS blog re-runs one after
+# the other on another.
 # Commit their cells/ (checkpoints and finished cells) before a session ends; `study merge`
 # once every cell of a plan is done. Usage: scripts/resume-runs.sh SECONDS [UNROLL_LAB_BINARY]
 set -euo pipefail
@@ -17,7 +18,10 @@ deadline=$(( $(date +%s) + seconds ))
 run() { # plan directory, cell list
   local left=$(( deadline - $(date +%s) ))
   [ "$left" -gt 60 ] || return 0
-  nice -n 10 "$binary" study run-cell --plan "results/$1/plan.json" --cell "$2" \
+  # Its own session, whose scheduling group (Linux's autogroup, where `nice` alone only ranks
+  # a session's own processes) is niced too: builds, tests and browsers run first.
+  setsid --wait bash -c 'echo 19 > /proc/self/autogroup 2>/dev/null; exec nice -n 19 "$@"' _ \
+    "$binary" study run-cell --plan "results/$1/plan.json" --cell "$2" \
     --out "results/$1/cells" --jobs 1 --checkpoint-every 600 --stop-after "$left"
 }
 run kolmogorov-tenth 0-17 &
