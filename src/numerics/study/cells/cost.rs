@@ -179,9 +179,8 @@ pub fn time_data(
 
 /// Training iterations of one timed round of a [`Calibration`].
 pub const TIMED_ITERATIONS: usize = 3;
-/// Seconds of timed rounds a [`Calibration`] runs (after its first round that passes them it
-/// stops): long enough for a browser to swap the optimised code of a wasm module's hot
-/// functions in for its baseline compiler's, which a few short rounds did not outlast.
+/// Seconds of timed rounds a [`Calibration`] runs (it stops after the first round that passes
+/// them): enough rounds that some fall where nothing else competes for the core.
 pub const TIMING_BUDGET_SECS: f64 = 2.5;
 /// Timed rounds of a [`Calibration`] at most (a clock that barely moves).
 pub const MAX_TIMED_ROUNDS: usize = 200;
@@ -190,7 +189,7 @@ pub const MAX_TIMED_ROUNDS: usize = 200;
 /// WIG; KS: the study's ResNet1D 16 × 10) on a small data set, after one untimed
 /// iteration that takes the first-use costs (allocations, WebGPU pipeline compilation) out of
 /// the measurement. [`Calibration::measure`] then times rounds of [`TIMED_ITERATIONS`]
-/// iterations for [`TIMING_BUDGET_SECS`] and keeps the median of the later half of them.
+/// iterations for [`TIMING_BUDGET_SECS`] and keeps their lower quartile ([`steady_ms`]).
 pub struct Calibration {
     trainer: Stepping,
     config: TrainConfig,
@@ -296,7 +295,7 @@ impl Calibration {
     /// Times rounds of [`TIMED_ITERATIONS`] iterations with `now_secs` (one readback at the end
     /// of each) until they took [`TIMING_BUDGET_SECS`] ([`MAX_TIMED_ROUNDS`] at most): the
     /// milliseconds per iteration of one network (an ensemble's divided by its members) of the
-    /// steady rounds ([`steady_ms`]).
+    /// rounds' lower quartile ([`steady_ms`]).
     pub async fn ms_per_iteration(mut self, now_secs: &dyn Fn() -> f64) -> Result<f64, StudyError> {
         let members = self.members();
         let (mut rounds, mut spent) = (Vec::new(), 0.0);
@@ -356,16 +355,18 @@ pub async fn calibrate(
         .await
 }
 
-/// The median of the later half of timed `rounds` (ms per iteration, in the order timed; the
-/// last one alone when there is one): the rounds after a browser's optimised code took over,
-/// robust to one round slowed by another process.
+/// The lower quartile of timed `rounds` (ms per iteration; the nearest rank, so the fastest
+/// of up to four): the device's pace where nothing else competed for it. The probe times while
+/// the page is still loading, whose own work (the first screen's picture, the playground) and
+/// other programs slow some rounds 2–5× (bench/measurements/2026-12-06-probe-experiment-release.txt),
+/// while a run trains on a quiet page; a quartile rather than the fastest round keeps one
+/// round's luck out.
 pub fn steady_ms(rounds: &[f64]) -> f64 {
-    let mut later = rounds[rounds.len() / 2..].to_vec();
-    later.sort_by(f64::total_cmp);
-    match later.len() {
+    let mut sorted = rounds.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    match sorted.len() {
         0 => f64::NAN,
-        n if n % 2 == 1 => later[n / 2],
-        n => 0.5 * (later[n / 2 - 1] + later[n / 2]),
+        n => sorted[(n - 1) / 4],
     }
 }
 
@@ -412,8 +413,8 @@ mod tests {
         assert_eq!(alone.members(), 1);
     }
 
-    /// Rounds are timed until the budget is spent, and the later half's median kept: a warming
-    /// browser's slow first rounds and one disturbed round do not count; one slow round is enough.
+    /// Rounds are timed until the budget is spent, and their lower quartile kept: disturbed
+    /// rounds do not count; one slow round is enough.
     #[test]
     fn calibration_times_rounds_for_its_budget() {
         let mut config = Ks.preset(Preset::Quick, 1).base;
@@ -444,15 +445,20 @@ mod tests {
         let (ms, rounds) = timed(&[1.0, 0.5, 0.3, 0.29, 0.28, 0.9, 0.1, 0.1]);
         assert_eq!(rounds, 6, "the sixth round spends the {TIMING_BUDGET_SECS} s");
         assert!((ms - per_iteration(0.29)).abs() < 1e-9, "{ms}");
+        let busy = [0.6, 0.2, 0.5, 0.2, 0.21, 0.5, 0.4, 0.2, 0.6];
+        let (ms, rounds) = timed(&busy);
+        assert_eq!(rounds, 7);
+        assert!((ms - per_iteration(0.2)).abs() < 1e-9, "{ms}");
         let (ms, rounds) = timed(&[3.0, 0.1]);
         assert_eq!(rounds, 1, "one round past the budget is the timing");
         assert!((ms - per_iteration(3.0)).abs() < 1e-9, "{ms}");
     }
 
     #[test]
-    fn steady_ms_is_the_later_halfs_median() {
-        assert_eq!(steady_ms(&[9.0, 1.0, 2.0, 3.0]), 2.5);
+    fn steady_ms_is_the_lower_quartile() {
+        assert_eq!(steady_ms(&[9.0, 1.0, 2.0, 3.0]), 1.0);
         assert_eq!(steady_ms(&[9.0, 8.0, 1.0, 7.0, 2.0]), 2.0);
+        assert_eq!(steady_ms(&[5.0, 4.0, 3.0, 2.0, 1.0, 6.0, 7.0, 8.0, 9.0]), 3.0);
         assert_eq!(steady_ms(&[4.0]), 4.0);
         assert!(steady_ms(&[]).is_nan());
     }
