@@ -12,9 +12,7 @@ use burn::tensor::Device;
 use super::compute;
 use super::timer::{now_secs, sleep};
 use super::workers::{worker_script, Heard, WorkerHandle};
-use crate::numerics::study::cells::cost::{
-    time_data, Calibration, TIMING_BUDGET_SECS,
-};
+use crate::numerics::study::cells::cost::{time_data, Calibration, TIMING_BUDGET_SECS};
 use crate::numerics::study::run::driver::RunEvent;
 use crate::numerics::study::workers::device_choice::{
     DeviceProbe, ProbeRequest, Timing, STILL_MEASURING,

@@ -5,7 +5,8 @@
 # then stop it. The clone has no dist/, no tools/binaryen/node_modules and no target/: serve.sh
 # must install and build everything itself. It builds trunk's dev profile
 # (UNROLL_LAB_SERVE_PROFILE=dev) in scripts/test.sh's environment, so it reuses the end-to-end
-# test's wasm build from the shared cache; the release build (LTO, wasm-opt) is the only step
+# test's wasm build from the shared cache (the crate's too: the clone's files keep the
+# checkout's modification times); the release build (LTO, wasm-opt) is the only step
 # the README's command runs that this test does not (scripts/measure-browser.sh runs it).
 # Usage: tests/serve/run.sh   (UNROLL_LAB_SERVE_TIMEOUT: seconds to wait, default 3600)
 set -euo pipefail
@@ -20,6 +21,20 @@ cleanup() {
 trap cleanup EXIT
 git clone --quiet "$root" "$work/clone"
 git -C "$root" diff HEAD --binary | git -C "$work/clone" apply --allow-empty
+# The clone's files take the checkout's modification times, as they have its contents (HEAD
+# plus its uncommitted changes): cargo then finds the crate that the checkout's own build made
+# from these sources as fresh as it is there, instead of compiling it again for files that are
+# all new.
+python3 - "$root" "$work/clone" <<'PY'
+import os, subprocess, sys
+root, clone = sys.argv[1:]
+files = subprocess.run(["git", "-C", clone, "ls-files", "-z"], capture_output=True, check=True)
+for name in files.stdout.decode().split("\0"):
+    source = os.path.join(root, name)
+    if name and os.path.isfile(source):
+        stat = os.stat(source)
+        os.utime(os.path.join(clone, name), ns=(stat.st_atime_ns, stat.st_mtime_ns))
+PY
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 # Its own process group, so that stopping it stops trunk, cargo and the server too.
 (cd "$work/clone" && exec setsid env UNROLL_LAB_SERVE_PROFILE=dev \

@@ -34,6 +34,26 @@ pub fn flops_per_iteration(
         + adam
 }
 
+/// Counted FLOPs of a whole training of `config`: with a curriculum, each stage's
+/// [`flops_per_iteration`] at its own horizon × its iterations; else `iterations` ×
+/// [`flops_per_iteration`].
+pub fn training_flops(config: &TrainConfig, resolution: usize, solver_flops_per_state: f64) -> f64 {
+    let Some(curriculum) = &config.curriculum else {
+        return config.iterations as f64
+            * flops_per_iteration(config, resolution, solver_flops_per_state);
+    };
+    config
+        .stage_horizons()
+        .into_iter()
+        .map(|horizon| {
+            let mut stage = config.clone();
+            stage.unroll.horizon = horizon;
+            curriculum.stage_iterations as f64
+                * flops_per_iteration(&stage, resolution, solver_flops_per_state)
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

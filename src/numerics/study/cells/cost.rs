@@ -11,7 +11,7 @@ use crate::numerics::study::contract::description::SystemDescription;
 use crate::numerics::study::contract::physics::PhysicalSystem;
 use crate::numerics::study::run::stage::StudyError;
 use crate::numerics::train::ensemble::ensemble_refusal;
-use crate::numerics::train::flops::flops_per_iteration;
+use crate::numerics::train::flops::{flops_per_iteration, training_flops};
 use crate::numerics::train::run::LossLog;
 use crate::numerics::train::{
     EnsembleTrainer, MemberLogs, Modality, Mode, TrainConfig, TrainError, Trainer,
@@ -80,8 +80,7 @@ pub fn cost(config: &StudyConfig, system: &dyn SystemDescription) -> Cost {
         cost.trainings += seeds;
         cost.iterations += seeds * variant.iterations;
         let solver = system.solver_flops_per_state(variant.mode, variant.alpha);
-        cost.training_flops +=
-            (seeds * variant.iterations) as f64 * flops_per_iteration(&variant, n, solver);
+        cost.training_flops += seeds as f64 * training_flops(&variant, n, solver);
         cost.evaluation_flops += seeds as f64 * evaluation_flops(&variant, &config.eval, n, solver);
     }
     cost
@@ -216,6 +215,15 @@ impl Calibration {
         let unroll = config.effective_unroll();
         let longest = config.stage_horizons().into_iter().max().unwrap_or(1);
         let needed = longest.max(unroll.horizon) + unroll.warmup + 1;
+        if config.curriculum.take().is_some() {
+            // Every timed iteration at the longest stage's horizon, the one counted; ONE keeps
+            // its curriculum's batch (horizon 1).
+            config.unroll.horizon = if config.modality == Modality::One {
+                1
+            } else {
+                longest
+            };
+        }
         config.data.scales.truncate(1);
         config.data.warmup_steps = 0;
         config.data.frames = 32.max(needed);
@@ -443,7 +451,10 @@ mod tests {
         };
         let per_iteration = |seconds: f64| 1000.0 * seconds / TIMED_ITERATIONS as f64;
         let (ms, rounds) = timed(&[1.0, 0.5, 0.3, 0.29, 0.28, 0.9, 0.1, 0.1]);
-        assert_eq!(rounds, 6, "the sixth round spends the {TIMING_BUDGET_SECS} s");
+        assert_eq!(
+            rounds, 6,
+            "the sixth round spends the {TIMING_BUDGET_SECS} s"
+        );
         assert!((ms - per_iteration(0.29)).abs() < 1e-9, "{ms}");
         let busy = [0.6, 0.2, 0.5, 0.2, 0.21, 0.5, 0.4, 0.2, 0.6];
         let (ms, rounds) = timed(&busy);
@@ -454,11 +465,44 @@ mod tests {
         assert!((ms - per_iteration(3.0)).abs() < 1e-9, "{ms}");
     }
 
+    /// A curriculum's training counts each stage at its own horizon, and the probe's small
+    /// config times every iteration at the longest, which is what it counts per iteration.
+    #[test]
+    fn curricula_count_each_stage_and_the_probe_times_the_longest() {
+        use crate::numerics::kolmogorov::system::Kolmogorov;
+        let config = Kolmogorov.preset(Preset::Quick, 1);
+        let n = Kolmogorov.state_shape().values();
+        let wig = config
+            .variants()
+            .into_iter()
+            .find(|v| v.modality == Modality::Wig)
+            .expect("WIG");
+        let curriculum = wig.curriculum.clone().expect("a curriculum");
+        let solver = Kolmogorov.solver_flops_per_state(wig.mode, wig.alpha);
+        let at = |horizon: usize| {
+            let mut stage = wig.clone();
+            stage.unroll.horizon = horizon;
+            flops_per_iteration(&stage, n, solver)
+        };
+        let stages: f64 = curriculum.horizons.iter().map(|&h| at(h)).sum();
+        let total = training_flops(&wig, n, solver);
+        assert!((total - curriculum.stage_iterations as f64 * stages).abs() <= 1e-9 * total);
+        assert!(total < wig.total_iterations() as f64 * at(4));
+        let small = Calibration::small(wig.clone());
+        assert!(small.curriculum.is_none());
+        let longest = curriculum.horizons.iter().copied().max().expect("stages");
+        assert_eq!(small.effective_unroll().horizon, longest);
+        assert_eq!(flops_per_iteration(&small, n, solver), at(longest));
+    }
+
     #[test]
     fn steady_ms_is_the_lower_quartile() {
         assert_eq!(steady_ms(&[9.0, 1.0, 2.0, 3.0]), 1.0);
         assert_eq!(steady_ms(&[9.0, 8.0, 1.0, 7.0, 2.0]), 2.0);
-        assert_eq!(steady_ms(&[5.0, 4.0, 3.0, 2.0, 1.0, 6.0, 7.0, 8.0, 9.0]), 3.0);
+        assert_eq!(
+            steady_ms(&[5.0, 4.0, 3.0, 2.0, 1.0, 6.0, 7.0, 8.0, 9.0]),
+            3.0
+        );
         assert_eq!(steady_ms(&[4.0]), 4.0);
         assert!(steady_ms(&[]).is_nan());
     }
