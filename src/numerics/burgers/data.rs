@@ -13,7 +13,7 @@ use super::error::BurgersError;
 use super::grid::Grid;
 use super::reference::ReferenceSolver;
 use crate::numerics::random_modes::RandomModes;
-use crate::numerics::types::Trajectory;
+use crate::numerics::types::{StateError, Trajectory};
 
 /// The fine state's values at the coarse points: `[FINE] → [COARSE]`.
 pub fn downsample(fine: &[f64]) -> Result<Vec<f64>, BurgersError> {
@@ -60,11 +60,12 @@ pub fn train_ic(index: usize) -> Result<RandomModes, BurgersError> {
     RandomModes::family(TRAIN_SEED, TRAIN_ICS)
         .get(index)
         .copied()
-        .ok_or(BurgersError::NoSuch {
+        .ok_or(StateError::NoSuch {
             what: "training initial condition",
             count: TRAIN_ICS,
             got: index,
         })
+        .map_err(BurgersError::from)
 }
 
 /// Training trajectory of IC `index` at `ν`: `warmup` steps dropped, `frames` kept, f32.
@@ -117,15 +118,13 @@ pub fn baseline_rollout(
     truth
         .iter()
         .map(|t| {
-            let start = t.first().ok_or(BurgersError::WrongLength {
-                expected: COARSE_RESOLUTION,
-                got: 0,
-            })?;
+            let start = t.first().map_or(&[][..], Vec::as_slice);
             if start.len() != COARSE_RESOLUTION {
-                return Err(BurgersError::WrongLength {
+                return Err(StateError::WrongLength {
                     expected: COARSE_RESOLUTION,
                     got: start.len(),
-                });
+                }
+                .into());
             }
             let (mut frames, diverged) = solver.trajectory(start, steps);
             if diverged.is_some() {

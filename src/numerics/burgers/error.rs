@@ -35,24 +35,6 @@ pub enum BurgersError {
         /// Coarse points.
         coarse: usize,
     },
-    /// A state has the wrong number of points.
-    #[error("state has {got} values, expected {expected} (the resolution)")]
-    WrongLength {
-        /// The resolution.
-        expected: usize,
-        /// The number of values supplied.
-        got: usize,
-    },
-    /// An index (trajectory, test size, test) outside its range.
-    #[error("{what} {got} does not exist (there are {count})")]
-    NoSuch {
-        /// What was asked for (`test size`).
-        what: &'static str,
-        /// How many there are.
-        count: usize,
-        /// The rejected index.
-        got: usize,
-    },
     /// The scheme has no tensor (matrix) form.
     #[error("scheme {0} has no tensor implementation (use the f64 reference)")]
     NoTensorForm(&'static str),
@@ -62,6 +44,9 @@ pub enum BurgersError {
     /// Reading a tensor back from the device failed.
     #[error("reading a tensor back failed: {0}")]
     Readback(String),
+    /// A refused state or index.
+    #[error(transparent)]
+    State(#[from] crate::numerics::types::StateError),
 }
 
 impl From<BurgersError> for crate::numerics::train::TrainError {

@@ -14,7 +14,7 @@ use super::config::{check_viscosity, COARSE_RESOLUTION, FINE_SUBSTEPS, TIME_STEP
 use super::data::train_ic;
 use super::{BurgersConfig, BurgersError, ReferenceSolver, Scheme};
 use crate::numerics::study::contract::simulate::{
-    file_error, json_line, non_negative, SimulateError, SimulateRequest,
+    init_index, json_line, non_negative, SimulateError, SimulateRequest, Simulated,
 };
 
 /// The flags a Burgers simulation takes (besides `--steps`).
@@ -38,11 +38,9 @@ pub struct SimulationOutput {
     pub substeps: usize,
     /// Grid points `N`.
     pub resolution: usize,
-    /// `[steps + 1, N]` states, `states[0]` the initial state (fewer when diverged).
-    pub states: Vec<Vec<f64>>,
-    /// Index of the first non-finite state, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diverged_at: Option<usize>,
+    /// The states and where they diverged.
+    #[serde(flatten)]
+    pub run: Simulated<Vec<f64>>,
 }
 
 impl From<BurgersError> for SimulateError {
@@ -90,32 +88,9 @@ fn initial_state(
     let grid = config.validate()?;
     let init = request.init.as_deref().unwrap_or("train:0");
     if let Some(index) = init.strip_prefix("train:") {
-        let index: usize = index.parse().map_err(|_| {
-            SimulateError::Usage(format!(
-                "train:K needs a non-negative integer, got '{index}'"
-            ))
-        })?;
-        return Ok(train_ic(index)?.at(&grid.points()));
+        return Ok(train_ic(init_index("train:K", index)?)?.at(&grid.points()));
     }
-    let values: Vec<f64> = serde_json::from_str(&request.read(init)?)
-        .map_err(|err| file_error(init, format!("not a JSON array of numbers ({err})")))?;
-    if values.len() != config.resolution {
-        return Err(file_error(
-            init,
-            format!(
-                "state has {} values, expected {} (the resolution)",
-                values.len(),
-                config.resolution
-            ),
-        ));
-    }
-    match values.iter().position(|v| !v.is_finite()) {
-        Some(index) => Err(file_error(
-            init,
-            format!("state value {index} is not finite"),
-        )),
-        None => Ok(values),
-    }
+    request.state_file(init, config.resolution)
 }
 
 /// The trajectory `request` asks for, as one line of JSON.
@@ -131,7 +106,6 @@ pub fn simulate(request: &SimulateRequest) -> Result<String, SimulateError> {
         substep: config.substep,
         substeps: config.substeps,
         resolution: config.resolution,
-        states,
-        diverged_at,
+        run: (states, diverged_at).into(),
     })
 }

@@ -337,9 +337,8 @@ mod tests {
     /// NOG / WIG: every variant trains and is scored, the samples are space–time maps.
     #[test]
     fn every_one_d_architecture_trains_in_every_mode_and_modality() {
-        use crate::numerics::backend;
         use crate::numerics::study::contract::config::NetSize;
-        use crate::numerics::study::run::runner::Study;
+        use crate::numerics::study::run::runner::finished_study;
         for &architecture in Burgers.architectures() {
             let mut config = Burgers.preset(Preset::Quick, 1);
             let size = architecture.facts().size_grid[0];
@@ -351,20 +350,7 @@ mod tests {
             config.eval.scales = vec![0.025];
             config.eval.tests_per_size = 1;
             config.eval.rollout_steps = 12;
-            let mut study = Study::new(
-                config,
-                crate::numerics::system::System::physics,
-                &backend::cpu(),
-                Box::new(|| 0.0),
-            )
-            .expect("study");
-            let mut ticks = 0;
-            while !study.finished() {
-                pollster::block_on(study.advance(8)).expect("advance");
-                ticks += 1;
-                assert!(ticks < 500, "{architecture}: the study does not finish");
-            }
-            let results = study.results(1.0);
+            let results = finished_study(config).results(1.0);
             assert_eq!(results.variants.len(), 6, "{architecture}");
             for v in &results.variants {
                 assert!(v.metrics.relative_error.mean.is_finite(), "{architecture}");

@@ -10,7 +10,7 @@ use super::error::CustomError;
 use super::initial::{RandomModes, TEST_SEED, TRAIN_SEED};
 use super::solver::Solver;
 use crate::numerics::types::test_metrics::physics_residuals;
-use crate::numerics::types::{Equation, TestMetrics, Trajectory};
+use crate::numerics::types::{Equation, StateError, TestMetrics, Trajectory};
 
 /// The truth of `equation` (at one parameter value) from `state`: `warmup` steps dropped, then
 /// `frames` frames `[frames][N]` (frame 0 = the state after the warm-up), f64; stops before the
@@ -41,11 +41,12 @@ pub fn training_trajectory(
     frames: usize,
 ) -> Result<Trajectory, CustomError> {
     if index >= equation.states {
-        return Err(CustomError::NoSuch {
+        return Err(StateError::NoSuch {
             what: "training initial state",
             count: equation.states,
             got: index,
-        });
+        }
+        .into());
     }
     let at = equation.at(value);
     let states = truth_frames(&at, &RandomModes::nth(TRAIN_SEED, index), warmup, frames);
@@ -122,10 +123,11 @@ pub fn baseline_rollout(
         .map(|t| {
             let start = t.first().map_or(&[][..], Vec::as_slice);
             if start.len() != n {
-                return Err(CustomError::WrongLength {
+                return Err(StateError::WrongLength {
                     expected: n,
                     got: start.len(),
-                });
+                }
+                .into());
             }
             let (mut frames, stopped) = solver.trajectory(start, steps);
             if stopped.is_some() {

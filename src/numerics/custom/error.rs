@@ -46,30 +46,15 @@ pub enum CustomError {
         /// What to change.
         advice: &'static str,
     },
-    /// A state has the wrong number of points.
-    #[error("state has {got} values, expected {expected} (the grid)")]
-    WrongLength {
-        /// The grid's points.
-        expected: usize,
-        /// The values given.
-        got: usize,
-    },
-    /// An index (trajectory, test size, test) outside its range.
-    #[error("{what} {got} does not exist (there are {count})")]
-    NoSuch {
-        /// What was asked for.
-        what: &'static str,
-        /// How many there are.
-        count: usize,
-        /// The rejected index.
-        got: usize,
-    },
     /// The mode is not studied on a reader's equation.
     #[error("mode {0} is not available for a reader's equation (prediction or correction)")]
     UnsupportedMode(&'static str),
     /// Reading a tensor back from the device failed.
     #[error("reading a tensor back failed: {0}")]
     Readback(String),
+    /// A refused state or index.
+    #[error(transparent)]
+    State(#[from] crate::numerics::types::StateError),
 }
 
 impl From<CustomError> for crate::numerics::train::TrainError {

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::initial::{RandomModes, TRAIN_SEED};
 use super::solver::Solver;
 use crate::numerics::study::contract::simulate::{
-    file_error, json_line, non_negative, SimulateError, SimulateRequest,
+    init_index, json_line, non_negative, SimulateError, SimulateRequest, Simulated,
 };
 use crate::numerics::types::{Equation, Integrator};
 
@@ -35,37 +35,19 @@ pub struct SimulationOutput {
     pub substeps: usize,
     /// Grid points `N`.
     pub points: usize,
-    /// `[steps + 1, N]` states, `states[0]` the initial state (fewer when it blew up).
-    pub states: Vec<Vec<f64>>,
-    /// Index of the first state that blew up, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diverged_at: Option<usize>,
+    /// The states and where they diverged.
+    #[serde(flatten)]
+    pub run: Simulated<Vec<f64>>,
 }
 
 /// The initial state named by `--init`; shape `[N]`.
 fn initial_state(request: &SimulateRequest, points: usize) -> Result<Vec<f64>, SimulateError> {
     let init = request.init.as_deref().unwrap_or("train:0");
     if let Some(index) = init.strip_prefix("train:") {
-        let index: usize = index.parse().map_err(|_| {
-            SimulateError::Usage(format!(
-                "train:K needs a non-negative integer, got '{index}'"
-            ))
-        })?;
+        let index = init_index("train:K", index)?;
         return Ok(RandomModes::nth(TRAIN_SEED, index).state(points));
     }
-    let values: Vec<f64> = serde_json::from_str(&request.read(init)?)
-        .map_err(|err| file_error(init, format!("not a JSON array of numbers ({err})")))?;
-    if values.len() != points {
-        let message = format!("state has {} values, expected {points} (N)", values.len());
-        return Err(file_error(init, message));
-    }
-    match values.iter().position(|v| !v.is_finite()) {
-        Some(index) => Err(file_error(
-            init,
-            format!("state value {index} is not finite"),
-        )),
-        None => Ok(values),
-    }
+    request.state_file(init, points)
 }
 
 /// The trajectory `request` asks for, as one line of JSON.
@@ -93,7 +75,6 @@ pub fn simulate(equation: &Equation, request: &SimulateRequest) -> Result<String
         dt: equation.dt,
         substeps,
         points: equation.points,
-        states,
-        diverged_at,
+        run: (states, diverged_at).into(),
     })
 }

@@ -346,7 +346,7 @@ fn the_system_name_carries_the_equation() {
 #[test]
 fn every_one_d_architecture_trains_on_an_equation() {
     use crate::numerics::study::contract::config::{NetSize, Preset};
-    use crate::numerics::study::run::runner::Study;
+    use crate::numerics::study::run::runner::finished_study;
     use crate::numerics::types::System;
     let system: System = format!("custom:{SMALL}").parse().expect("system");
     let physics = system.physics();
@@ -356,20 +356,7 @@ fn every_one_d_architecture_trains_on_an_equation() {
         config.sizes = vec![NetSize::of(architecture, size.0, size.1)];
         config.base.iterations = 3;
         config.base.batch = 2;
-        let mut study = Study::new(
-            config,
-            crate::numerics::system::System::physics,
-            &backend::cpu(),
-            Box::new(|| 0.0),
-        )
-        .expect("study");
-        let mut ticks = 0;
-        while !study.finished() {
-            pollster::block_on(study.advance(8)).expect("advance");
-            ticks += 1;
-            assert!(ticks < 500, "{architecture}: the study does not finish");
-        }
-        let results = study.results(1.0);
+        let results = finished_study(config).results(1.0);
         assert_eq!(results.variants.len(), 6, "{architecture}");
         for v in &results.variants {
             assert!(v.metrics.relative_error.mean.is_finite(), "{architecture}");

@@ -27,11 +27,12 @@
 
 use burn::tensor::{Device, Tensor, TensorData};
 
-use super::config::{check_dt, check_forcing, check_resolution, check_state, FORCING_WAVENUMBER};
+use super::config::{check_dt, check_forcing, check_resolution, FORCING_WAVENUMBER};
 use super::error::KolmogorovError;
 use super::grid::{sample, spacing};
 use super::piso::{PisoDiagonal, PisoGradient};
 use super::poisson::PoissonSolver;
+use crate::numerics::types::check_state;
 use crate::numerics::types::Precision;
 
 /// `t` at `[i + di][j + dj]` (periodic) for `[B, C, N, N]`.

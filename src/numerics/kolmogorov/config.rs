@@ -63,20 +63,6 @@ pub fn check_forcing(amplitude: f64) -> Result<f64, KolmogorovError> {
     }
 }
 
-/// `values` if it holds exactly `expected` finite numbers.
-pub fn check_state(values: &[f64], expected: usize) -> Result<(), KolmogorovError> {
-    if values.len() != expected {
-        return Err(KolmogorovError::WrongLength {
-            expected,
-            got: values.len(),
-        });
-    }
-    match values.iter().position(|v| !v.is_finite()) {
-        Some(index) => Err(KolmogorovError::NotFinite { index }),
-        None => Ok(()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,17 +79,5 @@ mod tests {
         assert_eq!(check_dt(0.02), Ok(0.02));
         assert!(check_dt(-0.02).is_err());
         assert!(check_forcing(f64::INFINITY).is_err());
-        assert!(check_state(&[0.0; 4], 4).is_ok());
-        assert_eq!(
-            check_state(&[0.0; 3], 4),
-            Err(KolmogorovError::WrongLength {
-                expected: 4,
-                got: 3
-            })
-        );
-        assert_eq!(
-            check_state(&[0.0, f64::NAN], 2),
-            Err(KolmogorovError::NotFinite { index: 1 })
-        );
     }
 }

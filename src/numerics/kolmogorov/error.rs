@@ -34,20 +34,6 @@ pub enum KolmogorovError {
         /// The requested coarse resolution.
         coarse: usize,
     },
-    /// A state has the wrong number of values.
-    #[error("state has {got} values, expected {expected}")]
-    WrongLength {
-        /// The expected number of values.
-        expected: usize,
-        /// The number supplied.
-        got: usize,
-    },
-    /// A state holds a NaN or infinity.
-    #[error("state value {index} is not finite")]
-    NotFinite {
-        /// Position of the first offending value.
-        index: usize,
-    },
     /// A coarse-solver set-up name that Kolmogorov flow does not offer.
     #[error(
         "unknown Kolmogorov solver set-up '{0}' (expected piso, piso-exact, piso-advective, piso-official or ssp-rk3)"
@@ -59,4 +45,7 @@ pub enum KolmogorovError {
     /// Reading a tensor back from the device failed.
     #[error("reading a tensor back failed: {0}")]
     Readback(String),
+    /// A refused state or index.
+    #[error(transparent)]
+    State(#[from] crate::numerics::types::StateError),
 }

@@ -20,7 +20,7 @@ use super::staggered::{velocity_from_vorticity, vorticity_from_velocity};
 use super::{CoarseSolver, KolmogorovError, SpectralSolver, TimeScheme};
 use crate::numerics::backend;
 use crate::numerics::study::contract::simulate::{
-    file_error, json_line, non_negative, SimulateError, SimulateRequest,
+    file_error, json_line, non_negative, SimulateError, SimulateRequest, Simulated,
 };
 use crate::numerics::types::{Precision, SolverSetup};
 
@@ -57,11 +57,9 @@ pub struct SimulationOutput {
     pub dt: f64,
     /// Steps between reported frames.
     pub every: usize,
-    /// `states[0]` the initial state, then one every `every` steps.
-    pub states: Vec<VorticityFrame>,
-    /// Index of the first non-finite frame, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diverged_at: Option<usize>,
+    /// The states and where they diverged.
+    #[serde(flatten)]
+    pub run: Simulated<VorticityFrame>,
 }
 
 impl From<KolmogorovError> for SimulateError {
@@ -260,13 +258,16 @@ pub fn simulate(request: &SimulateRequest) -> Result<String, SimulateError> {
         reynolds: run.reynolds,
         dt: run.dt,
         every: run.every,
-        states: frames
-            .iter()
-            .map(|frame| VorticityFrame {
-                vorticity: frame.chunks(run.n).map(<[f64]>::to_vec).collect(),
-            })
-            .collect(),
-        diverged_at,
+        run: (
+            frames
+                .iter()
+                .map(|frame| VorticityFrame {
+                    vorticity: frame.chunks(run.n).map(<[f64]>::to_vec).collect(),
+                })
+                .collect::<Vec<_>>(),
+            diverged_at,
+        )
+            .into(),
     };
     json_line(&output)
 }

@@ -15,11 +15,12 @@
 use num_complex::Complex64;
 
 use super::config::FORCING_WAVENUMBER;
-use super::config::{check_dt, check_forcing, check_resolution, check_reynolds, check_state};
+use super::config::{check_dt, check_forcing, check_resolution, check_reynolds};
 use super::error::KolmogorovError;
 use super::fft2::Fft2;
 use super::grid::{sample, wavenumber};
 use crate::numerics::etd::Etdrk4Coefficients;
+use crate::numerics::types::check_state;
 
 /// The pseudo-spectral ETDRK4 solver for one `(N, Re, dt, forcing amplitude)`.
 #[derive(Debug, Clone)]
@@ -263,6 +264,7 @@ mod tests {
     use crate::numerics::kolmogorov::grid::rms;
     use crate::numerics::kolmogorov::initial::random_vorticity;
     use crate::numerics::metrics::max_abs_difference;
+    use crate::numerics::types::StateError;
 
     #[test]
     fn taylor_green_decays_exactly() {
@@ -330,7 +332,7 @@ mod tests {
         bad[3] = f64::NAN;
         assert_eq!(
             solver.step(&bad),
-            Err(KolmogorovError::NotFinite { index: 3 })
+            Err(KolmogorovError::State(StateError::NotFinite { index: 3 }))
         );
     }
 }

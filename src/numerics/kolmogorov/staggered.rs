@@ -13,10 +13,11 @@
 
 use num_complex::Complex64;
 
-use super::config::{check_resolution, check_state};
+use super::config::check_resolution;
 use super::error::KolmogorovError;
 use super::fft2::Fft2;
 use super::grid::{laplacian_eigenvalue, spacing, wavenumber};
+use crate::numerics::types::check_state;
 
 /// Velocity `[2·N²]` from a stream function `ψ` `[N²]` at the grid points (see module docs).
 fn velocity_from_stream_function(n: usize, psi: &[f64]) -> Vec<f64> {

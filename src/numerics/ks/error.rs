@@ -20,20 +20,6 @@ pub enum KsError {
     /// Zero sub-steps per learned step.
     #[error("substeps must be at least 1")]
     NoSubsteps,
-    /// A user-supplied state has the wrong number of points.
-    #[error("state has {got} values, expected {expected} (the resolution)")]
-    WrongLength {
-        /// The resolution.
-        expected: usize,
-        /// The number of values supplied.
-        got: usize,
-    },
-    /// A user-supplied state holds a NaN or infinity.
-    #[error("state value {index} is not finite")]
-    NotFinite {
-        /// Position of the first offending value.
-        index: usize,
-    },
     /// A training-IC index outside `0..6`.
     #[error("training initial condition index must be in 0..{count}, got {got}")]
     BadTrainingIndex {
@@ -48,6 +34,9 @@ pub enum KsError {
     /// Reading a tensor back from the device failed.
     #[error("reading a tensor back failed: {0}")]
     Readback(String),
+    /// A refused state or index.
+    #[error(transparent)]
+    State(#[from] crate::numerics::types::StateError),
 }
 
 impl From<KsError> for crate::numerics::train::TrainError {

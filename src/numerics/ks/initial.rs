@@ -82,20 +82,6 @@ impl TestIc {
     }
 }
 
-/// A user-supplied state: exactly `resolution` finite numbers.
-pub fn user_state(values: Vec<f64>, resolution: usize) -> Result<Vec<f64>, KsError> {
-    if values.len() != resolution {
-        return Err(KsError::WrongLength {
-            expected: resolution,
-            got: values.len(),
-        });
-    }
-    if let Some(index) = values.iter().position(|v| !v.is_finite()) {
-        return Err(KsError::NotFinite { index });
-    }
-    Ok(values)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -144,20 +130,5 @@ mod tests {
         // x_6 = 1: cos(π) = −1, 2πx/L = π/4.
         let q = std::f64::consts::FRAC_PI_4;
         assert!((u[6] - (-1.0 + 0.05 * q.cos() * (1.0 - q.sin()))).abs() < 1e-12);
-    }
-
-    #[test]
-    fn user_states_are_checked() {
-        assert!(user_state(vec![0.0; 8], 8).is_ok());
-        assert_eq!(
-            user_state(vec![0.0; 7], 8),
-            Err(KsError::WrongLength {
-                expected: 8,
-                got: 7
-            })
-        );
-        let mut bad = vec![0.0; 8];
-        bad[3] = f64::NAN;
-        assert_eq!(user_state(bad, 8), Err(KsError::NotFinite { index: 3 }));
     }
 }

@@ -7,12 +7,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::initial::{train_ic, user_state, TestIc, TRAIN_IC_PARAMETERS};
+use super::initial::{train_ic, TestIc, TRAIN_IC_PARAMETERS};
 use super::tensor::read_rows;
 use super::{KsConfig, KsError, Precision, ReferenceSolver, Scheme, TensorSolver};
 use crate::numerics::backend;
 use crate::numerics::study::contract::simulate::{
-    file_error, json_line, non_negative, SimulateError, SimulateRequest,
+    init_index, json_line, non_negative, SimulateError, SimulateRequest, Simulated,
 };
 
 /// The flags a KS simulation takes (besides `--steps`).
@@ -40,11 +40,9 @@ pub struct SimulationOutput {
     pub substeps: usize,
     /// Grid points `N`.
     pub resolution: usize,
-    /// `[steps + 1, N]` states, `states[0]` the initial state (fewer when diverged).
-    pub states: Vec<Vec<f64>>,
-    /// Index of the first non-finite state, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diverged_at: Option<usize>,
+    /// The states and where they diverged.
+    #[serde(flatten)]
+    pub run: Simulated<Vec<f64>>,
 }
 
 impl From<KsError> for SimulateError {
@@ -97,16 +95,10 @@ fn initial_state(
         return Ok(train_ic(&grid, index)?);
     }
     if let Some(seed) = init.strip_prefix("paper-test:") {
-        let seed: u64 = seed.parse().map_err(|_| {
-            SimulateError::Usage(format!(
-                "paper-test:SEED needs a non-negative integer, got '{seed}'"
-            ))
-        })?;
+        let seed = init_index("paper-test:SEED", seed)? as u64;
         return Ok(TestIc::from_seed(seed).state(&grid));
     }
-    let values: Vec<f64> = serde_json::from_str(&request.read(init)?)
-        .map_err(|err| file_error(init, format!("not a JSON array of numbers ({err})")))?;
-    Ok(user_state(values, config.resolution)?)
+    request.state_file(init, config.resolution)
 }
 
 /// The trajectory `request` asks for, as one line of JSON.
@@ -126,8 +118,7 @@ pub fn simulate(request: &SimulateRequest) -> Result<String, SimulateError> {
         substep: config.substep,
         substeps: config.substeps,
         resolution: config.resolution,
-        states,
-        diverged_at,
+        run: (states, diverged_at).into(),
     })
 }
 
@@ -167,8 +158,7 @@ mod tests {
             substep: 0.5,
             substeps: 2,
             resolution: 2,
-            states: vec![vec![1.0, 2.0]],
-            diverged_at: None,
+            run: (vec![vec![1.0, 2.0]], None).into(),
         };
         let json = serde_json::to_string(&output).expect("json");
         assert_eq!(
@@ -176,7 +166,7 @@ mod tests {
             r#"{"system":"ks","scheme":"etrk2","domain_size":8.0,"substep":0.5,"substeps":2,"resolution":2,"states":[[1.0,2.0]]}"#
         );
         let diverged = SimulationOutput {
-            diverged_at: Some(3),
+            run: (vec![vec![1.0, 2.0]], Some(3)).into(),
             ..output
         };
         let json = serde_json::to_string(&diverged).expect("json");

@@ -79,6 +79,17 @@ pub struct UnrollConfig {
     pub detach_interval: usize,
 }
 
+impl UnrollConfig {
+    /// `m` loss steps after `w` warm-up steps, cut every `k` steps (0: never).
+    pub const fn new(horizon: usize, warmup: usize, detach_interval: usize) -> Self {
+        Self {
+            horizon,
+            warmup,
+            detach_interval,
+        }
+    }
+}
+
 impl Default for UnrollConfig {
     fn default() -> Self {
         Self {

@@ -296,14 +296,6 @@ mod tests {
     use crate::numerics::train::config::{OptimizerConfig, TrainConfig};
     use crate::numerics::types::SolverSetup;
 
-    fn unroll(horizon: usize, warmup: usize, detach_interval: usize) -> UnrollConfig {
-        UnrollConfig {
-            horizon,
-            warmup,
-            detach_interval,
-        }
-    }
-
     /// Every (mode, unroll) combination the structural tests sweep.
     fn sweep() -> Vec<(Mode, UnrollConfig)> {
         let mut out = Vec::new();
@@ -311,7 +303,7 @@ mod tests {
             for m in 1..=7 {
                 for w in 0..=2 {
                     for k in 0..=4 {
-                        out.push((mode, unroll(m, w, k)));
+                        out.push((mode, UnrollConfig::new(m, w, k)));
                     }
                 }
             }
@@ -491,7 +483,7 @@ mod tests {
         let wig = describe(&gradient_graph(
             Mode::Correct,
             Modality::Wig,
-            &unroll(3, 0, 0),
+            &UnrollConfig::new(3, 0, 0),
         ));
         assert!(wig
             .iter()
@@ -503,7 +495,7 @@ mod tests {
         let nog = describe(&gradient_graph(
             Mode::Correct,
             Modality::Nog,
-            &unroll(3, 2, 0),
+            &UnrollConfig::new(3, 2, 0),
         ));
         assert!(nog.iter().any(|l| l.contains("black-box")));
         assert!(nog.iter().any(|l| l.starts_with("Warm-up: steps 1–2")));
@@ -511,7 +503,7 @@ mod tests {
         let cut = describe(&gradient_graph(
             Mode::Predict,
             Modality::Wig,
-            &unroll(4, 0, 2),
+            &UnrollConfig::new(4, 0, 2),
         ));
         assert!(
             cut.iter().any(|l| l.contains("entering step 3.")),
@@ -524,7 +516,7 @@ mod tests {
         let one = describe(&gradient_graph(
             Mode::Predict,
             Modality::One,
-            &unroll(5, 1, 0),
+            &UnrollConfig::new(5, 1, 0),
         ));
         assert!(one.iter().any(|l| l.contains("batch ×5")));
         assert!(!one.iter().any(|l| l.starts_with("Warm-up")));
@@ -666,13 +658,32 @@ mod tests {
             terms
         }
 
+        /// The graph of one configuration, its KS stepper and the frames of its unroll.
+        fn set_up(
+            f: &Fixture,
+            mode: Mode,
+            modality: Modality,
+            u: &UnrollConfig,
+        ) -> (
+            GradientGraph,
+            crate::numerics::train::step::Stepper,
+            Vec<Tensor<2>>,
+        ) {
+            let graph = gradient_graph(mode, modality, u);
+            let stepper = KsStep::new(mode, 0.5, &f.scales, N, &f.device, false)
+                .expect("s")
+                .stepper();
+            let frames = frames(f, &graph.unroll);
+            (graph, stepper, frames)
+        }
+
         fn configs() -> Vec<(Mode, Modality, UnrollConfig)> {
             vec![
-                (Mode::Correct, Modality::Wig, super::unroll(3, 1, 2)),
-                (Mode::Correct, Modality::Nog, super::unroll(3, 1, 0)),
-                (Mode::Transition, Modality::Wig, super::unroll(4, 0, 0)),
-                (Mode::Predict, Modality::Wig, super::unroll(4, 0, 3)),
-                (Mode::Correct, Modality::One, super::unroll(3, 1, 0)),
+                (Mode::Correct, Modality::Wig, UnrollConfig::new(3, 1, 2)),
+                (Mode::Correct, Modality::Nog, UnrollConfig::new(3, 1, 0)),
+                (Mode::Transition, Modality::Wig, UnrollConfig::new(4, 0, 0)),
+                (Mode::Predict, Modality::Wig, UnrollConfig::new(4, 0, 3)),
+                (Mode::Correct, Modality::One, UnrollConfig::new(3, 1, 0)),
             ]
         }
 
@@ -680,11 +691,7 @@ mod tests {
         fn the_graph_replays_the_training_loss_and_its_gradient() {
             let f = fixture();
             for (mode, modality, u) in configs() {
-                let graph = gradient_graph(mode, modality, &u);
-                let stepper = KsStep::new(mode, 0.5, &f.scales, N, &f.device, false)
-                    .expect("s")
-                    .stepper();
-                let frames = frames(&f, &graph.unroll);
+                let (graph, stepper, frames) = set_up(&f, mode, modality, &u);
                 let trained = unrolled_loss(&f.net, &stepper, 0, &frames, modality, graph.unroll)
                     .expect("loss");
                 let nets = vec![f.net.clone(); graph.steps()];
@@ -709,11 +716,7 @@ mod tests {
         fn each_loss_term_reaches_exactly_the_network_calls_the_graph_says() {
             let f = fixture();
             for (mode, modality, u) in configs() {
-                let graph = gradient_graph(mode, modality, &u);
-                let stepper = KsStep::new(mode, 0.5, &f.scales, N, &f.device, false)
-                    .expect("s")
-                    .stepper();
-                let frames = frames(&f, &graph.unroll);
+                let (graph, stepper, frames) = set_up(&f, mode, modality, &u);
                 let nets: Vec<Net> = (0..graph.steps())
                     .map(|_| copy(&f.net, &f.device))
                     .collect();
@@ -740,10 +743,10 @@ mod tests {
         fn the_training_loss_is_sensitive_to_its_start_state_only_where_the_graph_says() {
             let f = fixture();
             let cases = [
-                (Modality::Wig, super::unroll(2, 0, 0), true),
-                (Modality::Wig, super::unroll(2, 1, 0), false),
-                (Modality::Nog, super::unroll(2, 0, 0), false),
-                (Modality::One, super::unroll(2, 0, 0), false),
+                (Modality::Wig, UnrollConfig::new(2, 0, 0), true),
+                (Modality::Wig, UnrollConfig::new(2, 1, 0), false),
+                (Modality::Nog, UnrollConfig::new(2, 0, 0), false),
+                (Modality::One, UnrollConfig::new(2, 0, 0), false),
             ];
             for (modality, u, sensitive) in cases {
                 let graph = gradient_graph(Mode::Correct, modality, &u);

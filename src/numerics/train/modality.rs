@@ -201,14 +201,6 @@ fn unrolled(
 mod tests {
     use super::*;
 
-    fn unroll(horizon: usize, warmup: usize, detach_interval: usize) -> UnrollConfig {
-        UnrollConfig {
-            horizon,
-            warmup,
-            detach_interval,
-        }
-    }
-
     /// The cut keeps the value bit for bit and stops the gradient in the cutting rows only.
     #[test]
     fn cut_rows_detach_the_cutting_members_rows_only() {
@@ -247,20 +239,22 @@ mod tests {
 
     #[test]
     fn cuts_where_the_modality_says() {
-        let u = unroll(6, 2, 0);
+        let u = UnrollConfig::new(6, 2, 0);
         assert!((0..6).all(|j| detached_before_loss_step(Modality::Nog, u, j)));
         assert!((0..6).all(|j| !detached_before_loss_step(Modality::Wig, u, j)));
         let cut: Vec<usize> = (0..6)
-            .filter(|&j| detached_before_loss_step(Modality::Wig, unroll(6, 0, 2), j))
+            .filter(|&j| detached_before_loss_step(Modality::Wig, UnrollConfig::new(6, 0, 2), j))
             .collect();
         assert_eq!(cut, vec![2, 4]);
         let cut: Vec<usize> = (0..7)
-            .filter(|&j| detached_before_loss_step(Modality::Wig, unroll(7, 0, 3), j))
+            .filter(|&j| detached_before_loss_step(Modality::Wig, UnrollConfig::new(7, 0, 3), j))
             .collect();
         assert_eq!(cut, vec![3, 6]);
         // k = 1 makes WIG identical to NOG.
-        assert!(
-            (0..6).all(|j| detached_before_loss_step(Modality::Wig, unroll(6, 0, 1), j) == (j > 0))
-        );
+        assert!((0..6).all(|j| detached_before_loss_step(
+            Modality::Wig,
+            UnrollConfig::new(6, 0, 1),
+            j
+        ) == (j > 0)));
     }
 }

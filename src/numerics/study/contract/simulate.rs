@@ -3,7 +3,9 @@
 //! others) and what can go wrong ([`SimulateError`]). The system answers with one line of JSON
 //! (`PhysicalSystem::simulate`).
 
-use crate::numerics::types::Precision;
+use serde::{Deserialize, Serialize};
+
+use crate::numerics::types::{check_state, Precision};
 
 /// Reads a file named on the command line (the CLI passes `std::fs::read_to_string`).
 pub type ReadFile = fn(&str) -> std::io::Result<String>;
@@ -92,6 +94,22 @@ impl SimulateRequest {
     pub fn read(&self, path: &str) -> Result<String, SimulateError> {
         (self.read_file)(path).map_err(|err| file_error(path, err.to_string()))
     }
+
+    /// The state in the file at `path`: a JSON array of `values` finite numbers, or a
+    /// [`SimulateError::File`] naming the file and what is wrong.
+    pub fn state_file(&self, path: &str, values: usize) -> Result<Vec<f64>, SimulateError> {
+        let state: Vec<f64> = serde_json::from_str(&self.read(path)?)
+            .map_err(|err| file_error(path, format!("not a JSON array of numbers ({err})")))?;
+        check_state(&state, values).map_err(|err| file_error(path, err.to_string()))?;
+        Ok(state)
+    }
+}
+
+/// The index `K` of an `--init` written `{form}` (`train:K`), or a usage error quoting it.
+pub fn init_index(form: &str, text: &str) -> Result<usize, SimulateError> {
+    text.parse().map_err(|_| {
+        SimulateError::Usage(format!("{form} needs a non-negative integer, got '{text}'"))
+    })
 }
 
 /// A [`SimulateError::File`] about `path`.
@@ -111,4 +129,24 @@ pub fn non_negative(name: &str, value: i64) -> Result<usize, SimulateError> {
 /// `output` as one line of JSON.
 pub fn json_line<T: serde::Serialize>(output: &T) -> Result<String, SimulateError> {
     serde_json::to_string(output).map_err(|err| SimulateError::Output(err.to_string()))
+}
+
+/// The states of a simulated trajectory, which every system's output flattens in:
+/// `states[0]` the initial state, then one per reported step, up to the first that diverged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Simulated<S> {
+    /// The states (a 1-D system's: `[steps + 1, N]`), fewer when the run diverged.
+    pub states: Vec<S>,
+    /// Index of the first state that diverged (not finite, or blown up), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diverged_at: Option<usize>,
+}
+
+impl<S> From<(Vec<S>, Option<usize>)> for Simulated<S> {
+    fn from((states, diverged_at): (Vec<S>, Option<usize>)) -> Self {
+        Self {
+            states,
+            diverged_at,
+        }
+    }
 }

@@ -400,6 +400,25 @@ impl Study {
     }
 }
 
+/// `config`'s study on the CPU, its clock standing still, advanced until it finishes (tests).
+#[cfg(test)]
+pub(crate) fn finished_study(config: StudyConfig) -> Study {
+    let mut study = Study::new(
+        config,
+        crate::numerics::system::System::physics,
+        &crate::numerics::backend::cpu(),
+        Box::new(|| 0.0),
+    )
+    .expect("study");
+    let mut ticks = 0;
+    while !study.finished() {
+        pollster::block_on(study.advance(8)).expect("advance");
+        ticks += 1;
+        assert!(ticks < 500, "the study does not finish");
+    }
+    study
+}
+
 #[cfg(test)]
 #[path = "runner_tests.rs"]
 mod tests;

@@ -157,19 +157,7 @@ fn malformed_results_are_rejected_with_a_reason() {
 
 #[test]
 fn logic_errors_say_what_went_wrong() {
-    let mut study = Study::new(
-        tiny_config(),
-        crate::numerics::system::System::physics,
-        &backend::cpu(),
-        Box::new(|| 0.0),
-    )
-    .expect("study");
-    let mut guard = 0;
-    while !study.finished() {
-        pollster::block_on(study.advance(8)).expect("advance");
-        guard += 1;
-        assert!(guard < 100, "study does not finish");
-    }
+    let mut study = finished_study(tiny_config());
     let err = pollster::block_on(study.advance(8)).expect_err("finished");
     assert!(matches!(err, StudyError::Finished), "{err}");
     assert_eq!(
