@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use num_complex::Complex64;
 
-use super::config::{check_reynolds, COARSE_RESOLUTION, FINE_DT, FINE_RESOLUTION};
+use super::config::{check_reynolds, COARSE_RESOLUTION, FINE_DT, FINE_RESOLUTION, TRAIN_REYNOLDS};
 use super::initial::{random_vorticity, DEFAULT_MAX_WAVENUMBER, DEFAULT_RMS};
 use super::shipped_frames::{self, Window};
 use super::spectral::SpectralSolver;
@@ -22,7 +22,7 @@ use crate::numerics::types::Trajectory;
 
 /// Fine steps per coarse frame (Δt = 0.02 = 4 × 0.005).
 pub const FRAME_EVERY: usize = 4;
-/// Seed offset of the training fields (trajectory `i` uses `TRAIN_SEED + i`).
+/// Seed offset of the training fields ([`training_seed`]).
 pub const TRAIN_SEED: u64 = 1000;
 /// Seed offset of the test runs (test size `s`: `TEST_SEED + test_seed + 100·s`, one run per
 /// size).
@@ -293,6 +293,15 @@ fn frames_of(window: &Window) -> Result<Vec<f32>, KolmogorovError> {
     }
 }
 
+/// The seed of the training run at `reynolds`, trajectory `index` of its study: one of the
+/// study's own Reynolds numbers keeps its run (`TRAIN_SEED` + its place in [`TRAIN_REYNOLDS`]),
+/// so a study of some of them reuses their runs and the shipped data; any other `TRAIN_SEED +
+/// index`.
+pub fn training_seed(reynolds: f64, index: usize) -> u64 {
+    let place = TRAIN_REYNOLDS.iter().position(|&re| re == reynolds);
+    TRAIN_SEED + place.unwrap_or(index) as u64
+}
+
 /// Training trajectory `index` at `reynolds` (stored f32; `scale` holds Re): its own run, from
 /// coarse frame `spinup_frames` on.
 pub fn training_trajectory(
@@ -303,7 +312,7 @@ pub fn training_trajectory(
     sampling: Sampling,
 ) -> Result<Trajectory, KolmogorovError> {
     let window = Window {
-        run: Run::study(reynolds, TRAIN_SEED + index as u64)?,
+        run: Run::study(reynolds, training_seed(reynolds, index))?,
         sampling,
         start: spinup_frames,
         frames,
@@ -353,11 +362,17 @@ mod tests {
     fn trajectories_are_seeded_and_shaped() {
         let a = training_trajectory(500.0, 0, 2, 3, Sampling::FaceAverage).expect("data");
         let b = training_trajectory(500.0, 0, 2, 3, Sampling::FaceAverage).expect("data");
-        let c = training_trajectory(500.0, 1, 2, 3, Sampling::FaceAverage).expect("data");
+        // Re 500 is the study's third training run wherever a study puts it; Re 550 is not one
+        // of the study's, so its place in its study seeds it.
+        let c = training_trajectory(550.0, 0, 2, 3, Sampling::FaceAverage).expect("data");
+        let d = training_trajectory(550.0, 1, 2, 3, Sampling::FaceAverage).expect("data");
+        assert_eq!(training_seed(500.0, 0), training_seed(500.0, 4));
+        assert_eq!(training_seed(500.0, 0), TRAIN_SEED + 2);
+        assert_eq!(training_seed(550.0, 1), TRAIN_SEED + 1);
         assert_eq!(a.frames(), 3);
         assert_eq!(a.resolution, frame_values());
         assert_eq!(a, b);
-        assert_ne!(a.values, c.values);
+        assert_ne!(c.values, d.values);
         assert!(a.values.iter().all(|v| v.is_finite()));
         // Consecutive frames differ (the flow moves) but little (Δt = 0.02).
         let (f0, f1) = (a.frame(0), a.frame(1));

@@ -176,7 +176,8 @@ pub fn shipped() -> Result<Vec<(Run, usize)>, KolmogorovError> {
     Ok(out)
 }
 
-/// The first frame of each training run at `reynolds` (seed per index, as the data make them).
+/// The first frame of each training run at `reynolds` (seeded as the data seed them:
+/// [`data::training_seed`]).
 pub fn training_starts(
     reynolds: &[f64],
     spinup_frames: usize,
@@ -184,7 +185,12 @@ pub fn training_starts(
     reynolds
         .iter()
         .enumerate()
-        .map(|(index, &re)| Ok((Run::study(re, TRAIN_SEED + index as u64)?, spinup_frames)))
+        .map(|(index, &re)| {
+            Ok((
+                Run::study(re, data::training_seed(re, index))?,
+                spinup_frames,
+            ))
+        })
         .collect()
 }
 
