@@ -48,7 +48,7 @@ pub fn plan(args: &PlanArgs) -> Result<(), CliError> {
     } else {
         let clock = Instant::now();
         pollster::block_on(calibrate(
-            System::default().physics(),
+            config.system.physics(),
             &backend::cpu(),
             &|| clock.elapsed().as_secs_f64(),
         ))

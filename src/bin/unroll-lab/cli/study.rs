@@ -178,7 +178,7 @@ fn write_data(config: StudyConfig, path: &Path) -> Result<(), CliError> {
 fn print_estimate(config: &StudyConfig, jobs: usize) {
     let clock = Instant::now();
     let rate = pollster::block_on(calibrate(
-        System::default().physics(),
+        config.system.physics(),
         &backend::cpu(),
         &|| clock.elapsed().as_secs_f64(),
     ))
