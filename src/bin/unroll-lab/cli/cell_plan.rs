@@ -47,11 +47,9 @@ pub fn plan(args: &PlanArgs) -> Result<(), CliError> {
         None
     } else {
         let clock = Instant::now();
-        pollster::block_on(calibrate(
-            config.system.physics(),
-            &backend::cpu(),
-            &|| clock.elapsed().as_secs_f64(),
-        ))
+        pollster::block_on(calibrate(config.system.physics(), &backend::cpu(), &|| {
+            clock.elapsed().as_secs_f64()
+        }))
         .ok()
     };
     let plan = StudyPlan::new(config, System::description, rate)?;

@@ -177,11 +177,9 @@ fn write_data(config: StudyConfig, path: &Path) -> Result<(), CliError> {
 /// threads.
 fn print_estimate(config: &StudyConfig, jobs: usize) {
     let clock = Instant::now();
-    let rate = pollster::block_on(calibrate(
-        config.system.physics(),
-        &backend::cpu(),
-        &|| clock.elapsed().as_secs_f64(),
-    ))
+    let rate = pollster::block_on(calibrate(config.system.physics(), &backend::cpu(), &|| {
+        clock.elapsed().as_secs_f64()
+    }))
     .ok();
     // The rate is one thread's; `--jobs` trainings run at once, each on its own thread.
     let work = cost(config, config.system.physics());
