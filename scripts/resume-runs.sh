@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Resumes the long runs whose plans are committed under results/ (each cell checkpointed every
 # 600 s, so a stop loses at most that), niced (the process and its scheduling group), until
-# SECONDS from now, on two cores: the KS blog's 52×12 re-run, then the Kolmogorov tenth-budget
-# run.
+# SECONDS from now, on two cores: the Kolmogorov tenth-budget run.
 # Commit their cells/ (checkpoints and finished cells) before a session ends; `study merge`
 # once every cell of a plan is done. Usage: scripts/resume-runs.sh SECONDS [UNROLL_LAB_BINARY]
 set -euo pipefail
@@ -25,8 +24,8 @@ run() { # plan directory, cell list
     --out "results/$1/cells" --jobs 1 --checkpoint-every 600 --stop-after "$left"
 }
 # Two lanes, one core each, on disjoint cells (two processes on one cell would both write its
-# checkpoint): first the blog's 52×12 network trained as `ks_train.py` trains it (20 epochs; its
-# C-WIG cell 2 is done), then the Kolmogorov cells split by variant (12–17 are done).
-{ run ks-blog52-official 1 && run kolmogorov-tenth 0-5; } &
-{ run ks-blog52-official 0 && run kolmogorov-tenth 9-11,6-8; } &
+# checkpoint): the Kolmogorov cells split by variant (6, 7 and 12–17 are done). (Every KS plan
+# is merged.)
+run kolmogorov-tenth 0-5 &
+run kolmogorov-tenth 9-11,6-8 &
 wait
