@@ -92,11 +92,7 @@ impl UnrollConfig {
 
 impl Default for UnrollConfig {
     fn default() -> Self {
-        Self {
-            horizon: 3,
-            warmup: 0,
-            detach_interval: 0,
-        }
+        Self::new(3, 0, 0)
     }
 }
 
