@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use crate::numerics::study::cells::plan::StudyPlan;
 use crate::numerics::study::contract::config::config_hash;
 use crate::numerics::study::contract::description::Descriptions;
-use crate::report::results::{StudyResults, VariantResult};
+pub use crate::report::claim::{check_claim, find_variant, Claim, ClaimMetric, BASELINE};
+use crate::report::results::StudyResults;
 
 /// The schema tag of `results/index.json`.
 pub const COMMITTED_SCHEMA: &str = "unroll-lab/committed@1";
@@ -45,25 +46,8 @@ pub struct CommittedRun {
     pub budget: String,
     /// The number of seeds (checked against the results' config).
     pub seeds: usize,
-    /// The orderings the book states for this run.
+    /// The orderings the book states for this run ([`Claim`]).
     pub claims: Vec<Claim>,
-}
-
-/// An ordering by mean relative error over seeds (the results table's error column): `better`'s
-/// is strictly below `worse`'s.
-///
-/// A variant is named by its label without the size suffix, `C-WIG`
-/// ([`crate::report::results::VariantId::label`]), when exactly one variant of the file has
-/// that label; otherwise by the table's full label, `C-WIG 26×8 m=3`
-/// ([`crate::report::results::VariantId::long_label`]). A name matching no variant, or several,
-/// is an error.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Claim {
-    /// The variant with the lower error: `C-WIG`.
-    pub better: String,
-    /// The variant with the higher error: `C-ONE`.
-    pub worse: String,
 }
 
 /// Why the index, or a committed run, is refused.
@@ -174,40 +158,6 @@ impl CommittedRun {
     }
 }
 
-/// The variant of `results` a claim names (see [`Claim`]): its full label, else its label when
-/// unique.
-pub fn find_variant<'r>(
-    results: &'r StudyResults,
-    name: &str,
-) -> Result<&'r VariantResult, String> {
-    if let Some(v) = results.variants.iter().find(|v| v.id.long_label() == name) {
-        return Ok(v);
-    }
-    let matching: Vec<&VariantResult> = results
-        .variants
-        .iter()
-        .filter(|v| v.id.label() == name)
-        .collect();
-    match matching.as_slice() {
-        [one] => Ok(one),
-        [] => Err(format!(
-            "no variant '{name}' in the results (they are: {})",
-            long_labels(results.variants.iter())
-        )),
-        several => Err(format!(
-            "'{name}' names several variants ({}): use the full label",
-            long_labels(several.iter().copied())
-        )),
-    }
-}
-
-fn long_labels<'r>(variants: impl Iterator<Item = &'r VariantResult>) -> String {
-    variants
-        .map(|v| v.id.long_label())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Checks one committed run against its files' texts: the results import as the page imports
 /// them ([`StudyResults::from_json`]), the plan parses ([`StudyPlan::from_json`], its systems
 /// found by `systems`), the plan's hash is [`config_hash`] of its config, the results' config
@@ -247,26 +197,6 @@ pub fn check_run(
         check_claim(&results, claim).map_err(|problem| run.error(problem))?;
     }
     Ok(results)
-}
-
-/// Whether `claim` holds in `results`: its better variant's mean relative error is strictly
-/// below its worse variant's (a non-finite mean never holds).
-pub fn check_claim(results: &StudyResults, claim: &Claim) -> Result<(), String> {
-    let what = format!("claim '{} better than {}'", claim.better, claim.worse);
-    let better = find_variant(results, &claim.better).map_err(|e| format!("{what}: {e}"))?;
-    let worse = find_variant(results, &claim.worse).map_err(|e| format!("{what}: {e}"))?;
-    let (b, w) = (
-        better.metrics.relative_error.mean,
-        worse.metrics.relative_error.mean,
-    );
-    if b.is_finite() && w.is_finite() && b < w {
-        Ok(())
-    } else {
-        Err(format!(
-            "{what} does not hold: mean relative error {} = {b:.6} is not below {} = {w:.6}",
-            claim.better, claim.worse
-        ))
-    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ fn run(claims: &[(&str, &str)]) -> CommittedRun {
             .map(|(better, worse)| Claim {
                 better: (*better).into(),
                 worse: (*worse).into(),
+                by: ClaimMetric::RelativeError,
             })
             .collect(),
     }
@@ -86,6 +87,7 @@ fn malformed_indexes_are_refused_with_a_reason() {
         r.claims = vec![Claim {
             better: "C-WIG".into(),
             worse: "C-WIG".into(),
+            by: ClaimMetric::RelativeError,
         }]
     });
     assert_eq!(
@@ -145,6 +147,7 @@ fn an_ambiguous_label_asks_for_the_full_one() {
     let claim = |better: &str| Claim {
         better: better.into(),
         worse: "C-ONE".into(),
+        by: ClaimMetric::RelativeError,
     };
     let err = check_claim(&results, &claim("C-WIG")).expect_err("ambiguous");
     assert!(err.contains("names several variants"), "{err}");
@@ -205,5 +208,62 @@ fn the_label_names_budget_seeds_and_commit() {
     assert_eq!(
         run(&[]).label(),
         "KS headline, quick budget — quick budget: 20 iterations; 1 seed; commit 532c7e3"
+    );
+}
+
+/// Steps above 0.95 of one mean, for a doctored file.
+fn vorticity(steps: f64) -> Option<crate::report::results::VorticityStats> {
+    let stat = crate::report::results::SeedStat::from_values(vec![steps]);
+    Some(crate::report::results::VorticityStats {
+        steps_above_095: stat.clone(),
+        steps_above_080: stat.clone(),
+        time_scales_above_095: stat.clone(),
+        time_scales_above_080: stat.clone(),
+        early_mse: stat,
+        correlation_curve: Vec::new(),
+    })
+}
+
+#[test]
+fn correlation_time_claims_compare_longer_as_better_and_may_name_the_baseline() {
+    let mut results = StudyResults::from_json(FIXTURE).expect("fixture");
+    let by_time = |better: &str, worse: &str| Claim {
+        better: better.into(),
+        worse: worse.into(),
+        by: ClaimMetric::StepsAbove095,
+    };
+    // The fixture is KS's: no vorticity measures, so a time claim cannot hold.
+    let err = check_claim(&results, &by_time("C-ONE", BASELINE)).expect_err("no measures");
+    assert!(err.contains("no vorticity measures"), "{err}");
+    results.baseline.vorticity = vorticity(13.6);
+    for (label, steps) in [("C-ONE", 150.0), ("C-NOG", 199.0), ("C-WIG", 200.0)] {
+        let v = results.variants.iter_mut().find(|v| v.id.label() == label);
+        v.expect("variant").metrics.vorticity = vorticity(steps);
+    }
+    check_claim(&results, &by_time("C-ONE", BASELINE)).expect("150 steps beat 13.6");
+    check_claim(&results, &by_time("C-WIG", "C-NOG")).expect("200 beat 199");
+    let err = check_claim(&results, &by_time("C-ONE", "C-NOG")).expect_err("shorter");
+    assert_eq!(
+        err,
+        "claim 'C-ONE better than C-NOG by steps above correlation 0.95' does not hold: \
+         mean steps above correlation 0.95 C-ONE = 150.000000 is not above C-NOG = 199.000000"
+    );
+    // By the error, the baseline's row is compared too (the fixture's C-ONE is worse than the
+    // solver alone, 0.665 against 0.5 here).
+    results.baseline.relative_error.mean = 0.5;
+    let by_error = Claim {
+        by: ClaimMetric::RelativeError,
+        ..by_time(BASELINE, "C-ONE")
+    };
+    check_claim(&results, &by_error).expect("0.5 below 0.665");
+    // The metric round-trips through the index and is left out when it is the error.
+    let mut with_time = run(&[("C-WIG", "C-NOG")]);
+    with_time.claims.push(by_time("C-ONE", BASELINE));
+    let text = index_text(&[with_time.clone()]);
+    assert_eq!(text.matches("\"by\"").count(), 1, "{text}");
+    assert!(text.contains("\"by\":\"steps_above_095\""), "{text}");
+    assert_eq!(
+        CommittedIndex::from_json(&text).expect("parses").runs,
+        vec![with_time]
     );
 }

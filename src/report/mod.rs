@@ -3,6 +3,7 @@
 //! [`crate::numerics::study::data`]) and unit formatting.
 
 pub mod beside;
+pub mod claim;
 pub mod columns;
 pub mod committed;
 pub mod compute;
