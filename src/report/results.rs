@@ -40,7 +40,7 @@ impl ResultsText for StudyResults {
 
     fn table(&self) -> String {
         let columns = measure_columns(self);
-        let mut out = header(self, &columns);
+        let mut rows = vec![header_cells(self, &columns)];
         for v in &self.variants {
             let first = [
                 format!("{}{}", v.id.long_label(), diverged_note(v)),
@@ -50,7 +50,7 @@ impl ResultsText for StudyResults {
                     .as_ref()
                     .map_or("—".to_string(), |r| format!("{:.3}±{:.3}", r.mean, r.std)),
             ];
-            out.push_str(&row(&first, &v.metrics, &columns));
+            rows.push(row_cells(&first, &v.metrics, &columns));
         }
         let first = [
             format!("{} (baseline)", self.facts().baseline.name),
@@ -58,7 +58,8 @@ impl ResultsText for StudyResults {
             error_cell(&self.baseline, "±"),
             "—".to_string(),
         ];
-        out.push_str(&row(&first, &self.baseline, &columns));
+        rows.push(row_cells(&first, &self.baseline, &columns));
+        let mut out = aligned(&rows, &widths(&columns));
         if columns.iter().any(|c| c.kochkov) {
             out.push_str(&format!("\n{KOCHKOV_NOTE}\n"));
         }
@@ -75,22 +76,10 @@ impl ResultsText for StudyResults {
     }
 }
 
-/// Widths of the first four columns: variant, params, error, relative to ONE.
+/// Least widths of the first four columns: variant, params, error, relative to ONE.
 const WIDTHS: [usize; 4] = [22, 8, 20, 13];
 
-/// One line of cells, the first left-aligned, the others right-aligned in their `widths`.
-fn line(cells: &[String], widths: &[usize]) -> String {
-    let mut out = String::from("|");
-    for (i, (cell, &w)) in cells.iter().zip(widths).enumerate() {
-        if i == 0 {
-            out.push_str(&format!(" {cell:<w$} |"));
-        } else {
-            out.push_str(&format!(" {cell:>w$} |"));
-        }
-    }
-    out + "\n"
-}
-
+/// Least widths of every column: [`WIDTHS`], then the measure columns'.
 fn widths(columns: &[MeasureColumn]) -> Vec<usize> {
     WIDTHS
         .into_iter()
@@ -98,8 +87,48 @@ fn widths(columns: &[MeasureColumn]) -> Vec<usize> {
         .collect()
 }
 
-/// The header line and the rule below it.
-fn header(results: &StudyResults, columns: &[MeasureColumn]) -> String {
+/// `rows` (the header first) as a text table, each column as wide as its widest cell (at
+/// least its `least` width): the first left-aligned, the others right-aligned, a rule below
+/// the header.
+fn aligned(rows: &[Vec<String>], least: &[usize]) -> String {
+    let widths: Vec<usize> = least
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| {
+            let widest = rows
+                .iter()
+                .filter_map(|r| r.get(i))
+                .map(|c| c.chars().count());
+            widest.fold(w, usize::max)
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        let mut out = String::from("|");
+        for (i, (cell, &w)) in cells.iter().zip(&widths).enumerate() {
+            if i == 0 {
+                out.push_str(&format!(" {cell:<w$} |"));
+            } else {
+                out.push_str(&format!(" {cell:>w$} |"));
+            }
+        }
+        out + "\n"
+    };
+    let rule: String = widths
+        .iter()
+        .map(|w| format!("{:-<1$}|", "", w + 2))
+        .collect();
+    let mut out = String::new();
+    for (i, cells) in rows.iter().enumerate() {
+        out.push_str(&line(cells));
+        if i == 0 {
+            out.push_str(&format!("|{rule}\n"));
+        }
+    }
+    out
+}
+
+/// The header's cells.
+fn header_cells(results: &StudyResults, columns: &[MeasureColumn]) -> Vec<String> {
     let mut cells = vec![
         "variant".to_string(),
         "params".to_string(),
@@ -107,19 +136,14 @@ fn header(results: &StudyResults, columns: &[MeasureColumn]) -> String {
         "rel. to ONE".to_string(),
     ];
     cells.extend(columns.iter().map(MeasureColumn::short_header));
-    let widths = widths(columns);
-    let rule: String = widths
-        .iter()
-        .map(|w| format!("{:-<1$}|", "", w + 2))
-        .collect();
-    line(&cells, &widths) + "|" + &rule + "\n"
+    cells
 }
 
-/// One row: the `first` four cells, then the measure columns of `m`.
-fn row(first: &[String; 4], m: &Metrics, columns: &[MeasureColumn]) -> String {
+/// One row's cells: the `first` four, then the measure columns of `m`.
+fn row_cells(first: &[String; 4], m: &Metrics, columns: &[MeasureColumn]) -> Vec<String> {
     let mut cells = first.to_vec();
     cells.extend(columns.iter().map(|c| c.cell(m, "±")));
-    line(&cells, &widths(columns))
+    cells
 }
 
 /// ` (diverged)`, or ` (k of n diverged)` when models were left out of the means.
@@ -247,6 +271,7 @@ mod tests {
     fn a_flow_table_shows_kochkov_measures_beside_the_mse() {
         let mut results = crate::charts::fixture::kolmogorov_fixture();
         let table = results.table();
+        assert_aligned(&table);
         for absent in ["corr. time", "stat/unst"] {
             assert!(!table.contains(absent), "{table}");
         }
@@ -281,7 +306,20 @@ mod tests {
         let table = StudyResults::from_json(text).expect("fixture").table();
         let head = "| variant                |   params | rel. error (mean±std) |   rel. to ONE |     corr. time |    stat/unst/recur/reg |";
         assert!(table.starts_with(head), "{table}");
-        assert!(table.contains("\n|------------------------|----------|----------------------|---------------|----------------|------------------------|\n"));
+        assert!(table.contains("\n|------------------------|----------|-----------------------|---------------|----------------|------------------------|\n"));
+        assert_aligned(&table);
+    }
+
+    /// Every line of the table's grid is as long as its header (each column as wide as its
+    /// widest cell).
+    fn assert_aligned(table: &str) {
+        let grid: Vec<usize> = table
+            .lines()
+            .filter(|l| l.starts_with('|'))
+            .map(|l| l.chars().count())
+            .collect();
+        assert!(grid.len() > 2, "{table}");
+        assert!(grid.iter().all(|&n| n == grid[0]), "{table}");
     }
 
     #[test]
