@@ -63,15 +63,43 @@ impl Ordering {
     }
 }
 
-/// The variant of `mode` and `modality` when the run has exactly one (the headline grids).
-pub(super) fn only(
-    results: &StudyResults,
+/// The variant of `mode` and `modality` when `group` has exactly one.
+pub(super) fn only<'r>(
+    group: &[&'r VariantResult],
     mode: Mode,
     modality: Modality,
-) -> Option<&VariantResult> {
-    let mut matching = results.variants.iter().filter(|v| v.id.is(mode, modality));
+) -> Option<&'r VariantResult> {
+    let mut matching = group.iter().filter(|v| v.id.is(mode, modality));
     let first = matching.next()?;
-    matching.next().is_none().then_some(first)
+    matching.next().is_none().then_some(*first)
+}
+
+/// The variants of `results` grouped by network (architecture, channels, depth), in the file's
+/// order, each with the prefix of its claims: none when the run trains one network (the
+/// headline grids), the network otherwise (`8×5: `, `fno 24×4: `), so a run of several sizes
+/// is judged within each size.
+pub(super) fn networks(results: &StudyResults) -> Vec<(String, Vec<&VariantResult>)> {
+    let key = |v: &VariantResult| (v.id.architecture, v.id.channels, v.id.depth);
+    let mut groups: Vec<(String, Vec<&VariantResult>)> = Vec::new();
+    let mut keys = Vec::new();
+    for v in &results.variants {
+        match keys.iter().position(|k| *k == key(v)) {
+            Some(i) => groups[i].1.push(v),
+            None => {
+                keys.push(key(v));
+                let architecture = match v.id.architecture {
+                    crate::numerics::nets::Architecture::Resnet => String::new(),
+                    other => format!("{other} "),
+                };
+                let name = format!("{architecture}{}×{}: ", v.id.channels, v.id.depth);
+                groups.push((name, vec![v]));
+            }
+        }
+    }
+    if let [(prefix, _)] = groups.as_mut_slice() {
+        prefix.clear();
+    }
+    groups
 }
 
 /// One side of an ordering: a measure over seeds, and its seeds (`None` for the baseline, whose
@@ -140,14 +168,29 @@ fn at_most(x: f64, y: f64) -> bool {
 }
 
 /// The orderings this run can show (those whose variants it trained), in the paper's order:
-/// C < P per modality, then WIG ≤ NOG and NOG ≤ ONE in each mode, then the C-NOG / P-WIG band.
+/// C < P per modality, then WIG ≤ NOG and NOG ≤ ONE in each mode, then the C-NOG / P-WIG band;
+/// within each network when it trains several ([`networks`]).
 pub fn orderings(results: &StudyResults) -> Vec<Ordering> {
+    networks(results)
+        .into_iter()
+        .flat_map(|(prefix, group)| {
+            let mut out = orderings_of(&group);
+            for o in &mut out {
+                o.claim.insert_str(0, &prefix);
+            }
+            out
+        })
+        .collect()
+}
+
+/// [`orderings`] among the variants of one network.
+fn orderings_of(group: &[&VariantResult]) -> Vec<Ordering> {
     let label = |mode: Mode, modality: Modality| format!("{}-{}", mode.letter(), modality.label());
     let mut out = Vec::new();
     for modality in Modality::ALL {
         if let (Some(c), Some(p)) = (
-            only(results, Mode::Correct, modality),
-            only(results, Mode::Predict, modality),
+            only(group, Mode::Correct, modality),
+            only(group, Mode::Predict, modality),
         ) {
             let claim = format!(
                 "{} < {}",
@@ -162,15 +205,15 @@ pub fn orderings(results: &StudyResults) -> Vec<Ordering> {
             (Modality::Wig, Modality::Nog),
             (Modality::Nog, Modality::One),
         ] {
-            if let (Some(a), Some(b)) = (only(results, mode, better), only(results, mode, worse)) {
+            if let (Some(a), Some(b)) = (only(group, mode, better), only(group, mode, worse)) {
                 let claim = format!("{} ≤ {}", label(mode, better), label(mode, worse));
                 out.push(compare(claim, a, b, at_most));
             }
         }
     }
     if let (Some(c_nog), Some(p_wig)) = (
-        only(results, Mode::Correct, Modality::Nog),
-        only(results, Mode::Predict, Modality::Wig),
+        only(group, Mode::Correct, Modality::Nog),
+        only(group, Mode::Predict, Modality::Wig),
     ) {
         out.push(headline(p_wig, c_nog));
     }
@@ -343,6 +386,49 @@ mod tests {
         assert!(
             line.contains("(mean over seeds)") && !line.contains("One seed"),
             "{line}"
+        );
+    }
+
+    /// A run of two sizes is judged within each size, each claim named by its network.
+    #[test]
+    fn a_run_of_several_sizes_is_judged_within_each() {
+        let mut results = fixture();
+        results.variants.retain(|v| v.id.mode == Mode::Correct);
+        for (modality, error) in [
+            (Modality::One, 3.0),
+            (Modality::Nog, 2.0),
+            (Modality::Wig, 1.0),
+        ] {
+            set(&mut results, Mode::Correct, modality, &[error]);
+        }
+        assert_eq!(
+            orderings(&results)
+                .iter()
+                .map(|o| o.claim.as_str())
+                .collect::<Vec<_>>(),
+            ["C-WIG ≤ C-NOG", "C-NOG ≤ C-ONE"]
+        );
+        let mut bigger: Vec<VariantResult> = results.variants.clone();
+        for v in &mut bigger {
+            v.id.channels = 26;
+            v.id.depth = 8;
+            // The larger ONE is the best of its size: WIG ≤ NOG holds, NOG ≤ ONE fails.
+            if v.id.modality == Modality::One {
+                v.metrics.relative_error.per_seed = vec![0.5];
+                v.metrics.relative_error.mean = 0.5;
+            }
+        }
+        results.variants.extend(bigger);
+        let all = orderings(&results);
+        let described: Vec<String> = all.iter().map(Ordering::describe).collect();
+        assert_eq!(
+            described,
+            [
+                "16×10: C-WIG ≤ C-NOG holds",
+                "16×10: C-NOG ≤ C-ONE holds",
+                "26×8: C-WIG ≤ C-NOG holds",
+                "26×8: C-NOG ≤ C-ONE fails"
+            ]
         );
     }
 }

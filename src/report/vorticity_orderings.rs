@@ -4,7 +4,7 @@
 //! with the truth drops below 0.95 (longer is better). Judged on the means and per seed, as
 //! [`super::orderings`] judges the MSE orderings, which stay the headline.
 
-use super::orderings::{judge, only, seeds, Ordering, Side};
+use super::orderings::{judge, networks, only, seeds, Ordering, Side};
 use super::results::{StudyResults, SystemWords, VariantResult};
 use crate::numerics::train::{Modality, Mode};
 
@@ -24,14 +24,28 @@ fn at_least(a: f64, b: f64) -> bool {
 
 /// The orderings the run can show by time above 0.95 (empty for a system without the
 /// vorticity measures, or a file without them): C-ONE > the baseline, then WIG ≥ NOG and
-/// NOG ≥ ONE in each mode.
+/// NOG ≥ ONE in each mode; within each network when it trains several ([`networks`]).
 pub fn vorticity_orderings(results: &StudyResults) -> Vec<Ordering> {
-    let mut out = Vec::new();
     if !results.facts().measures.vorticity {
-        return out;
+        return Vec::new();
     }
+    networks(results)
+        .into_iter()
+        .flat_map(|(prefix, group)| {
+            let mut out = vorticity_orderings_of(results, &group);
+            for o in &mut out {
+                o.claim.insert_str(0, &prefix);
+            }
+            out
+        })
+        .collect()
+}
+
+/// [`vorticity_orderings`] among the variants of one network.
+fn vorticity_orderings_of(results: &StudyResults, group: &[&VariantResult]) -> Vec<Ordering> {
+    let mut out = Vec::new();
     let label = |mode: Mode, modality: Modality| format!("{}-{}", mode.letter(), modality.label());
-    let c_one = only(results, Mode::Correct, Modality::One).and_then(side);
+    let c_one = only(group, Mode::Correct, Modality::One).and_then(side);
     if let (Some(c_one), Some(base)) = (c_one, results.baseline.vorticity.as_ref()) {
         let claim = format!("C-ONE > {}", results.facts().baseline.name);
         let base = Side {
@@ -45,8 +59,8 @@ pub fn vorticity_orderings(results: &StudyResults) -> Vec<Ordering> {
             (Modality::Wig, Modality::Nog),
             (Modality::Nog, Modality::One),
         ] {
-            let a = only(results, mode, better).and_then(side);
-            let b = only(results, mode, worse).and_then(side);
+            let a = only(group, mode, better).and_then(side);
+            let b = only(group, mode, worse).and_then(side);
             if let (Some(a), Some(b)) = (a, b) {
                 let claim = format!("{} ≥ {}", label(mode, better), label(mode, worse));
                 out.push(judge(claim, a, b, at_least));
@@ -124,5 +138,32 @@ mod tests {
             .iter_mut()
             .for_each(|v| v.metrics.vorticity = None);
         assert!(vorticity_summary(&vorticity_orderings(&old)).is_none());
+    }
+
+    /// Two sizes: each judged alone, against the one baseline.
+    #[test]
+    fn several_sizes_are_judged_within_each() {
+        let mut results = kolmogorov_fixture();
+        let mut bigger = results.variants.clone();
+        for v in &mut bigger {
+            v.id.channels = 8;
+            v.id.depth = 7;
+        }
+        results.variants.extend(bigger);
+        let all = vorticity_orderings(&results);
+        let sizes: Vec<&str> = all
+            .iter()
+            .map(|o| o.claim.split(':').next().unwrap_or_default())
+            .collect();
+        assert_eq!(all.len(), 6, "{all:?}");
+        assert_eq!(sizes[3..], ["8×7", "8×7", "8×7"]);
+        assert_ne!(sizes[0], "8×7");
+        assert!(
+            all[3]
+                .claim
+                .ends_with("C-ONE > PISO only (the coarse solver)"),
+            "{all:?}"
+        );
+        assert!(all.iter().all(|o| o.holds), "{all:?}");
     }
 }
