@@ -104,6 +104,31 @@ test("a committed run loads into every view, and beside an imported run of the s
   await page.close();
 });
 
+test("the committed Kolmogorov run loads with its flow's measures and a verdict per network size", async () => {
+  const index = await (await fetch(`${base}results/index.json`)).json();
+  const run = index.runs.find((r) => r.id === "kolmogorov-tenth");
+  assert.ok(run, "results/index.json lists the Kolmogorov tenth-budget run");
+  const { page, errors } = await open();
+  await page.click("#committed-runs summary");
+  await page.click("#committed-list li.committed-run[data-id='kolmogorov-tenth'] button.load-committed");
+  await page.waitForFunction((commit) => document.querySelector("#committed-label")?.textContent.includes(commit), run.commit, { timeout: 120_000 });
+  const labels = await page.$$eval("#results-table tr.variant", (rows) => rows.map((r) => r.dataset.label));
+  assert.deepEqual(labels, ["C-ONE", "C-NOG", "C-WIG", "C-ONE", "C-NOG", "C-WIG"]);
+  assert.match(await page.textContent("#results-table thead"), /velocity MSE/);
+  assert.match(await page.textContent("#results-table tr.baseline"), /PISO only/);
+  // Judged within each size, by the paper's MSE and by vorticity correlation time.
+  const orderings = await page.textContent("#orderings");
+  assert.match(orderings, /4 of 4 of the paper's orderings hold/);
+  assert.match(orderings, /8×5: C-WIG ≤ C-NOG holds/);
+  const vorticity = await page.textContent("#vorticity-orderings");
+  assert.match(vorticity, /6 of 6/);
+  assert.match(vorticity, /8×7: C-ONE > PISO only/);
+  await page.waitForSelector("#chart-vorticity-correlation[data-drawn='true']");
+  await noPanic(page);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("a missing or malformed file is a message in the entry", async () => {
   const { page, errors } = await open({ "index.json": { status: 404, body: "not found" } });
   await page.click("#committed-runs summary");
