@@ -74,32 +74,36 @@ pub(super) fn only<'r>(
     matching.next().is_none().then_some(*first)
 }
 
-/// The variants of `results` grouped by network (architecture, channels, depth), in the file's
-/// order, each with the prefix of its claims: none when the run trains one network (the
-/// headline grids), the network otherwise (`8×5: `, `fno 24×4: `), so a run of several sizes
-/// is judged within each size.
-pub(super) fn networks(results: &StudyResults) -> Vec<(String, Vec<&VariantResult>)> {
-    let key = |v: &VariantResult| (v.id.architecture, v.id.channels, v.id.depth);
-    let mut groups: Vec<(String, Vec<&VariantResult>)> = Vec::new();
-    let mut keys = Vec::new();
+/// `judge` applied to each network's variants of `results` (architecture, channels, depth; in
+/// the file's order), each ordering's claim prefixed by its network (`8×5: `, `fno 24×4: `)
+/// when the run trains several, so a run of several sizes is judged within each size; a run of
+/// one network (the headline grids) reads unprefixed.
+pub(super) fn per_network(
+    results: &StudyResults,
+    judge: impl Fn(&[&VariantResult]) -> Vec<Ordering>,
+) -> Vec<Ordering> {
+    let mut groups: Vec<Vec<&VariantResult>> = Vec::new();
     for v in &results.variants {
-        match keys.iter().position(|k| *k == key(v)) {
-            Some(i) => groups[i].1.push(v),
-            None => {
-                keys.push(key(v));
-                let architecture = match v.id.architecture {
-                    crate::numerics::nets::Architecture::Resnet => String::new(),
-                    other => format!("{other} "),
-                };
-                let name = format!("{architecture}{}×{}: ", v.id.channels, v.id.depth);
-                groups.push((name, vec![v]));
-            }
+        match groups
+            .iter_mut()
+            .find(|g| g[0].id.network_label() == v.id.network_label())
+        {
+            Some(group) => group.push(v),
+            None => groups.push(vec![v]),
         }
     }
-    if let [(prefix, _)] = groups.as_mut_slice() {
-        prefix.clear();
-    }
+    let several = groups.len() > 1;
     groups
+        .iter()
+        .flat_map(|group| {
+            let mut out = judge(group);
+            if several {
+                let prefix = format!("{}: ", group[0].id.network_label());
+                out.iter_mut().for_each(|o| o.claim.insert_str(0, &prefix));
+            }
+            out
+        })
+        .collect()
 }
 
 /// One side of an ordering: a measure over seeds, and its seeds (`None` for the baseline, whose
@@ -169,18 +173,9 @@ fn at_most(x: f64, y: f64) -> bool {
 
 /// The orderings this run can show (those whose variants it trained), in the paper's order:
 /// C < P per modality, then WIG ≤ NOG and NOG ≤ ONE in each mode, then the C-NOG / P-WIG band;
-/// within each network when it trains several ([`networks`]).
+/// within each network when it trains several ([`per_network`]).
 pub fn orderings(results: &StudyResults) -> Vec<Ordering> {
-    networks(results)
-        .into_iter()
-        .flat_map(|(prefix, group)| {
-            let mut out = orderings_of(&group);
-            for o in &mut out {
-                o.claim.insert_str(0, &prefix);
-            }
-            out
-        })
-        .collect()
+    per_network(results, orderings_of)
 }
 
 /// [`orderings`] among the variants of one network.

@@ -4,7 +4,7 @@
 //! with the truth drops below 0.95 (longer is better). Judged on the means and per seed, as
 //! [`super::orderings`] judges the MSE orderings, which stay the headline.
 
-use super::orderings::{judge, networks, only, seeds, Ordering, Side};
+use super::orderings::{judge, only, per_network, seeds, Ordering, Side};
 use super::results::{StudyResults, SystemWords, VariantResult};
 use crate::numerics::train::{Modality, Mode};
 
@@ -24,21 +24,12 @@ fn at_least(a: f64, b: f64) -> bool {
 
 /// The orderings the run can show by time above 0.95 (empty for a system without the
 /// vorticity measures, or a file without them): C-ONE > the baseline, then WIG ≥ NOG and
-/// NOG ≥ ONE in each mode; within each network when it trains several ([`networks`]).
+/// NOG ≥ ONE in each mode; within each network when it trains several ([`per_network`]).
 pub fn vorticity_orderings(results: &StudyResults) -> Vec<Ordering> {
     if !results.facts().measures.vorticity {
         return Vec::new();
     }
-    networks(results)
-        .into_iter()
-        .flat_map(|(prefix, group)| {
-            let mut out = vorticity_orderings_of(results, &group);
-            for o in &mut out {
-                o.claim.insert_str(0, &prefix);
-            }
-            out
-        })
-        .collect()
+    per_network(results, |group| vorticity_orderings_of(results, group))
 }
 
 /// [`vorticity_orderings`] among the variants of one network.

@@ -33,17 +33,21 @@ impl VariantId {
     /// The tag with size and horizon, and the architecture unless it is the paper's ResNet1D:
     /// `P-ONE 16×10 m=3`, `C-WIG fno 24×4 m=3` (tables).
     pub fn long_label(&self) -> String {
-        let architecture = match self.architecture {
-            Architecture::Resnet => String::new(),
-            other => format!(" {other}"),
-        };
         format!(
-            "{}{architecture} {}×{} m={}",
+            "{} {} m={}",
             self.label(),
-            self.channels,
-            self.depth,
+            self.network_label(),
             self.horizon
         )
+    }
+
+    /// The network: its size, after its architecture unless it is the paper's ResNet1D:
+    /// `16×10`, `resnet2d 8×5`, `fno 24×4`.
+    pub fn network_label(&self) -> String {
+        match self.architecture {
+            Architecture::Resnet => format!("{}×{}", self.channels, self.depth),
+            other => format!("{other} {}×{}", self.channels, self.depth),
+        }
     }
 
     /// The tag with size and horizon for file names: `P-ONE-16x10-m3`.
