@@ -6,6 +6,7 @@ mod bench_solver;
 mod bench_statistics;
 mod bench_train;
 mod cell_adopt;
+mod cell_extend;
 mod cell_merge;
 mod cell_plan;
 mod cell_status;

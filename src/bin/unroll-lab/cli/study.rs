@@ -12,7 +12,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::jobs::{run_cells, units, Heard, Next};
 use super::knobs::{KnobArgs, RunnerArgs};
-use super::{cell_adopt, cell_merge, cell_plan, cell_status, output, run_cell, slurm, CliError};
+use super::{cell_adopt, cell_extend, cell_merge, cell_plan, cell_status, output, run_cell, slurm, CliError};
 use unroll_lab::experiment::{Experiment, Knob, Target, Value};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::study::cells::cost::{calibrate, cost};
@@ -51,6 +51,8 @@ enum Action {
     /// Take another plan's finished cells that are cells of this plan (same training, same
     /// tests) instead of training them again.
     Adopt(cell_adopt::AdoptArgs),
+    /// Write a plan's study with more seeds (the old seeds first), for `adopt` to fill.
+    Extend(cell_extend::ExtendArgs),
 }
 
 /// Runs `unroll-lab study` or one of its subcommands.
@@ -63,6 +65,7 @@ pub fn dispatch(command: &StudyCommand) -> Result<(), CliError> {
         Some(Action::Status(args)) => cell_status::status(args),
         Some(Action::Slurm(args)) => slurm::slurm(args),
         Some(Action::Adopt(args)) => cell_adopt::adopt_cells(args),
+        Some(Action::Extend(args)) => cell_extend::extend(args),
     }
 }
 

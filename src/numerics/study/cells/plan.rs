@@ -12,7 +12,7 @@ use crate::numerics::study::contract::config::{config_hash, StudyConfig};
 use crate::numerics::study::contract::description::{Descriptions, SystemDescription};
 use crate::numerics::study::run::stage::StudyError;
 use crate::numerics::train::ensemble::shares_model;
-use crate::numerics::train::TrainConfig;
+use crate::numerics::train::{TrainConfig, TrainError};
 use crate::numerics::types::System;
 
 /// The schema tag of a plan file.
@@ -180,6 +180,28 @@ impl StudyPlan {
         })
     }
 
+    /// This plan's study with `seeds` seeds: its own seeds first, in their order, then the
+    /// smallest unused ones; the FLOP rate kept. Fewer seeds than the plan has is an error.
+    pub fn with_seeds(&self, seeds: usize, systems: Descriptions) -> Result<Self, StudyError> {
+        let have = self.config.seeds.len();
+        if seeds <= have {
+            return Err(TrainError::invalid(
+                "seeds",
+                format!("the plan has {have} seeds already: extend it to more"),
+            )
+            .into());
+        }
+        let mut config = self.config.clone();
+        let mut next = 0;
+        while config.seeds.len() < seeds {
+            if !config.seeds.contains(&next) {
+                config.seeds.push(next);
+            }
+            next += 1;
+        }
+        Self::new(config, systems, self.flop_rate)
+    }
+
     /// The cell that trains variant `variant` with seed `seed`, if there is one.
     pub fn cell_of(&self, variant: usize, seed: u64) -> Option<usize> {
         self.cells
@@ -284,6 +306,36 @@ mod tests {
                 .expect("parse"),
             plan
         );
+    }
+
+    /// An extended plan keeps the old seeds first and every old cell as a cell of its own
+    /// (same variant, seed and config), so `adopt` finds each one's twin.
+    #[test]
+    fn an_extended_plan_holds_every_old_cell() {
+        let old = StudyPlan::new(
+            crate::numerics::ks::preset::study_config(Preset::Quick, 2),
+            crate::numerics::system::System::description,
+            Some(1e9),
+        )
+        .expect("plan");
+        let new = old
+            .with_seeds(5, crate::numerics::system::System::description)
+            .expect("extended");
+        assert_eq!(new.config.seeds, [0, 1, 2, 3, 4]);
+        assert_eq!(new.cells.len(), 30);
+        assert_eq!(new.flop_rate, Some(1e9));
+        for cell in &old.cells {
+            let index = new.cell_of(cell.variant, cell.seed).expect("kept");
+            assert_eq!(new.cells[index].config, cell.config);
+            assert_eq!(
+                super::super::adopt::twin(&new, index, &old),
+                Some(cell.index)
+            );
+        }
+        let err = old
+            .with_seeds(2, crate::numerics::system::System::description)
+            .expect_err("not more");
+        assert!(err.to_string().contains("2 seeds already"), "{err}");
     }
 
     #[test]
