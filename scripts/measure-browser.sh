@@ -10,6 +10,7 @@
 # compete for the cores).
 # Installs what is missing first (scripts/setup.sh --browser: trunk, wasm-bindgen, wasm-opt 132,
 # Debian's Chromium) and builds in the shared build cache (scripts/env.sh).
+# Builds the site with scripts/build-site.sh.
 # Usage: scripts/measure-browser.sh [--dev] [QUERY]   (QUERY default: '?device=cpu', the CPU fallback)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,9 +18,10 @@ scripts/setup.sh --browser
 # shellcheck source=env.sh
 source scripts/env.sh  # wasm-opt 132 (npm) and cargo's bin on PATH; CARGO_TARGET_DIR
 profile=--release; dist=target/measure-dist
-if [ "${1:-}" = "--dev" ]; then profile=""; dist=target/e2e-dist; shift; fi
+if [ "${1:-}" = "--dev" ]; then profile=""; dist=target/measure-dev-dist; shift; fi
 query="${1:-?device=cpu}"
-trunk build $profile --dist "$dist"
+# The site as published (scripts/build-site.sh: the page, its workers, the book, the committed runs).
+if [ -n "$profile" ]; then scripts/build-site.sh "$dist"; else scripts/build-site.sh --dev "$dist"; fi
 for wasm in "$dist"/*.wasm; do
   raw=$(stat -c %s "$wasm"); gz=$(gzip -9 -c "$wasm" | wc -c)
   awk -v n="$(basename "$wasm")" -v r="$raw" -v g="$gz" 'BEGIN { printf "wasm %s: %.2f MB raw, %.2f MB gzip -9\n", n, r / 1e6, g / 1e6 }'

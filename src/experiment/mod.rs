@@ -24,6 +24,7 @@ pub mod playground;
 pub mod probe_request;
 pub mod problem;
 pub mod query;
+pub mod site;
 pub mod url_keys;
 pub mod validate;
 pub mod value;

@@ -1,5 +1,5 @@
 //! Files in the browser: downloads (Blob + object URL + a clicked anchor), reading a picked
-//! file, the URL query, and the list of completed runs in `localStorage`.
+//! file, the URL query.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -102,9 +102,6 @@ pub use super::timer::now_secs;
 
 use crate::experiment::query::OTHER_KEYS;
 
-const RUNS_KEY: &str = "unroll-lab/runs";
-const IN_PROGRESS_KEY: &str = "unroll-lab/run-in-progress";
-
 /// The value of `key` in the page's query string, if present.
 pub fn query_value(key: &str) -> Option<String> {
     query().trim_start_matches('?').split('&').find_map(|pair| {
@@ -112,71 +109,6 @@ pub fn query_value(key: &str) -> Option<String> {
             .strip_prefix('=')
             .map(str::to_string)
     })
-}
-
-fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
-/// Keeps the partial results of the running study (replaced after every finished training), so
-/// closing or reloading the page loses nothing that finished.
-pub fn save_in_progress(json: &str) {
-    if let Some(storage) = local_storage() {
-        let _ = storage.set_item(IN_PROGRESS_KEY, json);
-    }
-}
-
-/// Forgets the running study's partial results (it ended and was stored, or had none).
-pub fn clear_in_progress() {
-    if let Some(storage) = local_storage() {
-        let _ = storage.remove_item(IN_PROGRESS_KEY);
-    }
-}
-
-/// The partial results of a run the page was closed or reloaded during, removed from storage.
-pub fn take_in_progress() -> Option<String> {
-    let storage = local_storage()?;
-    let json = storage.get_item(IN_PROGRESS_KEY).ok().flatten()?;
-    let _ = storage.remove_item(IN_PROGRESS_KEY);
-    Some(json)
-}
-
-/// Completed runs kept in `localStorage` (JSON texts, newest last).
-pub fn stored_runs() -> Vec<String> {
-    web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .and_then(|s| s.get_item(RUNS_KEY).ok().flatten())
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default()
-}
-
-/// Appends the results JSON `json` to the stored runs, keeping the newest `keep`. When the
-/// browser's storage is full, the oldest runs are dropped until the new one fits (the message
-/// says how many); the new run alone not fitting is an error asking to export it.
-pub fn store_run(json: String, keep: usize) -> Result<Option<String>, String> {
-    let storage = web_sys::window()
-        .and_then(|w| w.local_storage().ok().flatten())
-        .ok_or("browser storage is unavailable")?;
-    let mut runs = stored_runs();
-    runs.push(json);
-    let excess = runs.len().saturating_sub(keep);
-    runs.drain(..excess);
-    let mut dropped = 0;
-    loop {
-        let text = serde_json::to_string(&runs).map_err(|e| e.to_string())?;
-        if storage.set_item(RUNS_KEY, &text).is_ok() {
-            return Ok((dropped > 0).then(|| {
-                format!("browser storage was full: the {dropped} oldest stored run(s) were dropped")
-            }));
-        }
-        if runs.len() <= 1 {
-            return Err(
-                "browser storage is full: export the results (JSON) to keep this run".to_string(),
-            );
-        }
-        runs.remove(0);
-        dropped += 1;
-    }
 }
 
 /// Sets (`Some`) or removes (`None`) each of `pairs`' keys in the page URL's query without

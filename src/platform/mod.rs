@@ -9,6 +9,7 @@ pub mod inference;
 pub mod lifecycle;
 pub mod pointer;
 pub mod probe;
+pub mod run_store;
 pub mod slide;
 pub mod timer;
 pub mod worker;

@@ -1,16 +1,20 @@
 //! A committed run's claim: one ordering between two variants of its results file (or a
 //! variant and the coarse solver alone), by the paper's error or by the vorticity correlation
-//! time, and the check that it holds in the file.
+//! time, with the verdict it expects (holds, fails or not resolved, from the ratio's 95 %
+//! interval over seeds and tests: [`crate::report::interval`]), and the check that the file
+//! gives that verdict.
 
 use serde::{Deserialize, Serialize};
 
+use crate::report::interval::Verdict;
+use crate::report::orderings::{judge, Ordering, Side, TestScores};
 use crate::report::results::{Metrics, StudyResults, VariantResult};
 
 /// The name a claim gives the coarse solver alone (the results' baseline row).
 pub const BASELINE: &str = "baseline";
 
-/// An ordering by the means over seeds of [`ClaimMetric`]: `better` is strictly better than
-/// `worse`.
+/// An ordering by the means over seeds of [`ClaimMetric`]: `better` is better than `worse`,
+/// with the verdict the book states for it.
 ///
 /// A variant is named by its label without the size suffix, `C-WIG`
 /// ([`crate::report::results::VariantId::label`]), when exactly one variant of the file has
@@ -27,6 +31,8 @@ pub struct Claim {
     /// What is compared (the relative error when absent).
     #[serde(default, skip_serializing_if = "ClaimMetric::is_default")]
     pub by: ClaimMetric,
+    /// The verdict the file gives: `holds`, `fails` or `not_resolved`.
+    pub expect: Verdict,
 }
 
 /// What a [`Claim`] compares, as a mean over seeds.
@@ -113,39 +119,92 @@ fn long_labels<'r>(variants: impl Iterator<Item = &'r VariantResult>) -> String 
         .join(", ")
 }
 
+/// The side of a claim `name` names, by `by`: the baseline's, or a variant's
+/// ([`find_variant`]).
+fn side<'r>(
+    results: &'r StudyResults,
+    name: &str,
+    by: ClaimMetric,
+    tests: &TestScores,
+) -> Result<Side<'r>, String> {
+    let metrics: &Metrics = if name == BASELINE {
+        &results.baseline
+    } else {
+        &find_variant(results, name)?.metrics
+    };
+    let seeds = (name != BASELINE)
+        .then(|| find_variant(results, name).map(|v| v.seeds.as_slice()))
+        .transpose()?;
+    match by {
+        ClaimMetric::RelativeError => Ok(match seeds {
+            None => Side::baseline_error(metrics, tests),
+            Some(_) => Side::error(find_variant(results, name)?, tests),
+        }),
+        ClaimMetric::StepsAbove095 => metrics
+            .vorticity
+            .as_ref()
+            .map(|v| Side::seed_means(seeds, &v.steps_above_095))
+            .ok_or_else(|| "the results have no vorticity measures".to_string()),
+    }
+}
+
+/// `claim` judged in `results`: the ratio `better / worse` of the seeds' means, its 95 %
+/// interval and the verdict on the claimed side (below 1 for an error, above for a time).
+pub fn judge_claim(results: &StudyResults, claim: &Claim) -> Result<Ordering, String> {
+    let tests = TestScores::of(results);
+    let what = claim.words();
+    let better =
+        side(results, &claim.better, claim.by, &tests).map_err(|e| format!("{what}: {e}"))?;
+    let worse =
+        side(results, &claim.worse, claim.by, &tests).map_err(|e| format!("{what}: {e}"))?;
+    let below = claim.by == ClaimMetric::RelativeError;
+    Ok(judge(what, better, worse, below, move |a, b| {
+        claim.by.better(a, b)
+    }))
+}
+
+impl Claim {
+    /// `claim 'C-WIG better than C-ONE'`, with the metric where it is not the error.
+    pub fn words(&self) -> String {
+        let by = match self.by {
+            ClaimMetric::RelativeError => String::new(),
+            ClaimMetric::StepsAbove095 => " by steps above correlation 0.95".into(),
+        };
+        format!("claim '{} better than {}{by}'", self.better, self.worse)
+    }
+}
+
+/// Whether `results` give `claim` the verdict it expects (the message names both, the ratio
+/// and its interval where they differ).
+pub fn check_claim(results: &StudyResults, claim: &Claim) -> Result<Ordering, String> {
+    let judged = judge_claim(results, claim)?;
+    if judged.verdict == claim.expect {
+        return Ok(judged);
+    }
+    Err(format!(
+        "{} expects '{}', the file gives '{}' ({}; {} {}: {:.6} against {:.6})",
+        claim.words(),
+        claim.expect.words(),
+        judged.verdict.words(),
+        judged.evidence().unwrap_or_else(|| "no interval".into()),
+        claim.by.words(),
+        "means",
+        side_mean(results, &claim.better, claim.by),
+        side_mean(results, &claim.worse, claim.by),
+    ))
+}
+
+/// The mean of `name`'s side by `by` (NaN where it has none).
+fn side_mean(results: &StudyResults, name: &str, by: ClaimMetric) -> f64 {
+    side_metrics(results, name)
+        .and_then(|m| by.mean(m))
+        .unwrap_or(f64::NAN)
+}
+
 /// The metrics a claim's side names: the baseline's, or a variant's ([`find_variant`]).
 fn side_metrics<'r>(results: &'r StudyResults, name: &str) -> Result<&'r Metrics, String> {
     if name == BASELINE {
         return Ok(&results.baseline);
     }
     find_variant(results, name).map(|v| &v.metrics)
-}
-
-/// Whether `claim` holds in `results`: `better`'s mean is strictly better than `worse`'s by the
-/// claim's metric (a non-finite mean never holds).
-pub fn check_claim(results: &StudyResults, claim: &Claim) -> Result<(), String> {
-    let by = match claim.by {
-        ClaimMetric::RelativeError => String::new(),
-        ClaimMetric::StepsAbove095 => " by steps above correlation 0.95".into(),
-    };
-    let what = format!("claim '{} better than {}{by}'", claim.better, claim.worse);
-    let mean = |name: &str| {
-        side_metrics(results, name)
-            .and_then(|m| claim.by.mean(m))
-            .map_err(|e| format!("{what}: {e}"))
-    };
-    let (b, w) = (mean(&claim.better)?, mean(&claim.worse)?);
-    if claim.by.better(b, w) {
-        return Ok(());
-    }
-    let relation = match claim.by {
-        ClaimMetric::RelativeError => "below",
-        ClaimMetric::StepsAbove095 => "above",
-    };
-    Err(format!(
-        "{what} does not hold: {} {} = {b:.6} is not {relation} {} = {w:.6}",
-        claim.by.words(),
-        claim.better,
-        claim.worse
-    ))
 }

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::numerics::system::System;
+use crate::report::interval::Verdict;
 
 const FIXTURE: &str = include_str!("../../tests/e2e/fixtures/cli-results.json");
 
@@ -21,6 +22,7 @@ fn run(claims: &[(&str, &str)]) -> CommittedRun {
                 better: (*better).into(),
                 worse: (*worse).into(),
                 by: ClaimMetric::RelativeError,
+                expect: Verdict::NotResolved,
             })
             .collect(),
     }
@@ -88,6 +90,7 @@ fn malformed_indexes_are_refused_with_a_reason() {
             better: "C-WIG".into(),
             worse: "C-WIG".into(),
             by: ClaimMetric::RelativeError,
+            expect: Verdict::Holds,
         }]
     });
     assert_eq!(
@@ -101,7 +104,8 @@ fn malformed_indexes_are_refused_with_a_reason() {
 
 #[test]
 fn a_faithful_run_passes() {
-    // In the fixture: P-WIG 0.172 < P-ONE 0.275, C-NOG 0.487 < C-ONE 0.665.
+    // In the fixture (one seed, so nothing is resolved): P-WIG 0.172 < P-ONE 0.275, C-NOG
+    // 0.487 < C-ONE 0.665.
     let claims = [("P-WIG", "P-ONE"), ("C-NOG 16×10 m=3", "C-ONE")];
     let results =
         check_run(&run(&claims), FIXTURE, &plan_text(), System::description).expect("faithful");
@@ -110,23 +114,20 @@ fn a_faithful_run_passes() {
 
 #[test]
 fn a_wrong_claim_fails_naming_it() {
-    // C-WIG 0.680 is above C-ONE 0.665 in the fixture.
-    let err = check_run(
-        &run(&[("P-WIG", "P-ONE"), ("C-WIG", "C-ONE")]),
-        FIXTURE,
-        &plan_text(),
-        System::description,
-    )
-    .expect_err("wrong claim");
+    // One seed resolves nothing: a claim that expects `holds` fails, naming both verdicts.
+    let mut wrong = run(&[("P-WIG", "P-ONE"), ("C-WIG", "C-ONE")]);
+    wrong.claims[1].expect = Verdict::Holds;
+    let err =
+        check_run(&wrong, FIXTURE, &plan_text(), System::description).expect_err("wrong claim");
     let text = err.to_string();
     assert!(
-        text.starts_with("committed run 'ks-quick': claim 'C-WIG better than C-ONE' does not hold"),
+        text.starts_with(
+            "committed run 'ks-quick': claim 'C-WIG better than C-ONE' expects 'holds', the file gives 'not resolved'"
+        ),
         "{text}"
     );
-    assert!(
-        text.contains("0.680075 is not below C-ONE = 0.664943"),
-        "{text}"
-    );
+    assert!(text.contains("one seed: no interval"), "{text}");
+    assert!(text.contains("0.680075 against 0.664943"), "{text}");
     let err = check_run(
         &run(&[("C-XYZ", "C-ONE")]),
         FIXTURE,
@@ -148,11 +149,15 @@ fn an_ambiguous_label_asks_for_the_full_one() {
         better: better.into(),
         worse: "C-ONE".into(),
         by: ClaimMetric::RelativeError,
+        expect: Verdict::Holds,
     };
     let err = check_claim(&results, &claim("C-WIG")).expect_err("ambiguous");
     assert!(err.contains("names several variants"), "{err}");
-    let err = check_claim(&results, &claim("C-WIG 26×8 m=3")).expect_err("worse");
-    assert!(err.contains("does not hold"), "{err}");
+    let err = check_claim(&results, &claim("C-WIG 26×8 m=3")).expect_err("one seed");
+    assert!(
+        err.contains("expects 'holds', the file gives 'not resolved'"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -211,9 +216,27 @@ fn the_label_names_budget_seeds_and_commit() {
     );
 }
 
-/// Steps above 0.95 of one mean, for a doctored file.
+/// Three seeds around `mean` (× 0.99, 1, 1.01: every side's seeds agree, so orderings of
+/// different means resolve).
+fn three_seeds(mean: f64) -> crate::report::results::SeedStat {
+    crate::report::results::SeedStat::from_values(vec![mean * 0.99, mean, mean * 1.01])
+}
+
+/// The fixture with three seeds per variant, each side's errors [`three_seeds`] around its
+/// fixture mean (per-test curves dropped: the seeds' means are judged).
+fn three_seed_fixture() -> StudyResults {
+    let mut results = StudyResults::from_json(FIXTURE).expect("fixture");
+    for v in &mut results.variants {
+        v.seeds = vec![0, 1, 2];
+        v.metrics.relative_error = three_seeds(v.metrics.relative_error.mean);
+        v.metrics.test_errors.clear();
+    }
+    results
+}
+
+/// Steps above 0.95 around a mean, for a doctored file.
 fn vorticity(steps: f64) -> Option<crate::report::results::VorticityStats> {
-    let stat = crate::report::results::SeedStat::from_values(vec![steps]);
+    let stat = three_seeds(steps);
     Some(crate::report::results::VorticityStats {
         steps_above_095: stat.clone(),
         steps_above_080: stat.clone(),
@@ -225,12 +248,32 @@ fn vorticity(steps: f64) -> Option<crate::report::results::VorticityStats> {
 }
 
 #[test]
+fn three_agreeing_seeds_resolve_a_claim_either_way() {
+    let results = three_seed_fixture();
+    let claim = |better: &str, worse: &str, expect| Claim {
+        better: better.into(),
+        worse: worse.into(),
+        by: ClaimMetric::RelativeError,
+        expect,
+    };
+    // P-WIG 0.172 < P-ONE 0.275; C-WIG 0.680 > C-ONE 0.665.
+    check_claim(&results, &claim("P-WIG", "P-ONE", Verdict::Holds)).expect("holds");
+    check_claim(&results, &claim("C-WIG", "C-ONE", Verdict::Fails)).expect("fails");
+    let err = check_claim(&results, &claim("C-WIG", "C-ONE", Verdict::Holds)).expect_err("fails");
+    assert!(
+        err.contains("expects 'holds', the file gives 'fails' (1.023, 95 % "),
+        "{err}"
+    );
+}
+
+#[test]
 fn correlation_time_claims_compare_longer_as_better_and_may_name_the_baseline() {
-    let mut results = StudyResults::from_json(FIXTURE).expect("fixture");
+    let mut results = three_seed_fixture();
     let by_time = |better: &str, worse: &str| Claim {
         better: better.into(),
         worse: worse.into(),
         by: ClaimMetric::StepsAbove095,
+        expect: Verdict::Holds,
     };
     // The fixture is KS's: no vorticity measures, so a time claim cannot hold.
     let err = check_claim(&results, &by_time("C-ONE", BASELINE)).expect_err("no measures");
@@ -243,14 +286,17 @@ fn correlation_time_claims_compare_longer_as_better_and_may_name_the_baseline() 
     check_claim(&results, &by_time("C-ONE", BASELINE)).expect("150 steps beat 13.6");
     check_claim(&results, &by_time("C-WIG", "C-NOG")).expect("200 beat 199");
     let err = check_claim(&results, &by_time("C-ONE", "C-NOG")).expect_err("shorter");
-    assert_eq!(
-        err,
-        "claim 'C-ONE better than C-NOG by steps above correlation 0.95' does not hold: \
-         mean steps above correlation 0.95 C-ONE = 150.000000 is not above C-NOG = 199.000000"
+    assert!(
+        err.starts_with(
+            "claim 'C-ONE better than C-NOG by steps above correlation 0.95' expects 'holds', \
+             the file gives 'fails' (0.754, 95 % "
+        ),
+        "{err}"
     );
     // By the error, the baseline's row is compared too (the fixture's C-ONE is worse than the
     // solver alone, 0.665 against 0.5 here).
-    results.baseline.relative_error.mean = 0.5;
+    results.baseline.relative_error = crate::report::results::SeedStat::from_values(vec![0.5]);
+    results.baseline.test_errors.clear();
     let by_error = Claim {
         by: ClaimMetric::RelativeError,
         ..by_time(BASELINE, "C-ONE")

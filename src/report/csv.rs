@@ -1,7 +1,8 @@
 //! The results as a flat CSV, one row per variant: its identity, the error and its ratio to ONE,
-//! the measures its system has (correlation time and stability classes for 1-D systems), then
+//! the ratio's 95 % interval and verdict ([`super::ratio_to_one`]), the measures its system has (correlation time and stability classes for 1-D systems), then
 //! Kochkov et al.'s vorticity measures (empty where a file or system has none).
 
+use super::ratio_to_one::{ratios_to_one, RatioToOne};
 use super::results::{SeedStat, StudyResults, SystemWords, VariantResult};
 use crate::numerics::system::Measures;
 
@@ -92,14 +93,35 @@ const GROUPS: [Group; 6] = [
     },
 ];
 
+const RATIO_HEADERS: &str = "relative_to_one_low95,relative_to_one_high95,relative_to_one_verdict";
+
+/// The interval's bounds and the verdict on "better than ONE" (empty for ONE itself, and the
+/// bounds for one seed).
+fn ratio_cells(ratio: Option<&RatioToOne>) -> [String; 3] {
+    let Some(ratio) = ratio else {
+        return [String::new(), String::new(), String::new()];
+    };
+    let (low, high) = ratio
+        .interval
+        .bounds
+        .map_or((String::new(), String::new()), |(l, h)| {
+            (l.to_string(), h.to_string())
+        });
+    [low, high, ratio.verdict.words().to_string()]
+}
+
 /// One CSV row per variant of `results`, under a header of the groups its system has.
 pub fn results_csv(results: &StudyResults) -> String {
     let measures = results.facts().measures;
     let groups: Vec<&Group> = GROUPS.iter().filter(|g| (g.applies)(&measures)).collect();
-    let header: Vec<&str> = groups.iter().map(|g| g.headers).collect();
+    let mut header: Vec<&str> = groups.iter().map(|g| g.headers).collect();
+    header.insert(1, RATIO_HEADERS);
     let mut out = header.join(",") + "\n";
-    for v in &results.variants {
-        let cells: Vec<String> = groups.iter().flat_map(|g| (g.cells)(v)).collect();
+    for (v, ratio) in results.variants.iter().zip(ratios_to_one(results)) {
+        let mut cells: Vec<String> = groups.iter().flat_map(|g| (g.cells)(v)).collect();
+        let first = GROUPS[0].headers.split(',').count();
+        let ratio_cells = ratio_cells(ratio.as_ref());
+        cells.splice(first..first, ratio_cells);
         out.push_str(&cells.join(","));
         out.push('\n');
     }
@@ -118,7 +140,8 @@ mod tests {
         let csv = results_csv(&results);
         let header = csv.lines().next().expect("header");
         assert!(header.contains(
-            "l2_mean,correlation_time_mean,correlation_time_std,divergence_time_mean,\
+            "relative_to_one_std,l2_mean,relative_to_one_low95,relative_to_one_high95,\
+             relative_to_one_verdict,correlation_time_mean,correlation_time_std,divergence_time_mean,\
              static,unstable,recurring,regular,diverged,early_mse_mean"
         ));
         let columns = header.split(',').count();

@@ -15,8 +15,8 @@ use crate::numerics::study::data::results::StudyResults;
 use crate::numerics::study::workers::controller::{Action, Input, PoolController};
 use crate::numerics::study::workers::pool::Fault;
 use crate::numerics::system::System;
-use crate::platform::files;
 use crate::platform::lifecycle::OnPageHide;
+use crate::platform::run_store;
 use crate::platform::timer::{idle, now_secs, sleep};
 use crate::platform::workers::{worker_script, Heard, WorkerHandle, WorkerText};
 
@@ -247,13 +247,13 @@ fn run_storage(job: Storage, sinks: Sinks) {
     match job {
         Storage::SaveInProgress(partial) => {
             if let Ok(json) = serde_json::to_string(&partial.without_weights()) {
-                files::save_in_progress(&json);
+                run_store::save_in_progress(&json);
             }
         }
-        Storage::ClearInProgress => files::clear_in_progress(),
+        Storage::ClearInProgress => run_store::clear_in_progress(),
         Storage::Store(results) => {
             if let Ok(json) = serde_json::to_string(&results.without_weights()) {
-                match files::store_run(json, 10) {
+                match run_store::store_run(json, 10) {
                     Ok(Some(message)) | Err(message) => {
                         let _ = sinks.notice.try_set(message);
                     }
@@ -262,7 +262,7 @@ fn run_storage(job: Storage, sinks: Sinks) {
             }
         }
         Storage::List => {
-            let _ = sinks.stored.try_set(files::stored_runs());
+            let _ = sinks.stored.try_set(run_store::stored_runs());
         }
     }
 }

@@ -22,9 +22,9 @@ use crate::charts::LossCurve;
 use crate::experiment::estimate::{Machine, RunEstimate};
 use crate::experiment::Experiment;
 use crate::numerics::study::contract::config::Preset;
-use crate::platform::files;
 use crate::platform::timer::sleep;
 use crate::platform::workers::hardware_concurrency;
+use crate::platform::{files, run_store};
 use crate::report::results::StudyResults;
 
 /// The panel's signals, shared by its parts.
@@ -209,8 +209,8 @@ fn PresetChoice(experiment: RwSignal<Experiment>) -> impl IntoView {
 fn restore_storage(panel: Panel) {
     leptos::task::spawn_local(async move {
         sleep(0).await;
-        if let Some(json) = files::take_in_progress() {
-            let kept = match files::store_run(json, 10) {
+        if let Some(json) = run_store::take_in_progress() {
+            let kept = match run_store::store_run(json, 10) {
                 Ok(_) => {
                     "its finished trainings are kept as a partial run under Stored runs".into()
                 }
@@ -220,6 +220,6 @@ fn restore_storage(panel: Panel) {
                 "The previous run was interrupted (the page was closed or reloaded): {kept}."
             ));
         }
-        let _ = panel.stored.try_set(files::stored_runs());
+        let _ = panel.stored.try_set(run_store::stored_runs());
     });
 }

@@ -25,6 +25,11 @@ test("the first screen renders from index.html before the wasm arrives", async (
   const poster = await page.$eval("#boot img.hero-poster", (img) => ({ loaded: img.complete && img.naturalWidth > 0, height: img.getBoundingClientRect().height }));
   assert.ok(poster.loaded && poster.height > 50, `the hero's poster frame shows: ${JSON.stringify(poster)}`);
   assert.equal(await page.$("#run"), null, "no Run button before the app (tests wait for #run)");
+  // The first screen's workload is the app's (the app's own line is checked in the next test).
+  assert.match(await page.textContent("#boot #hero-estimate"), /^6 trainings, 5400 iterations in all/);
+  // The wasm never arrives: within seconds the first screen says the app could not start.
+  await page.waitForSelector("#fatal", { state: "visible", timeout: 5_000 });
+  assert.match(await page.textContent("#fatal"), /could not start/);
   await page.close();
 });
 
@@ -43,6 +48,7 @@ test("the app replaces the first paint, and the probe fills the badge, without a
   await page.waitForSelector('#device-badge[data-state="cpu"]');
   await page.waitForTimeout(500);
   assert.equal(await page.$("#boot"), null, "the first paint is gone");
+  assert.match(await page.textContent("#hero-estimate"), /^6 trainings, 5400 iterations in all/, "as the first paint said");
   const shift = await page.evaluate(() => window.__shift);
   console.log(`cumulative layout shift on load and probe: ${shift.toFixed(3)}`);
   assert.ok(shift < 0.05, `cumulative layout shift ${shift}`);

@@ -1,6 +1,7 @@
 // Kolmogorov flow in the page: the URL selects it with its own defaults, the deviations name the
 // coarse-solver stand-in, the peers' export is kolm_train.py, and a tiny study runs in the
-// workers to a table of velocity MSE with vorticity maps and a snapshot slider.
+// workers to a table of velocity MSE with vorticity maps and a snapshot slider, its data read from
+// the frames the site ships (static/kolmogorov/, fetched relative to the served sub-path).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { launch } from "./browser.mjs";
@@ -14,6 +15,10 @@ test("a tiny Kolmogorov study runs in the browser with its views", async () => {
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (err) => errors.push(String(err)));
+  // The workers' requests too: the context sees every request of the page and its workers.
+  const shipped = [];
+  const listener = (response) => { if (response.url().includes("/static/kolmogorov/")) shipped.push([response.status(), response.url()]); };
+  page.context().on("response", listener);
   await page.goto(`${base}?system=kolmogorov&seeds=1&iterations=6&rollout=12&scales=500&device=cpu`);
   await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 300_000 });
   assert.equal(await page.inputValue("#system"), "kolmogorov");
@@ -37,6 +42,10 @@ test("a tiny Kolmogorov study runs in the browser with its views", async () => {
   await page.fill("#snapshot", "3");
   await page.waitForFunction(() => document.querySelector("#snapshot-value")?.textContent === "4 of 13");
   await page.waitForSelector("#chart-space-time[data-drawn='true']");
+  page.context().off("response", listener);
+  assert.ok(shipped.length > 0, "the shipped Kolmogorov frames were fetched");
+  assert.deepEqual(shipped.filter(([status]) => status !== 200), [], "every shipped frame is served");
+  assert.ok(shipped.every(([, url]) => url.startsWith(`${base}static/kolmogorov/`)), `under the site's base: ${shipped.map(([, u]) => u)}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

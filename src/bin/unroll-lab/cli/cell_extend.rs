@@ -38,10 +38,7 @@ pub fn extend(args: &ExtendArgs) -> Result<(), CliError> {
         .filter(|cell| !old.config.seeds.contains(&cell.seed))
         .map(|cell| cell.index)
         .collect();
-    let seconds: Option<f64> = added
-        .iter()
-        .map(|&i| plan.cells[i].estimated_secs)
-        .sum();
+    let seconds: Option<f64> = added.iter().map(|&i| plan.cells[i].estimated_secs).sum();
     println!(
         "plan {} ({} seeds, {} cells) extends plan {} ({} seeds): {} cells to train ({}), cells {}",
         plan.hash,

@@ -12,12 +12,14 @@ mod cell_plan;
 mod cell_status;
 mod cells;
 mod checkpoints;
+mod docs_tables;
 mod horizons;
 mod jobs;
 mod knobs;
 mod output;
 mod run_cell;
 mod simulate;
+mod site_results;
 mod size_choice;
 mod slopes;
 mod slurm;
@@ -59,6 +61,10 @@ enum Command {
     Slopes(slopes::SlopesArgs),
     /// The paper's ratios against the error horizon, re-scored exactly from every test.
     Horizons(horizons::HorizonsArgs),
+    /// The committed runs' tables in the README and the book: checked, or rewritten (--write).
+    DocsTables(docs_tables::DocsTablesArgs),
+    /// Write the committed runs as the published page reads them (`scripts/build-site.sh`).
+    SiteResults(site_results::SiteResultsArgs),
     /// Make the files the systems ship beside the page (Kolmogorov's spun-up states and frames).
     Assets(assets::AssetsArgs),
     /// Benchmarks.
@@ -124,6 +130,8 @@ pub fn main() -> ExitCode {
         Command::Slopes(args) => slopes::slopes(&args),
         Command::Horizons(args) => horizons::horizons(&args),
         Command::Assets(args) => assets::assets(&args),
+        Command::SiteResults(args) => site_results::site_results(&args),
+        Command::DocsTables(args) => docs_tables::docs_tables(&args),
         Command::Bench {
             target: BenchTarget::Solver(args),
         } => bench_solver::bench_solver(&args),

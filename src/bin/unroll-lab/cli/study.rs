@@ -12,7 +12,9 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::jobs::{run_cells, units, Heard, Next};
 use super::knobs::{KnobArgs, RunnerArgs};
-use super::{cell_adopt, cell_extend, cell_merge, cell_plan, cell_status, output, run_cell, slurm, CliError};
+use super::{
+    cell_adopt, cell_extend, cell_merge, cell_plan, cell_status, output, run_cell, slurm, CliError,
+};
 use unroll_lab::experiment::{Experiment, Knob, Target, Value};
 use unroll_lab::numerics::backend;
 use unroll_lab::numerics::study::cells::cost::{calibrate, cost};

@@ -1,0 +1,95 @@
+//! `unroll-lab docs-tables`: the committed runs' tables written into the README and the book
+//! (`--write`), or checked to be what they say (the default: exit code 2 when one differs;
+//! `tests/committed_results.rs` checks the same), and every committed claim's verdict printed beside the one it expects.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+
+use super::CliError;
+use unroll_lab::report::claim::judge_claim;
+use unroll_lab::report::committed::CommittedIndex;
+use unroll_lab::report::doc_tables::{documents, fill_blocks, LoadedRun};
+use unroll_lab::report::results::StudyResults;
+
+#[derive(Debug, Args)]
+pub struct DocsTablesArgs {
+    /// The repository's root (its README.md, docs/src/ and results/).
+    #[arg(long, default_value = ".")]
+    root: PathBuf,
+    /// Rewrite the blocks that differ (else only report them).
+    #[arg(long)]
+    write: bool,
+}
+
+fn read(path: &Path) -> Result<String, CliError> {
+    std::fs::read_to_string(path).map_err(|err| CliError::File {
+        path: path.display().to_string(),
+        message: err.to_string(),
+    })
+}
+
+pub fn docs_tables(args: &DocsTablesArgs) -> Result<(), CliError> {
+    let results_dir = args.root.join("results");
+    let index = CommittedIndex::from_json(&read(&results_dir.join("index.json"))?)
+        .map_err(|err| CliError::Usage(err.to_string()))?;
+    let mut files = Vec::new();
+    for run in &index.runs {
+        let path = results_dir.join(&run.results);
+        let results = StudyResults::from_json(&read(&path)?)
+            .map_err(|err| CliError::Usage(format!("{}: {err}", path.display())))?;
+        files.push(results);
+    }
+    let runs: Vec<LoadedRun<'_>> = index
+        .runs
+        .iter()
+        .zip(&files)
+        .map(|(run, results)| LoadedRun { run, results })
+        .collect();
+    for loaded in &runs {
+        for claim in &loaded.run.claims {
+            let judged = judge_claim(loaded.results, claim).map_err(CliError::Usage)?;
+            let mark = if judged.verdict == claim.expect {
+                "ok"
+            } else {
+                "DIFFERS"
+            };
+            println!(
+                "{} {}: {} — expects {}, gives {} ({})",
+                mark,
+                loaded.run.id,
+                claim.words(),
+                claim.expect.words(),
+                judged.verdict.words(),
+                judged.evidence().unwrap_or_default()
+            );
+        }
+    }
+    let mut stale = 0;
+    let paths = documents(&args.root).map_err(|err| CliError::File {
+        path: args.root.join("docs/src").display().to_string(),
+        message: err.to_string(),
+    })?;
+    for path in paths {
+        let text = read(&path)?;
+        let (filled, names) = fill_blocks(&text, &runs)
+            .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+        if filled == text {
+            continue;
+        }
+        stale += 1;
+        if args.write {
+            std::fs::write(&path, filled)
+                .map_err(|e| CliError::Output(format!("{}: {e}", path.display())))?;
+            println!("wrote {} ({})", path.display(), names.join(", "));
+        } else {
+            println!("stale: {} ({})", path.display(), names.join(", "));
+        }
+    }
+    if stale > 0 && !args.write {
+        return Err(CliError::Usage(format!(
+            "{stale} document(s) hold tables that differ from results/: run `unroll-lab docs-tables --write`"
+        )));
+    }
+    Ok(())
+}
