@@ -11,7 +11,7 @@ use plotters::prelude::*;
 
 use super::{label_font, title_font, ChartError};
 
-/// One bar: `mean ± std` in `color`.
+/// One bar: `mean ± std` in `color`, or `mean` with a whisker over `interval`.
 #[derive(Debug, Clone)]
 pub(crate) struct Bar {
     /// Name under the bar.
@@ -22,6 +22,19 @@ pub(crate) struct Bar {
     pub mean: f64,
     /// Whisker half-length (non-finite: no whisker).
     pub std: f64,
+    /// The whisker's ends where they are an interval, not `mean ± std` (a 95 % interval).
+    pub interval: Option<(f64, f64)>,
+}
+
+impl Bar {
+    /// The whisker's ends, if it has one.
+    pub(crate) fn whisker_ends(&self) -> Option<(f64, f64)> {
+        match self.interval {
+            Some(ends) => Some(ends),
+            None => (self.std.is_finite() && self.std > 0.0)
+                .then_some((self.mean - self.std, self.mean + self.std)),
+        }
+    }
 }
 
 /// Title, y axis description and optional reference line (`y`) of a bar chart.
@@ -96,8 +109,7 @@ where
     chart.draw_series(
         visible
             .iter()
-            .filter(|(_, b)| b.std.is_finite() && b.std > 0.0)
-            .map(|(i, b)| whisker(*i, b, floor, top)),
+            .filter_map(|(i, b)| Some(whisker(*i, b, b.whisker_ends()?, floor, top))),
     )?;
     if let Some(r) = spec.reference {
         draw_reference(&mut chart, n, r)?;
@@ -118,15 +130,16 @@ fn bar_rect(i: usize, bar: &Bar, floor: f64) -> Rectangle<(SegmentValue<usize>, 
     rect
 }
 
-/// The ± std whisker of bar `i`, clamped to `[floor, top]`.
+/// Bar `i`'s whisker from `low` to `high`, clamped to `[floor, top]`.
 fn whisker(
     i: usize,
     bar: &Bar,
+    (low, high): (f64, f64),
     floor: f64,
     top: f64,
 ) -> ErrorBar<SegmentValue<usize>, f64, ErrorBarOrientV<SegmentValue<usize>, f64>> {
-    let lo = (bar.mean - bar.std).max(floor);
-    let hi = (bar.mean + bar.std).min(top);
+    let lo = low.max(floor);
+    let hi = high.min(top);
     ErrorBar::new_vertical(
         SegmentValue::CenterOf(i),
         lo,

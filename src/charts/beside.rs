@@ -84,6 +84,7 @@ fn paired_bars(here: &StudyResults, committed: &StudyResults) -> Vec<Bar> {
         ] {
             if let Some(r) = ratio {
                 bars.push(Bar {
+                    interval: None,
                     name: format!("{name} {side}"),
                     color: shade,
                     mean: r.mean,

@@ -19,6 +19,7 @@ pub fn draw_correlation<DB: DrawingBackend>(
     let bars: Vec<Bar> = entries(results)
         .into_iter()
         .map(|e| Bar {
+            interval: None,
             name: e.name,
             color: e.color,
             mean: e.metrics.correlation_time.mean,

@@ -7,6 +7,7 @@ use plotters::prelude::*;
 
 use super::bars::{draw_bars, Bar, BarSpec};
 use super::{draw_message, entries, log_axis, log_bounds, log_label, ChartError, ChartKind};
+use crate::report::ratio_to_one::ratios_to_one;
 use crate::report::results::StudyResults;
 
 /// Bars of the mean relative error over H steps (± std over seeds) per variant, then the
@@ -24,13 +25,15 @@ pub fn draw_error_bars<DB: DrawingBackend>(
             color: e.color,
             mean: e.metrics.relative_error.mean,
             std: e.metrics.relative_error.std,
+            interval: None,
         })
         .collect();
     draw_log_bars(area, title, results.facts().metric.axis, &bars, None)
 }
 
-/// Bars of each NOG / WIG variant's relative error ÷ ONE's (same configuration and seed,
-/// mean ± std over seeds), log y, a dashed line at 1. A message when no variant has the ratio
+/// Bars of each NOG / WIG variant's relative error ÷ ONE's (same configuration, the ratio of
+/// the seeds' means) with its 95 % interval over seeds and tests as the whisker (± std over
+/// seeds where there is none: one seed), log y, a dashed line at 1. A message when no variant has the ratio
 /// (ONE not run, or an older file).
 pub fn draw_relative_to_one<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -38,15 +41,22 @@ pub fn draw_relative_to_one<DB: DrawingBackend>(
 ) -> Result<(), ChartError> {
     let title_text = ChartKind::RelativeToOne.title_for(results);
     let title = title_text.as_str();
+    let intervals = ratios_to_one(results);
     let bars: Vec<Bar> = entries(results)
         .into_iter()
         .filter_map(|e| {
-            let ratio = e.variant?.relative_to_one.as_ref()?;
+            let variant = e.variant?;
+            let ratio = variant.relative_to_one.as_ref()?;
+            let index = results
+                .variants
+                .iter()
+                .position(|v| std::ptr::eq(v, variant))?;
             Some(Bar {
                 name: e.name,
                 color: e.color,
                 mean: ratio.mean,
                 std: ratio.std,
+                interval: intervals[index].and_then(|r| r.interval.bounds),
             })
         })
         .collect();
@@ -70,8 +80,8 @@ fn draw_log_bars<DB: DrawingBackend>(
     reference: Option<f64>,
 ) -> Result<(), ChartError> {
     let values = bars.iter().flat_map(|b| {
-        let std = if b.std.is_finite() { b.std } else { 0.0 };
-        [b.mean, b.mean + std]
+        let top = b.whisker_ends().map_or(b.mean, |(_, high)| high);
+        [b.mean, top]
     });
     let Some((lo, hi)) = log_bounds(values.chain(reference)) else {
         return draw_message(area, title, "No finite values in this file.");

@@ -130,9 +130,11 @@ impl CommittedRun {
             let inside = path
                 .strip_prefix(&format!("{}/", self.id))
                 .is_some_and(folder_name);
-            if !inside || !path.ends_with(".json") {
+            // The site's copy of the results is gzipped (`unroll-lab site-results`).
+            let json = path.ends_with(".json") || (what == "results" && path.ends_with(".json.gz"));
+            if !inside || !json {
                 return Err(self.error(format!(
-                    "the {what} path '{path}' must be a .json file in the run's folder ('{}/…')",
+                    "the {what} path '{path}' must be a .json file (results: or .json.gz) in the run's folder ('{}/…')",
                     self.id
                 )));
             }

@@ -81,6 +81,11 @@ fn malformed_indexes_are_refused_with_a_reason() {
     };
     assert!(doctored(&|r| r.id = "../up".into()).contains("folder name"));
     assert!(doctored(&|r| r.results = "other/results.json".into()).contains("run's folder"));
+    assert!(doctored(&|r| r.plan = "ks-quick/plan.json.gz".into()).contains(".json file"));
+    // The site's gzipped copy of the results is a results file.
+    let mut gzipped = run(&[]);
+    gzipped.results = "ks-quick/results.json.gz".into();
+    CommittedIndex::from_json(&index_text(&[gzipped])).expect("the site's index");
     assert!(doctored(&|r| r.plan = "ks-quick/../../x.json".into()).contains("run's folder"));
     assert!(doctored(&|r| r.commit = "HEAD".into()).contains("not a hex hash"));
     assert!(doctored(&|r| r.seeds = 0).contains("at least one seed"));

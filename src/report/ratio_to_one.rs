@@ -47,6 +47,24 @@ pub fn ratios_to_one(results: &StudyResults) -> Vec<Option<RatioToOne>> {
         .collect()
 }
 
+/// The table's "relative to ONE" cell: `0.944 ± 0.110 (95 % 0.77–1.15)` (the mean ± std of
+/// `relative_to_one`, then the interval where there is one); `—` for ONE.
+pub fn relative_cell(
+    stat: Option<&super::results::SeedStat>,
+    ratio: Option<&RatioToOne>,
+    separator: &str,
+) -> String {
+    let Some(stat) = stat else {
+        return "—".to_string();
+    };
+    let interval = ratio
+        .and_then(|r| r.interval.bounds)
+        .map_or(String::new(), |(low, high)| {
+            format!(" (95 % {low:.2}–{high:.2})")
+        });
+    format!("{:.3}{separator}{:.3}{interval}", stat.mean, stat.std)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,7 +87,7 @@ mod tests {
                     );
                     assert_eq!(r.verdict, Verdict::NotResolved);
                 }
-                (None, None) => {}
+                (None, None) => assert_eq!(relative_cell(None, None, " ± "), "—"),
                 (stat, r) => panic!("{}: {stat:?} against {r:?}", v.id.label()),
             }
         }

@@ -6,6 +6,7 @@
 use super::columns::{measure_columns, MeasureColumn, KOCHKOV_NOTE};
 use super::csv::results_csv;
 use super::orderings::summary_of;
+use super::ratio_to_one::{ratios_to_one, relative_cell};
 use super::vorticity_orderings::{vorticity_orderings, vorticity_summary};
 pub use crate::numerics::study::data::results::*;
 use crate::numerics::system::SystemFacts;
@@ -41,14 +42,12 @@ impl ResultsText for StudyResults {
     fn table(&self) -> String {
         let columns = measure_columns(self);
         let mut rows = vec![header_cells(self, &columns)];
-        for v in &self.variants {
+        for (v, ratio) in self.variants.iter().zip(ratios_to_one(self)) {
             let first = [
                 format!("{}{}", v.id.long_label(), diverged_note(v)),
                 v.params.to_string(),
                 error_cell(&v.metrics, "±"),
-                v.relative_to_one
-                    .as_ref()
-                    .map_or("—".to_string(), |r| format!("{:.3}±{:.3}", r.mean, r.std)),
+                relative_cell(v.relative_to_one.as_ref(), ratio.as_ref(), "±"),
             ];
             rows.push(row_cells(&first, &v.metrics, &columns));
         }
@@ -133,7 +132,7 @@ fn header_cells(results: &StudyResults, columns: &[MeasureColumn]) -> Vec<String
         "variant".to_string(),
         "params".to_string(),
         format!("{} (mean±std)", results.facts().metric.short),
-        "rel. to ONE".to_string(),
+        "rel. to ONE (95 %)".to_string(),
     ];
     cells.extend(columns.iter().map(MeasureColumn::short_header));
     cells
@@ -177,7 +176,8 @@ mod tests {
     fn old_files_import_and_write_back_unchanged() {
         for text in [
             include_str!("../../tests/e2e/fixtures/cli-results.json"),
-            include_str!("../../results.json"),
+            // An old quick-preset file (first trained, before per-test curves were kept).
+            include_str!("../../tests/e2e/fixtures/old-quick-results.json"),
         ] {
             let results = StudyResults::from_json(text).expect("imports");
             assert_eq!(results.preset, Preset::Quick);
@@ -304,9 +304,9 @@ mod tests {
     fn the_ks_table_keeps_its_columns() {
         let text = include_str!("../../tests/e2e/fixtures/cli-results.json");
         let table = StudyResults::from_json(text).expect("fixture").table();
-        let head = "| variant                |   params | rel. error (mean±std) |   rel. to ONE |     corr. time |    stat/unst/recur/reg |";
+        let head = "| variant                |   params | rel. error (mean±std) | rel. to ONE (95 %) |     corr. time |    stat/unst/recur/reg |";
         assert!(table.starts_with(head), "{table}");
-        assert!(table.contains("\n|------------------------|----------|-----------------------|---------------|----------------|------------------------|\n"));
+        assert!(table.contains("\n|------------------------|----------|-----------------------|--------------------|----------------|------------------------|\n"));
         assert_aligned(&table);
     }
 

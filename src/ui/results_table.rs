@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::report::columns::{measure_columns, KOCHKOV_NOTE};
 use crate::report::orderings::summary_of;
 use crate::report::paper::{paper_rows, verdict, PaperRow};
+use crate::report::ratio_to_one::{ratios_to_one, relative_cell};
 use crate::report::results::{diverged_note, error_cell, Metrics, StudyResults};
 use crate::report::vorticity_orderings::{vorticity_orderings, vorticity_summary};
 
@@ -80,16 +81,16 @@ fn MainTable(results: StudyResults) -> impl IntoView {
     let rows = results
         .variants
         .iter()
-        .map(|v| {
-            let relative = v.relative_to_one.as_ref().map_or("—".to_string(), |r| {
-                format!("{:.3} ± {:.3}", r.mean, r.std)
-            });
+        .zip(ratios_to_one(&results))
+        .map(|(v, ratio)| {
+            let relative = relative_cell(v.relative_to_one.as_ref(), ratio.as_ref(), " ± ");
+            let verdict = ratio.map(|r| r.verdict.words());
             view! {
                 <tr class="variant" data-label=v.id.label()>
                     <td>{v.id.long_label()}{diverged_note(v)}</td>
                     <td>{v.params}</td>
                     <td>{error_cell(&v.metrics, " ± ")}</td>
-                    <td>{relative}</td>
+                    <td class="relative" data-verdict=verdict>{relative}</td>
                     {measure_cells(&v.metrics)}
                 </tr>
             }
@@ -101,7 +102,7 @@ fn MainTable(results: StudyResults) -> impl IntoView {
             <thead>
                 <tr>
                     <th scope="col">"variant"</th><th scope="col">"params"</th><th scope="col">{error_header}</th>
-                    <th scope="col">"relative to ONE"</th>{headers}
+                    <th scope="col">"relative to ONE (95 % interval)"</th>{headers}
                 </tr>
             </thead>
             <tbody>

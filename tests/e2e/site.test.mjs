@@ -64,7 +64,7 @@ test("a second deployment on the same origin keeps its own runs; unscoped runs a
   // A run stored by the first site.
   const { page } = await watched();
   await page.goto(`${base}?preset=headline&seeds=1&iterations=2&rollout=12&device=cpu`);
-  await page.waitForSelector("#run:not([disabled])", { timeout: 300_000 });
+  await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 300_000 });
   await page.click("#run");
   await page.waitForSelector("#results-table", { timeout: 600_000 });
   await page.waitForSelector("#stored-runs li", { timeout: 30_000 });
