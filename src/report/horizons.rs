@@ -3,6 +3,8 @@
 //! WIG / ONE (ratio of means, per mode). The paper judges at H = 12; the lens shows where a
 //! difference in size appears.
 
+use super::interval::Verdict;
+use super::ratio_to_one::ratios_to_one;
 use crate::numerics::study::data::horizon::HorizonError;
 use crate::numerics::study::data::results::StudyResults;
 use crate::numerics::train::{Modality, Mode};
@@ -17,6 +19,9 @@ pub struct HorizonRow {
     /// `(mode, modality, ratio over ONE)` for every NOG and WIG variant with a ONE
     /// ([`ratio_label`] names one).
     pub relative_to_one: Vec<(Mode, Modality, f64)>,
+    /// The verdict on "better than ONE" of each of `relative_to_one`, from its 95 % interval
+    /// over seeds and tests ([`crate::report::ratio_to_one`]; not resolved where there is none).
+    pub verdicts: Vec<Verdict>,
     /// The coarse solver's relative error.
     pub baseline: f64,
 }
@@ -35,18 +40,23 @@ pub fn horizon_rows(
         .iter()
         .map(|&horizon| {
             let at = results.at_horizon(horizon)?;
-            let relative_to_one = [Mode::Correct, Mode::Predict]
+            let judged = ratios_to_one(&at);
+            let (relative_to_one, verdicts) = [Mode::Correct, Mode::Predict]
                 .into_iter()
                 .flat_map(|mode| [(mode, Modality::Nog), (mode, Modality::Wig)])
                 .filter_map(|(mode, modality)| {
-                    let ratio = at.find(mode, modality)?.relative_to_one.as_ref()?.mean;
-                    Some((mode, modality, ratio))
+                    let variant = at.find(mode, modality)?;
+                    let ratio = variant.relative_to_one.as_ref()?.mean;
+                    let index = at.variants.iter().position(|v| v.id == variant.id)?;
+                    let verdict = judged[index].map_or(Verdict::NotResolved, |r| r.verdict);
+                    Some(((mode, modality, ratio), verdict))
                 })
-                .collect();
+                .unzip();
             Ok(HorizonRow {
                 horizon,
                 p_wig_over_c_nog: at.c_nog_over_p_wig(),
                 relative_to_one,
+                verdicts,
                 baseline: at.baseline.relative_error.mean,
             })
         })
@@ -86,12 +96,25 @@ pub fn horizon_table(rows: &[HorizonRow]) -> String {
             "{:>4} {:>11.4} {factor:>14}",
             row.horizon, row.baseline
         ));
-        for (_, _, ratio) in &row.relative_to_one {
-            out.push_str(&format!(" {ratio:>12.3}"));
+        for ((_, _, ratio), verdict) in row.relative_to_one.iter().zip(&row.verdicts) {
+            out.push_str(&format!(" {ratio:>10.3} {}", mark(*verdict)));
         }
         out.push('\n');
     }
+    out.push_str(
+        "\nafter each ratio over ONE, its verdict on \"better than ONE\" from the 95 % interval over \
+         seeds and tests: + holds, - fails, ? not resolved\n",
+    );
     out
+}
+
+/// A verdict in one character: `+` holds, `-` fails, `?` not resolved.
+fn mark(verdict: Verdict) -> char {
+    match verdict {
+        Verdict::Holds => '+',
+        Verdict::Fails => '-',
+        Verdict::NotResolved => '?',
+    }
 }
 
 /// Every test's relative error at the results' own horizon, per variant then the baseline:

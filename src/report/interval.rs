@@ -308,6 +308,7 @@ mod tests {
             }
         }
         let coverage = covered as f64 / studies as f64;
+        eprintln!("coverage of the 95 % interval over {studies} simulated studies: {coverage:.3}; mean log width 3 seeds {:.3}, 6 seeds {:.3}", widths[0], widths[1]);
         assert!((0.93..=0.99).contains(&coverage), "coverage {coverage}");
         assert!(
             widths[1] < 0.6 * widths[0],
