@@ -1,5 +1,5 @@
 //! The experiment for the peers' tools: the paper's own script of its system (PyTorch +
-//! PhiFlow, flags as PAPER.md lists them) and an APEBench (`apebench.run_experiment`, trainax
+//! PhiFlow, flags as docs/src/study.md lists them) and an APEBench (`apebench.run_experiment`, trainax
 //! underneath) snippet, each built by the system from the study config
 //! (`SystemDescription::peer_commands`). Both are honest about what they cannot express: every
 //! setting without a flag or an equivalent is listed.

@@ -13,7 +13,7 @@ use super::types::Precision;
 /// Contour points for the Kassam–Trefethen coefficients (full circle of radius 1 around `L̂h`).
 pub const CONTOUR_POINTS: usize = 64;
 
-/// `φ₁(L̂) = (e^{L̂h} − 1)/L̂`, `= h` where `L̂ = 0` (PAPER.md). Evaluated with `expm1`, which is
+/// `φ₁(L̂) = (e^{L̂h} − 1)/L̂`, `= h` where `L̂ = 0` (docs/src/study.md). Evaluated with `expm1`, which is
 /// the same function without the cancellation near `L̂ = 0`.
 pub fn phi1(symbol: f64, h: f64) -> f64 {
     if symbol == 0.0 {
@@ -23,7 +23,7 @@ pub fn phi1(symbol: f64, h: f64) -> f64 {
     }
 }
 
-/// `φ₂(L̂) = (e^{L̂h} − 1 − L̂h)/(h L̂²)`, `= h/2` where `L̂ = 0` (PAPER.md). A Taylor series
+/// `φ₂(L̂) = (e^{L̂h} − 1 − L̂h)/(h L̂²)`, `= h/2` where `L̂ = 0` (docs/src/study.md). A Taylor series
 /// replaces the formula where `|L̂h| < 1e-3` (it loses all digits there).
 pub fn phi2(symbol: f64, h: f64) -> f64 {
     let z = symbol * h;

@@ -11,8 +11,7 @@
 //! - **tests**: `s²_c / m`, with `c_t = B_t / B̄ − W_t / W̄` the delta-method contrast of test
 //!   `t`'s seed-averaged errors (the uncertainty of having drawn these m tests);
 //!
-//! (each sample variance with n − 1 or m − 1; their sum counts the seed × test interaction
-//! twice, so it errs wide). The interval is `R · exp(± t · SE)` with Student's t quantile at the
+//! (each sample variance with n − 1 or m − 1). The interval is `R · exp(± t · SE)` with Student's t quantile at the
 //! Welch–Satterthwaite degrees of freedom of the two components (n − 1 where the tests add
 //! nothing): with per-test errors that do not vary it is exactly the paired t interval on the
 //! per-seed log ratios. One seed gives no interval (the seed spread is
@@ -266,8 +265,8 @@ mod tests {
     /// Seeds × tests drawn from a model with a known ratio (lognormal seed, test and noise
     /// effects; the worse variant's errors 1/0.9 times the better's in expectation): over
     /// 2,000 simulated studies of 3 seeds × 40 tests the 95 % interval covers the true ratio
-    /// 93–99 % of the time (it errs wide: the interaction counts twice), and the more seeds the
-    /// narrower it is.
+    /// 93–99 % of the time (measured: 93.3 %, a little under 95 % at three seeds), and six seeds
+    /// make it narrower.
     #[test]
     fn the_interval_covers_a_known_ratio_as_often_as_it_says() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);

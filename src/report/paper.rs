@@ -1,5 +1,5 @@
 //! The paper beside you: the rows that set a run's measured values beside its system's
-//! published numbers (PAPER.md; each system lists its own, `SystemDescription::published`),
+//! published numbers (docs/src/study.md; each system lists its own, `SystemDescription::published`),
 //! with the training budget of each and a one-line verdict of what reproduces at this budget
 //! and what does not.
 

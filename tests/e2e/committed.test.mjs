@@ -21,7 +21,7 @@ const standIn = {
   runs: [{
     id: "stand-in", title: "Stand-in run", results: "stand-in/results.json", plan: "stand-in/plan.json",
     commit: "0123abc", budget: "stand-in budget: 20 iterations", seeds: 1,
-    claims: [{ better: "P-WIG", worse: "P-ONE" }],
+    claims: [{ better: "P-WIG", worse: "P-ONE", expect: "not_resolved" }],
   }],
 };
 

@@ -12,7 +12,7 @@ use crate::numerics::etd::{phi1, phi2, Etdrk4Coefficients, CONTOUR_POINTS};
 use crate::numerics::spectral1d::fft_modes;
 use crate::numerics::types::{Equation, Integrator};
 
-/// Wavenumbers `k = m/L` (cycles per unit length, `∂ₓ ↦ ik`: PAPER.md's KS convention); `[n]`.
+/// Wavenumbers `k = m/L` (cycles per unit length, `∂ₓ ↦ ik`: the book's study chapter's (docs/src/study.md) KS convention); `[n]`.
 pub fn wavenumbers(n: usize, length: f64) -> Vec<f64> {
     let scale = 1.0 / (n as f64 * (length / n as f64));
     fft_modes(n).iter().map(|m| m * scale).collect()

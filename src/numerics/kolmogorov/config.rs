@@ -1,4 +1,4 @@
-//! The study's Kolmogorov-flow constants (PAPER.md, "Kolmogorov flow, 2D") and the checks of
+//! The study's Kolmogorov-flow constants (docs/src/study.md, "Kolmogorov flow, 2D") and the checks of
 //! resolution, Reynolds number and time step.
 
 use super::error::KolmogorovError;

@@ -1,4 +1,4 @@
-//! The Kolmogorov test metrics (PAPER.md): velocity MSE over the test frames; a model whose
+//! The Kolmogorov test metrics (docs/src/study.md): velocity MSE over the test frames; a model whose
 //! MSE is NaN or above [`DIVERGED_MSE`] is "diverged". Beside them, not the paper's: Kochkov et
 //! al.'s vorticity correlation over time ([`VorticityMetrics`]).
 

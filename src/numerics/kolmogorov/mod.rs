@@ -1,5 +1,5 @@
 //! Kolmogorov flow, 2D: incompressible Navier–Stokes on [0, 2π]² periodic, `ν = 1/Re`, forcing
-//! `f = (sin(6y), 0)` (PAPER.md, "Kolmogorov flow, 2D").
+//! `f = (sin(6y), 0)` (docs/src/study.md, "Kolmogorov flow, 2D").
 //!
 //! One concept per file: [`grid`] (layouts, wavenumbers, the 5-point Laplacian's eigenvalues),
 //! [`config`] (the study's constants and the checks), [`fft2`] (2-D rustfft), [`spectral`]

@@ -1,12 +1,12 @@
 //! The paper's published Kolmogorov numbers: its figure's C-ONE velocity MSE and the NOG and
-//! WIG ratios to it for the four 2-D ResNets, read off ±3 % (PAPER.md).
+//! WIG ratios to it for the four 2-D ResNets, read off ±3 % (docs/src/study.md).
 
 use crate::numerics::nets::Architecture;
 use crate::numerics::study::contract::published::{Claim, Published, PublishedNet};
 use crate::numerics::train::Modality;
 
 const FIGURE: &str =
-    "the paper's Kolmogorov figure, read off ±3 % (PAPER.md), 5 epochs per curriculum stage";
+    "the paper's Kolmogorov figure, read off ±3 % (the book's chapter The study), 5 epochs per curriculum stage";
 
 /// Epochs per curriculum stage behind the figure.
 const FIGURE_EPOCHS: usize = 5;

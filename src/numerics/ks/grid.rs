@@ -1,6 +1,6 @@
 //! The periodic grid: points `x_j = L·j/N` and wavenumbers `k = fftfreq(N, d = L/N)`.
 //!
-//! PAPER.md: `k` is in cycles per unit length and is used *directly* in the spectral symbols
+//! docs/src/study.md: `k` is in cycles per unit length and is used *directly* in the spectral symbols
 //! (`∂_x ↦ ik`, no factor 2π), so the physical period of the PDE is 2π·L.
 
 use super::error::KsError;

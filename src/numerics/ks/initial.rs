@@ -6,7 +6,7 @@ use rand_chacha::ChaCha8Rng;
 use super::error::KsError;
 use super::grid::Grid;
 
-/// `(a, b)` of the six training ICs `u0 = cos(2πx) + a·cos(2πx/L)·(1 + b·sin(2πx/L))` (PAPER.md).
+/// `(a, b)` of the six training ICs `u0 = cos(2πx) + a·cos(2πx/L)·(1 + b·sin(2πx/L))` (docs/src/study.md).
 pub const TRAIN_IC_PARAMETERS: [(f64, f64); 6] = [
     (0.1, 0.1),
     (0.1, -0.1),

@@ -1,4 +1,4 @@
-//! Kuramoto–Sivashinsky, 1D periodic: `u_t = −u u_x − u_xx − u_xxxx` (PAPER.md, section KS).
+//! Kuramoto–Sivashinsky, 1D periodic: `u_t = −u u_x − u_xx − u_xxxx` (docs/src/study.md, section KS).
 //!
 //! One concept per file: [`grid`] (points, `fftfreq` wavenumbers), [`config`] (scheme, sizes),
 //! [`operators`] (spectral coefficients and their real N×N matrices, f64), [`reference`] (rustfft

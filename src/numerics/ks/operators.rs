@@ -11,7 +11,7 @@ use super::grid::Grid;
 pub use crate::numerics::etd::{phi1, phi2, Etdrk4Coefficients, CONTOUR_POINTS};
 pub use crate::numerics::matrices::{real_operator, transpose};
 
-/// The nonlinear factor `−½·ik` per wavenumber (`N̂(u) = −½ ik FFT(u²)`, PAPER.md); shape `[N]`.
+/// The nonlinear factor `−½·ik` per wavenumber (`N̂(u) = −½ ik FFT(u²)`, docs/src/study.md); shape `[N]`.
 pub fn nonlinear_factor(grid: &Grid) -> Vec<Complex64> {
     grid.wavenumbers()
         .iter()

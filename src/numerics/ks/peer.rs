@@ -1,5 +1,5 @@
 //! A KS study as its peers would run it: the paper's `ks_train.py` / `ks_eval.py` lines
-//! (PyTorch and PhiFlow, flags as PAPER.md lists them) and an APEBench snippet
+//! (PyTorch and PhiFlow, flags as docs/src/study.md lists them) and an APEBench snippet
 //! (`apebench.run_experiment`, trainax underneath), each with every setting that has no flag or
 //! equivalent there.
 
@@ -166,7 +166,7 @@ fn ks_train_command(config: &StudyConfig) -> PeerExport {
         config.eval.rollout_steps
     ));
     no_flag.push(
-        "evaluation: ours scores 10 tests at each of 4 test sizes; ks_eval.py's --numtests as PAPER.md lists it"
+        "evaluation: ours scores 10 tests at each of 4 test sizes; ks_eval.py's --numtests as the book's chapter The study lists it"
             .into(),
     );
     no_flag.push(

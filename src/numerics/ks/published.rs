@@ -1,4 +1,4 @@
-//! The paper's published KS numbers (PAPER.md, "Headline results") and the iterations of its
+//! The paper's published KS numbers (docs/src/study.md, "Headline results") and the iterations of its
 //! training at a number of epochs.
 
 use super::preset::official_iterations;
@@ -6,7 +6,7 @@ use crate::numerics::nets::Architecture;
 use crate::numerics::study::contract::published::{Claim, Published, PublishedNet};
 use crate::numerics::train::Modality;
 
-/// Epochs of the KS study at its default dataset fraction, 25 % (PAPER.md).
+/// Epochs of the KS study at its default dataset fraction, 25 % (docs/src/study.md).
 const PAPER_EPOCHS: usize = 16;
 
 const BLOG: &str = "the group's blog, 40 KS tests, 20 epochs (mode not stated in our notes)";

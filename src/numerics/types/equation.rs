@@ -13,7 +13,7 @@
 //! `a2 = a4 = −1, b = −1`); `e` is the cubic term of its polynomial stepper, which Swift–Hohenberg
 //! and Allen–Cahn need. Linear orders stop at 4, where exponax's KS and Swift–Hohenberg stop.
 //!
-//! The domain follows the KS system's convention (PAPER.md): wavenumbers `k = m/L` for the
+//! The domain follows the KS system's convention (docs/src/study.md): wavenumbers `k = m/L` for the
 //! integer mode `m` (`∂ₓ ↦ ik`, no 2π), so the physical period is `2π·L` and KS typed as an
 //! equation with `L = 8·s` is the KS system (Burgers on `[0, 2π)` is `L = 1`).
 
