@@ -1,7 +1,8 @@
 // The bytes a reader's browser fetches from the site (a benchmark, not a test: it prints its
 // figures): a first visit on a cold cache until Run is ready (the page up and its compute device
-// chosen), then the default Run until its results table, each in a fresh profile, without WebGPU
-// (Chromium's default here) and with it (--enable-unsafe-webgpu). Every request of the page and
+// chosen), then the default Run until its results table, in a fresh profile without WebGPU
+// (Chromium's default here); and the first visit again with it (--enable-unsafe-webgpu: a
+// software adapter here, too slow to run the study on), to see the WebGPU worker fetched there only. Every request of the page and
 // its workers is counted as it arrived (the plain static server compresses nothing, as an object
 // store would not) and as gzip -9 would send it (what GitHub Pages' compression approaches).
 // Usage: E2E_BASE_URL=http://127.0.0.1:PORT/unroll-lab/ SITE_DIR=path/to/site node site-bytes.mjs
@@ -29,7 +30,7 @@ function sizes(url) {
   }
 }
 
-async function visit(webgpu) {
+async function visit(webgpu, run) {
   const args = webgpu ? CHROMIUM_ARGS : CHROMIUM_ARGS.filter((a) => a !== "--enable-unsafe-webgpu");
   const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "site-bytes-")), {
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -49,19 +50,23 @@ async function visit(webgpu) {
   await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 600_000 });
   const first = { seconds: (Date.now() - started) / 1000, ...phase() };
   const device = await page.getAttribute("#device-badge", "data-state");
-  started = Date.now();
-  await page.click("#run");
-  await page.waitForSelector("#results-table", { timeout: 1_800_000 });
-  const run = { seconds: (Date.now() - started) / 1000, ...phase() };
+  let ran = null;
+  if (run) {
+    started = Date.now();
+    await page.click("#run");
+    await page.waitForSelector("#results-table", { timeout: 1_800_000 });
+    ran = { seconds: (Date.now() - started) / 1000, ...phase() };
+  }
   await context.close();
-  return { webgpu, device, first, run };
+  return { device, first, run: ran };
 }
 
 const mb = (bytes) => (bytes / 1e6).toFixed(2);
 for (const webgpu of [false, true]) {
-  const { device, first, run } = await visit(webgpu);
+  const { device, first, run } = await visit(webgpu, !webgpu);
   console.log(`${webgpu ? "with" : "without"} WebGPU (device chosen: ${device})`);
-  for (const [name, p] of [["first visit until Run is ready", first], ["the default Run", run]]) {
+  const phases = [["first visit until Run is ready", first], ["the default Run", run]].filter(([, p]) => p);
+  for (const [name, p] of phases) {
     console.log(`  ${name}: ${p.requests} requests, ${mb(p.raw)} MB as served, ${mb(p.gzipped)} MB gzipped, ${p.seconds.toFixed(1)} s`);
     const gpu = p.urls.filter((u) => u.includes("gpu-worker"));
     console.log(`    WebGPU worker files fetched: ${gpu.length}`);
