@@ -14,7 +14,7 @@ seconds=${1:?usage: scripts/background-seeds.sh SECONDS}
 [[ "$seconds" =~ ^[0-9]+$ ]] || { echo "SECONDS must be a whole number: '$seconds'" >&2; exit 2; }
 if [ -z "${UNROLL_LAB:-}" ]; then
   export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/unroll-lab/target}"
-  cargo build --release --bin unroll-lab >&2
+  cargo build --release -p unroll-lab-cli >&2
   export UNROLL_LAB="$CARGO_TARGET_DIR/release/unroll-lab"
 fi
 deadline=$(( $(date +%s) + seconds ))

@@ -14,7 +14,7 @@
 #   - torch, jax and optax into bench/reference/.venv (from the Python package registry, with pip;
 #     torch's Linux x86_64 wheel pulls in its CUDA libraries: about 3 GB to download, 5 GB on disk,
 #     once; jax's CPU wheels about 100 MB);
-#   - our CLI: `cargo build --release --bin unroll-lab` in $CARGO_TARGET_DIR (default: like
+#   - our CLI: `cargo build --release -p unroll-lab-cli` in $CARGO_TARGET_DIR (default: like
 #     scripts/test.sh, $UNROLL_LAB_TARGET_DIR or ~/.cache/unroll-lab/target).
 #
 # Usage: scripts/bench-vs-references.sh [--iterations N] [--repeat R] [--threads "1 all"] [--out DIR]
@@ -64,7 +64,7 @@ command -v cargo >/dev/null || die "cargo not found: install Rust with rustup (h
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${UNROLL_LAB_TARGET_DIR:-$HOME/.cache/unroll-lab/target}}"
 mkdir -p "$CARGO_TARGET_DIR"
 echo "building unroll-lab (release) in $CARGO_TARGET_DIR ..." >&2
-cargo build --release --locked --quiet --bin unroll-lab || die "cargo build --release --bin unroll-lab failed (see above)."
+cargo build --release --locked --quiet -p unroll-lab-cli || die "cargo build --release -p unroll-lab-cli failed (see above)."
 ours="$CARGO_TARGET_DIR/release/unroll-lab"
 [ -x "$ours" ] || die "built, but $ours is missing"
 

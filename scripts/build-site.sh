@@ -46,10 +46,14 @@ say "the book: mdbook build docs into book/"
 mdbook build docs --dest-dir "$out/book" >/dev/null \
   || { echo "[site] error: mdbook build docs failed (see above)" >&2; exit 1; }
 
+say "the API docs of the core, the report and the CLI into api/ (cargo doc; the book links them)"
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --quiet -p unroll-core -p unroll-report -p unroll-lab-cli
+rm -rf "$out/api" && cp -r "$CARGO_TARGET_DIR/doc" "$out/api"
+
 cli="${UNROLL_LAB:-}"
 if [ -z "$cli" ]; then
   say "the CLI that writes the committed runs' page copies (cargo build, dev profile)"
-  cargo build --locked --bin unroll-lab
+  cargo build --locked -p unroll-lab-cli
   cli="$CARGO_TARGET_DIR/debug/unroll-lab"
 fi
 say "the committed runs as the page reads them: unroll-lab site-results"

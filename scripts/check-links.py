@@ -9,7 +9,8 @@ Two passes, both offline:
    reference definition outside code resolves to a file of the repository; a chapter links only
    inside docs/src/ (anything else is dead once the book is served on its own); a `#fragment` is
    a heading of its target (for a chapter, an id of the built page; for another Markdown file,
-   GitHub's anchor of one of its headings).
+   GitHub's anchor of one of its headings). A chapter's link into `../api/` is the site's API
+   docs beside the book (scripts/build-site.sh): tests/e2e/site.test.mjs follows it.
 2. The built book: every relative href and src of every page resolves to a file of the book,
    and its fragment to an id in that file; no `{{#include}}` was left unexpanded.
 """
@@ -23,6 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "docs" / "src"
 TOP = [ROOT / "README.md", ROOT / "ARCHITECTURE.md"]
 SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+# The site's API docs, beside the book (book/../api/), built by scripts/build-site.sh.
+API = "../api/"
 
 errors = []
 
@@ -90,7 +93,7 @@ def check_sources(book):
         where = md.relative_to(ROOT)
         in_book = SRC in md.parents
         for link in links(prose(md.read_text())):
-            if SCHEME.match(link) or link.startswith("//"):
+            if SCHEME.match(link) or link.startswith("//") or (md.parent == SRC and link.startswith(API)):
                 continue
             target, _, fragment = link.partition("#")
             path = (md.parent / target).resolve() if target else md
@@ -125,6 +128,8 @@ def check_built(book):
             fail(where, "{{#include}}", "left unexpanded: its file is missing")
         for ref in page(html).refs:
             if SCHEME.match(ref) or ref.startswith("//") or ref.startswith("/"):
+                continue
+            if html.parent == book and ref.startswith(API):
                 continue
             target, _, fragment = ref.partition("#")
             target = target.split("?")[0]

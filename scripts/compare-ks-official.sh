@@ -50,7 +50,7 @@ reference_install "torch, numpy" "${TORCH_SPEC:-torch==2.15.0} numpy" "about 3 G
 
 export PATH="$HOME/.cargo/bin:$PATH"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-${UNROLL_LAB_TARGET_DIR:-$HOME/.cache/unroll-lab/target}}"
-cargo build --release --locked --quiet --bin unroll-lab || die "cargo build --release failed"
+cargo build --release --locked --quiet -p unroll-lab-cli || die "cargo build --release failed"
 ours="$CARGO_TARGET_DIR/release/unroll-lab"
 
 run() { echo "\$ $*"; "$@"; }

@@ -48,7 +48,7 @@ E2E_BASE_URL="http://127.0.0.1:$port/" IMPORT_FILE="$PWD/$largest" ITERATIONS_JS
   node tests/e2e/measure.mjs "$query"
 kill $server 2>/dev/null || true
 native=$(mktemp)
-cargo run --release --locked --quiet --bin unroll-lab -- bench train --json --iterations 20 >"$native"
+cargo run --release --locked --quiet -p unroll-lab-cli -- bench train --json --iterations 20 >"$native"
 python3 - "$iterations" "$native" <<'PY'
 import json, sys
 wasm = json.load(open(sys.argv[1]))

@@ -9,7 +9,7 @@
 # with PyTorch or JAX sees a CUDA GPU, the references in bench/reference/ run there too (--references).
 #
 # Builds what is missing (after `scripts/setup.sh --native`, which checks for cargo and python3 and
-# installs nothing for the wasm build): `cargo build --release --features gpu --bin unroll-lab` in
+# installs nothing for the wasm build): `cargo build --release --features gpu -p unroll-lab-cli` in
 # $CARGO_TARGET_DIR (default ~/.cache/unroll-lab/target-gpu, apart from the test build's), and with
 # `--features gpu,fusion` in its sibling target-gpu-fusion. With UNROLL_LAB_BIN (and
 # UNROLL_LAB_FUSION_BIN) set, those binaries are used instead (a machine without a Rust toolchain).
@@ -54,7 +54,7 @@ mkdir -p "$out"
 build() {
   command -v cargo >/dev/null || die "no cargo: install Rust (https://rustup.rs) or set UNROLL_LAB_BIN"
   scripts/setup.sh --native >&2
-  CARGO_TARGET_DIR="$2" cargo build --release --locked --features "$1" --bin unroll-lab >&2
+  CARGO_TARGET_DIR="$2" cargo build --release --locked --features "$1" -p unroll-lab-cli >&2
   echo "$2/release/unroll-lab"
 }
 target="${CARGO_TARGET_DIR:-$HOME/.cache/unroll-lab/target-gpu}"

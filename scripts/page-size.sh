@@ -19,7 +19,7 @@ git log --oneline -1
 page_features=$(grep -o 'data-bin="unroll-lab-web"[^>]*' index.html | grep -o 'data-cargo-features="[^"]*"' | cut -d'"' -f2)
 echo "page features: ${page_features:-none}"
 for profile in release web-page; do
-  cargo build --locked --profile "$profile" --target wasm32-unknown-unknown --bin unroll-lab-web \
+  cargo build --locked --profile "$profile" --target wasm32-unknown-unknown -p unroll-lab --bin unroll-lab-web \
     --features "$page_features" >/dev/null 2>&1
   wasm-bindgen --target web --out-dir "$work/$profile" --no-typescript \
     "$target/wasm32-unknown-unknown/$profile/unroll-lab-web.wasm"

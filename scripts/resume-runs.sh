@@ -20,7 +20,7 @@ shift 2
 binary=${UNROLL_LAB:-}
 if [ -z "$binary" ]; then
   export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/unroll-lab/target}"
-  cargo build --release --bin unroll-lab >&2
+  cargo build --release -p unroll-lab-cli >&2
   binary="$CARGO_TARGET_DIR/release/unroll-lab"
 fi
 deadline=$(( $(date +%s) + seconds ))

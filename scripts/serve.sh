@@ -45,7 +45,7 @@ fi
 # queue to overflow) and builds once at start; if it fails or dies, the server keeps serving the
 # last build.
 book "$PWD/docs/book"
-cargo build --locked --bin unroll-lab
+cargo build --locked -p unroll-lab-cli
 "$CARGO_TARGET_DIR/debug/unroll-lab" site-results --results results --out "$PWD/target/site-results"
 trunk watch --release --dist dist --poll --poll-interval 2s --watch src --watch static \
   --watch index.html --watch Cargo.toml --watch Trunk.toml &

@@ -3,7 +3,7 @@
 # system (comments stripped), with and without string literals. Usage: python3 scripts/system-names.py (from the repository root)
 import os,re,sys
 pat=re.compile(r'System::(Ks|Kolmogorov|Burgers)\b|\bKs\b|Kolmogorov|Burgers')
-home=('src/numerics/ks/','src/numerics/kolmogorov/','src/numerics/burgers/','src/numerics/system/')
+home=('crates/core/src/ks/','crates/core/src/kolmogorov/','crates/core/src/burgers/','crates/core/src/system/')
 def strip_strings(line): return re.sub(r'"(\\.|[^"\\])*"','""',line)
 tot=0; ident=0; files={}
 for root,_,fs in os.walk('src'):

@@ -10,6 +10,8 @@
 # Each dependency graph is compiled once per target: clippy runs as the workspace's compiler
 # wrapper (what `cargo clippy` does), so linting and building are one compilation, and every step
 # of a target shares one build (same profile, same environment: nothing here sets RUSTFLAGS).
+# The workspace's native crates (core, report, CLI) are built and tested natively; the page and
+# the browser glue (`unroll-lab`, `unroll-browser`) for wasm32.
 #
 # The cargo target directory lives outside the clone, in $UNROLL_LAB_TARGET_DIR (default
 # ~/.cache/unroll-lab/target), so a second run in a fresh clone reuses what the first compiled.
@@ -47,22 +49,32 @@ step "the book: mdbook build docs, then its links (scripts/check-links.py)"
 mdbook build docs >/dev/null || { echo "mdbook build docs failed (see above): a chapter in docs/src/SUMMARY.md is missing or malformed" >&2; exit 1; }
 python3 scripts/check-links.py docs/book
 
-# `cargo test` builds every target `clippy --all-targets` checks (lib, bins, tests, examples; the
-# crate has no benches) and the doc tests.
+# `cargo test` builds every target `clippy --all-targets` checks (libs, bins, tests; there are no
+# examples or benches) and the doc tests, of the native crates (core, report, CLI).
+native=(--workspace --exclude unroll-lab --exclude unroll-browser)
 step "native: build + clippy (warnings denied) + tests"
-cargo test --locked "${timings[@]}"
+cargo test --locked "${native[@]}" "${timings[@]}"
+
+# The API docs the book links (book/api/): every crate's, no warning (broken links, bad HTML).
+step "API docs: cargo doc, warnings denied"
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --quiet "${native[@]}"
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --quiet --target wasm32-unknown-unknown \
+  -p unroll-lab -p unroll-browser
 
 step "cluster: a study as a Slurm job array on a single-node cluster (tests/cluster/run.sh)"
 tests/cluster/run.sh "$CARGO_TARGET_DIR/debug/unroll-lab"
 
+# The page and the browser glue with both workers (the WebGPU one needs `webgpu`).
+web=(--target wasm32-unknown-unknown -p unroll-lab -p unroll-browser
+  --features unroll-lab/webgpu,unroll-browser/webgpu)
 step "wasm32: build + clippy (warnings denied) of every target"
-cargo test --locked --target wasm32-unknown-unknown --features webgpu --no-run "${timings[@]}"
+cargo test --locked "${web[@]}" --no-run "${timings[@]}"
 
 step "browser tests (wasm-bindgen-test-runner, headless Chromium)"
 # The runner reads webdriver.json (Chromium binary and flags, WebGPU enabled).
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=900 \
-  cargo test --locked --target wasm32-unknown-unknown --features webgpu --test browser -- --nocapture
+  cargo test --locked "${web[@]}" --test browser -- --nocapture
 
 step "end-to-end test (trunk build + headless Chromium)"
 tests/e2e/run.sh

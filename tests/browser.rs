@@ -2,16 +2,20 @@
 //!
 //! The CPU backend compiled to wasm is always exercised; the WebGPU path runs whenever the browser
 //! offers an adapter, and the test log names the adapter it used.
+#![allow(
+    clippy::too_many_lines,
+    reason = "a test is one scenario, read top to bottom (the limit is for the product's code)"
+)]
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use unroll_lab::numerics::selfcheck;
-use unroll_lab::numerics::study::contract::config::Preset;
-use unroll_lab::numerics::study::workers::device_choice::{choose, Preference, ProbeRequest};
-use unroll_lab::numerics::types::System;
-use unroll_lab::platform::{compute, probe};
-use unroll_lab::report::compute::ComputeDevice;
+use unroll_browser::{compute, probe};
+use unroll_core::selfcheck;
+use unroll_core::study::contract::config::Preset;
+use unroll_core::study::workers::device_choice::{choose, Preference, ProbeRequest};
+use unroll_core::types::System;
 use unroll_lab::ui::DeviceBadge;
+use unroll_report::compute::ComputeDevice;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -22,7 +26,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 async fn cpu_backend_passes_the_self_check_in_wasm() {
-    unroll_lab::platform::run_static_constructors();
+    unroll_browser::run_static_constructors();
     let report = selfcheck::run(&compute::cpu_device())
         .await
         .expect("the self-check runs");
@@ -32,7 +36,7 @@ async fn cpu_backend_passes_the_self_check_in_wasm() {
 
 #[wasm_bindgen_test]
 async fn the_start_up_probe_times_the_cpu_and_webgpu_where_it_exists() {
-    unroll_lab::platform::run_static_constructors();
+    unroll_browser::run_static_constructors();
     let system = System::default();
     let request = ProbeRequest {
         system,
@@ -66,7 +70,7 @@ async fn the_start_up_probe_times_the_cpu_and_webgpu_where_it_exists() {
 
 #[wasm_bindgen_test]
 async fn webgpu_path_is_exercised_where_an_adapter_exists() {
-    unroll_lab::platform::run_static_constructors();
+    unroll_browser::run_static_constructors();
     let adapter = match compute::adapter_description().await {
         Ok(adapter) => adapter,
         Err(reason) => {
@@ -96,7 +100,7 @@ async fn webgpu_path_is_exercised_where_an_adapter_exists() {
 
 #[wasm_bindgen_test]
 async fn device_badge_shows_the_device_and_updates() {
-    unroll_lab::platform::run_static_constructors();
+    unroll_browser::run_static_constructors();
     let document = web_sys::window()
         .and_then(|w| w.document())
         .expect("document");
@@ -117,7 +121,7 @@ async fn device_badge_shows_the_device_and_updates() {
         move || view! { <DeviceBadge device=device complete=complete /> },
     );
     // Leptos applies signal updates to the DOM asynchronously: let its scheduler run.
-    unroll_lab::platform::timer::sleep(0).await;
+    unroll_browser::timer::sleep(0).await;
     assert!(host
         .text_content()
         .unwrap_or_default()
@@ -130,7 +134,7 @@ async fn device_badge_shows_the_device_and_updates() {
             .into(),
         reason: "the CPU: WebGPU is unavailable (navigator.gpu is missing)".into(),
     });
-    unroll_lab::platform::timer::sleep(0).await;
+    unroll_browser::timer::sleep(0).await;
     let text = host.text_content().unwrap_or_default();
     assert!(text.contains("CPU (3 workers)"), "{text}");
     assert!(
@@ -151,8 +155,8 @@ async fn device_badge_shows_the_device_and_updates() {
 /// 5000 kept frames, ETRK2 in f64) generated in wasm. The time is printed, not asserted.
 #[wasm_bindgen_test]
 fn default_training_set_generates_in_wasm() {
-    unroll_lab::platform::run_static_constructors();
-    use unroll_lab::numerics::ks::data::{training_set, DataConfig, KEPT_FRAMES};
+    unroll_browser::run_static_constructors();
+    use unroll_core::ks::data::{training_set, DataConfig, KEPT_FRAMES};
     let performance = web_sys::window()
         .and_then(|w| w.performance())
         .expect("performance");
@@ -173,11 +177,11 @@ fn default_training_set_generates_in_wasm() {
 /// and the same seed gives the same losses again.
 /// A small KS training set: 2 domain sizes, 20 frames each.
 fn tiny_ks_set() -> (
-    unroll_lab::numerics::train::config::TrainDataConfig,
-    Vec<unroll_lab::numerics::types::Trajectory>,
+    unroll_core::train::config::TrainDataConfig,
+    Vec<unroll_core::types::Trajectory>,
 ) {
-    use unroll_lab::numerics::ks::data::{data_solver, generate};
-    let data = unroll_lab::numerics::train::config::TrainDataConfig {
+    use unroll_core::ks::data::{data_solver, generate};
+    let data = unroll_core::train::config::TrainDataConfig {
         scales: vec![1.0, 1.2],
         warmup_steps: 20,
         frames: 20,
@@ -188,13 +192,13 @@ fn tiny_ks_set() -> (
 
 #[wasm_bindgen_test]
 async fn every_architecture_trains_in_every_mode_and_modality_in_wasm() {
-    unroll_lab::platform::run_static_constructors();
-    use unroll_lab::numerics::backend;
-    use unroll_lab::numerics::ks::preset::quick;
-    use unroll_lab::numerics::nets::Architecture;
-    use unroll_lab::numerics::system::System;
-    use unroll_lab::numerics::train::run::LossLog;
-    use unroll_lab::numerics::train::{Modality, Mode};
+    unroll_browser::run_static_constructors();
+    use unroll_core::backend;
+    use unroll_core::ks::preset::quick;
+    use unroll_core::nets::Architecture;
+    use unroll_core::system::System;
+    use unroll_core::train::run::LossLog;
+    use unroll_core::train::{Modality, Mode};
 
     let (data, set) = tiny_ks_set();
     let device = backend::cpu();
@@ -235,12 +239,12 @@ async fn every_architecture_trains_in_every_mode_and_modality_in_wasm() {
 /// the curriculum 1 → 2 and the gradient guard (its async readback), twice to the same losses.
 #[wasm_bindgen_test]
 async fn kolmogorov_wig_trains_with_its_curriculum_in_wasm() {
-    unroll_lab::platform::run_static_constructors();
-    use unroll_lab::numerics::backend;
-    use unroll_lab::numerics::study::contract::config::Preset;
-    use unroll_lab::numerics::system::System;
-    use unroll_lab::numerics::train::run::LossLog;
-    use unroll_lab::numerics::train::Modality;
+    unroll_browser::run_static_constructors();
+    use unroll_core::backend;
+    use unroll_core::study::contract::config::Preset;
+    use unroll_core::system::System;
+    use unroll_core::train::run::LossLog;
+    use unroll_core::train::Modality;
 
     let mut config = System::Kolmogorov.physics().preset(Preset::Quick, 1).base;
     config.modality = Modality::Wig;
@@ -287,14 +291,14 @@ async fn kolmogorov_wig_trains_with_its_curriculum_in_wasm() {
 /// kernel order).
 #[wasm_bindgen_test]
 async fn ensemble_members_train_as_they_would_alone_on_cpu_and_webgpu() {
-    unroll_lab::platform::run_static_constructors();
-    use unroll_lab::numerics::backend;
-    use unroll_lab::numerics::ks::preset::quick;
-    use unroll_lab::numerics::nets::Net;
-    use unroll_lab::numerics::readback::read_f32;
-    use unroll_lab::numerics::system::System;
-    use unroll_lab::numerics::train::run::LossLog;
-    use unroll_lab::numerics::train::{MemberLogs, Modality, Mode, TrainConfig};
+    unroll_browser::run_static_constructors();
+    use unroll_core::backend;
+    use unroll_core::ks::preset::quick;
+    use unroll_core::nets::Net;
+    use unroll_core::readback::read_f32;
+    use unroll_core::system::System;
+    use unroll_core::train::run::LossLog;
+    use unroll_core::train::{MemberLogs, Modality, Mode, TrainConfig};
 
     let (data, set) = tiny_ks_set();
     let mut devices = vec![("CPU", backend::cpu(), 1e-6f32)];

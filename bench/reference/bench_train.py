@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The study's training set-up in plain PyTorch: a reference for `unroll-lab bench train`.
 
-Same shapes and the same work per iteration as ours (src/numerics/train/, bench_train.rs):
+Same shapes and the same work per iteration as ours (crates/core/src/train/, bench_train.rs):
 
 - ResNet1D 16 channels x depth 10 (15,841 parameters): input conv 2 -> C, D residual blocks
   [conv -> LeakyReLU(0.01) -> conv, + skip -> LeakyReLU(0.01)], output conv C -> 1; every conv has
@@ -9,7 +9,7 @@ Same shapes and the same work per iteration as ours (src/numerics/train/, bench_
   code). Inputs: u and a constant channel s = L/8.
 - Correction: u' = ETD1(ETD1(u)) + 0.5 f(u, s), ETD1 sub-step h = 0.5 as real N x N operator
   matrices (u' = u E^T + u^2 P1^T), built in float64 from the same formulas as
-  src/numerics/ks/operators.rs (with torch.fft) and used in float32, exactly like ours.
+  crates/core/src/ks/operators.rs (with torch.fft) and used in float32, exactly like ours.
   Prediction: u' = f(u, s).
 - ONE (one step, batch x m), NOG (m steps, state detached before every step), WIG (m steps, full
   back-propagation through network and solver); m = 3, warm-up 0; loss = mean of the per-step
@@ -89,7 +89,7 @@ class ResNet1d(nn.Module):
 
 
 # ---------------------------------------------------------------------------------------------
-# KS solver: real operator matrices (src/numerics/ks/{grid,operators,tensor}.rs)
+# KS solver: real operator matrices (crates/core/src/ks/{grid,operators,tensor}.rs)
 
 
 def wavenumbers(n, domain_size):

@@ -60,7 +60,7 @@ def configure(threads, device):
 
 
 # ---------------------------------------------------------------------------------------------
-# KS solver matrices and data (NumPy, float64), as src/numerics/ks/operators.rs
+# KS solver matrices and data (NumPy, float64), as crates/core/src/ks/operators.rs
 
 
 def solver_matrices(scheme, scale, np, n=RESOLUTION, h=SUBSTEP):

@@ -9,16 +9,16 @@ use std::rc::Rc;
 use leptos::prelude::*;
 
 use super::{DeviceBadge, StudyPanel};
-use crate::experiment::estimate::Machine;
-use crate::experiment::Experiment;
-use crate::numerics::study::workers::device_choice::{
+use unroll_browser::compute::{preference_from_location, slowdown_from_location};
+use unroll_browser::probe::{self, WEBGPU_TIMING_TIMEOUT_MS};
+use unroll_browser::timer::sleep;
+use unroll_browser::{files, workers::hardware_concurrency};
+use unroll_core::study::workers::device_choice::{
     choose, DeviceKind, DeviceProbe, Preference, Slowdown,
 };
-use crate::platform::compute::{preference_from_location, slowdown_from_location};
-use crate::platform::probe::{self, WEBGPU_TIMING_TIMEOUT_MS};
-use crate::platform::timer::sleep;
-use crate::platform::{files, workers::hardware_concurrency};
-use crate::report::compute::ComputeDevice;
+use unroll_report::compute::ComputeDevice;
+use unroll_report::experiment::estimate::Machine;
+use unroll_report::experiment::Experiment;
 
 /// What the start-up probe sets.
 #[derive(Clone, Copy)]
@@ -157,7 +157,7 @@ pub fn App() -> impl IntoView {
     let (first_screen, set_first_screen) = signal(false);
     Effect::new(move |_| {
         if first_screen.get() {
-            crate::platform::hide_boot_message();
+            unroll_browser::hide_boot_message();
         }
     });
     view! {

@@ -4,7 +4,7 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 
-use crate::platform::canvas as canvas_backend;
+use unroll_browser::canvas as canvas_backend;
 
 /// The figure of `canvas` (`#<id>`, `size` px, the figure's `class`). With `png` a button
 /// offers the canvas as that file; `error` is shown in the caption (a failed download too).

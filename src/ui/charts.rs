@@ -1,23 +1,23 @@
 //! The results charts in the page: one `<figure>` per [`ChartKind`] of the file's system
 //! ([`ChartKind::all_for`]) with its `<canvas>`
-//! (drawn by [`crate::charts`] through plotters' canvas backend once mounted), a caption and a
+//! (drawn by [`unroll_report::charts`] through plotters' canvas backend once mounted), a caption and a
 //! PNG download; a `<select id="sample-test">` picks the sample maps' test (and, for a system
 //! whose maps are field snapshots, a `#snapshot` slider their time). Every word of a title,
 //! caption or label comes from the system's facts. [`LiveLoss`] redraws
 //! the loss curves while a study trains. A drawn canvas gets `data-drawn="true"`; a drawing
 //! error is shown in its caption.
 
-use crate::report::results::SystemWords;
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
+use unroll_report::results::SystemWords;
 
 use super::canvas_figure::CanvasFigure;
-use crate::charts::{self, ChartKind, LossCurve};
-use crate::numerics::system::MapKind;
-use crate::platform::canvas as canvas_backend;
-use crate::platform::timer::sleep;
-use crate::report::results::StudyResults;
+use unroll_browser::canvas as canvas_backend;
+use unroll_browser::timer::sleep;
+use unroll_core::system::MapKind;
+use unroll_report::charts::{self, ChartKind, LossCurve};
+use unroll_report::results::StudyResults;
 
 /// Every results chart of `results`, with the space–time test picker.
 #[component]

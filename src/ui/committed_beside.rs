@@ -11,11 +11,11 @@ use plotters::prelude::*;
 use super::canvas_figure::CanvasFigure;
 use super::committed_runs::Committed;
 use super::show_results::ResultsSinks;
-use crate::charts;
-use crate::platform::canvas as canvas_backend;
-use crate::platform::timer::sleep;
-use crate::report::beside::{beside_rows, comparable, same_run};
-use crate::report::results::{StudyResults, SystemWords};
+use unroll_browser::canvas as canvas_backend;
+use unroll_browser::timer::sleep;
+use unroll_report::beside::{beside_rows, comparable, same_run};
+use unroll_report::charts;
+use unroll_report::results::{StudyResults, SystemWords};
 
 /// The label or the side-by-side view, or nothing when no committed run is loaded or the page
 /// shows a run of another study.

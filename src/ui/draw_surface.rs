@@ -4,9 +4,9 @@
 
 use leptos::prelude::*;
 
-use crate::experiment::initial_state::{paint, InitialState};
-use crate::numerics::study::contract::playground::Playground;
-use crate::platform::pointer;
+use unroll_browser::pointer;
+use unroll_core::study::contract::playground::Playground;
+use unroll_report::experiment::initial_state::{paint, InitialState};
 
 /// Samples across the drawing surface.
 pub const SAMPLES: usize = 96;

@@ -7,9 +7,9 @@
 
 use leptos::prelude::*;
 
-use crate::experiment::equation_form::{exponax_snippet, EquationForm};
-use crate::experiment::Experiment;
-use crate::numerics::types::Term;
+use unroll_core::types::Term;
+use unroll_report::experiment::equation_form::{exponax_snippet, EquationForm};
+use unroll_report::experiment::Experiment;
 
 /// Reads one box of the form.
 type ReadBox = fn(&EquationForm) -> String;

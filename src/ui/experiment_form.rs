@@ -12,12 +12,12 @@ use super::knob_field::KnobField;
 use super::network_fields::{NetworkFields, UnrollFields};
 use super::Later;
 
-use crate::experiment::estimate::RunEstimate;
-use crate::experiment::{Experiment, Knob, Value};
-use crate::numerics::study::contract::config::Preset;
-use crate::numerics::system::{System, COMING_SYSTEMS};
-use crate::numerics::train::{Modality, Mode};
-use crate::numerics::types::SolverSetup;
+use unroll_core::study::contract::config::Preset;
+use unroll_core::system::{System, COMING_SYSTEMS};
+use unroll_core::train::{Modality, Mode};
+use unroll_core::types::SolverSetup;
+use unroll_report::experiment::estimate::RunEstimate;
+use unroll_report::experiment::{Experiment, Knob, Value};
 
 fn mode_title(mode: Mode) -> &'static str {
     match mode {
@@ -199,7 +199,7 @@ fn Workload(
         None => "Workload: correct the fields marked above.".to_string(),
     };
     let workload_error =
-        move || experiment.with(|e| e.error_of(crate::experiment::validate::WORKLOAD));
+        move || experiment.with(|e| e.error_of(unroll_report::experiment::validate::WORKLOAD));
     view! {
         <p id="estimate" class="estimate">{line}</p>
         <p class="field-error" id="workload-error">{workload_error}</p>

@@ -1,20 +1,17 @@
 //! "Where the gradients flow": the unrolled computation of the chosen mode as inline SVG, one
 //! row per modality (ONE, NOG, WIG), drawn from the pure model in
-//! [`numerics::train::gradient_flow`](crate::numerics::train::gradient_flow) — the same cut
+//! [`numerics::train::gradient_flow`](unroll_core::train::gradient_flow) — the same cut
 //! positions the training loss uses. Forward edges are grey, edges that carry gradient are
 //! coloured with backward arrowheads, edges cut by `detach` are dashed with a ✂ mark, warm-up
 //! steps are shaded. Long unrolls keep the first and last steps and elide the middle.
 
 use leptos::prelude::*;
 
-use super::gradient_legend::{captions, drawable, figure_note, legend};
-use crate::numerics::train::gradient_flow::{
-    elided_steps, gradient_graph, Edge, GradientGraph, Node,
-};
-use crate::numerics::train::{Modality, Mode, UnrollConfig};
+use super::gradient_legend::{captions, drawable, figure_note, legend, MAX_SHOWN};
+use unroll_core::train::gradient_flow::{gradient_graph, Edge, GradientGraph, Node};
+use unroll_core::train::{Modality, Mode, UnrollConfig};
+use unroll_report::gradient_captions::elided_steps;
 
-/// Steps drawn at most (the middle of longer unrolls is elided).
-pub(super) const MAX_SHOWN: usize = 8;
 /// Horizontal distance between consecutive states.
 const COL: f64 = 110.0;
 /// Room for the row label left of `u₀`.

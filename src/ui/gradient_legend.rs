@@ -3,10 +3,13 @@
 
 use leptos::prelude::*;
 
-use super::gradient_flow::MAX_SHOWN;
-use crate::numerics::train::config::MAX_UNROLL;
-use crate::numerics::train::gradient_flow::{describe, elided_steps, GradientGraph};
-use crate::numerics::train::UnrollConfig;
+use unroll_core::train::config::MAX_UNROLL;
+use unroll_core::train::gradient_flow::GradientGraph;
+use unroll_core::train::UnrollConfig;
+use unroll_report::gradient_captions::{describe, elided_steps};
+
+/// Steps drawn at most (the middle of longer unrolls is elided).
+pub(super) const MAX_SHOWN: usize = 8;
 
 /// A legend entry: a small line sample and its meaning.
 fn legend_line(class: &'static str, back: bool, text: &'static str) -> impl IntoView {

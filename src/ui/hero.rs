@@ -13,16 +13,16 @@
 //! left, so nothing the page does has to land in a particular frame. The slide pauses while
 //! the tab is hidden; after [`SLIDE_SECS`] it starts again from the left.
 
-use crate::numerics::system::System;
 use leptos::html::Div;
 use leptos::prelude::*;
+use unroll_core::system::System;
 
-use crate::charts::LiveField;
-use crate::experiment::equation_form::EquationForm;
-use crate::platform::canvas::RgbCanvas;
-use crate::platform::slide::Slide;
-use crate::platform::timer::{next_frame, sleep};
-use crate::platform::{document_hidden, prefers_reduced_motion};
+use unroll_browser::canvas::RgbCanvas;
+use unroll_browser::slide::Slide;
+use unroll_browser::timer::{next_frame, sleep};
+use unroll_browser::{document_hidden, prefers_reduced_motion};
+use unroll_report::charts::LiveField;
+use unroll_report::experiment::equation_form::EquationForm;
 
 /// Steps across the visible window.
 const WINDOW: usize = 240;

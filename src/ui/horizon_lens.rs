@@ -5,9 +5,9 @@
 
 use leptos::prelude::*;
 
-use crate::platform::files;
-use crate::report::lens::{Lens, HORIZON_KEY};
-use crate::report::results::{Aggregation, StudyResults};
+use unroll_browser::files;
+use unroll_report::lens::{Lens, HORIZON_KEY};
+use unroll_report::results::{Aggregation, StudyResults};
 
 /// The lens the URL asks for (a refused `eval_h` value is named in the first notice with the
 /// other URL keys: `experiment::url_keys`).

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::experiment::{Experiment, Kind, Knob};
+use unroll_report::experiment::{Experiment, Kind, Knob};
 
 /// One labelled input bound to `knob` of `experiment`, with its inline error span
 /// `#<key>-error`. Typed text is parsed by the knob; text that does not parse gives an invalid

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use crate::platform::timer::sleep;
+use unroll_browser::timer::sleep;
 
 /// Sets `done` when it mounts: placed after `Later`s, once they have all mounted (they mount in
 /// document order).

@@ -18,6 +18,7 @@ mod intro;
 mod knob_field;
 mod later;
 mod network_fields;
+mod panel;
 mod playground;
 mod pool_run;
 mod results_section;

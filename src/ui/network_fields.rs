@@ -6,8 +6,8 @@
 use leptos::prelude::*;
 
 use super::knob_field::KnobField;
-use crate::experiment::{Experiment, Knob};
-use crate::numerics::nets::Architecture;
+use unroll_core::nets::Architecture;
+use unroll_report::experiment::{Experiment, Knob};
 
 /// `15841` → `15,841`.
 fn grouped(value: usize) -> String {

@@ -12,16 +12,16 @@ use leptos::prelude::*;
 use super::draw_surface::DrawSurface;
 use super::rollout_figure::RolloutFigure;
 use super::state_controls::StateControls;
-use crate::experiment::initial_state::{InitialState, MODES, SCALE_KEY, STATE_KEY};
-use crate::experiment::playground::{
+use unroll_browser::files;
+use unroll_browser::inference::InferenceWorker;
+use unroll_browser::timer::sleep;
+use unroll_core::study::contract::playground::Playground as SystemPlayground;
+use unroll_core::system::{System, SystemDescription};
+use unroll_report::experiment::initial_state::{InitialState, MODES, SCALE_KEY, STATE_KEY};
+use unroll_report::experiment::playground::{
     models_for, reference_rollouts, rollout_request, scored, status_line, Rollout,
 };
-use crate::numerics::study::contract::playground::Playground as SystemPlayground;
-use crate::numerics::system::{System, SystemDescription};
-use crate::platform::files;
-use crate::platform::inference::InferenceWorker;
-use crate::platform::timer::sleep;
-use crate::report::results::StudyResults;
+use unroll_report::results::StudyResults;
 
 /// Weights at hand: `(file label or name, burnpack bytes)`.
 type Weights = Vec<(String, Vec<u8>)>;

@@ -9,16 +9,16 @@ use std::rc::{Rc, Weak};
 
 use leptos::prelude::*;
 
-use crate::charts::{extend_curve, LossCurve};
-use crate::numerics::study::cells::plan::StudyPlan;
-use crate::numerics::study::data::results::StudyResults;
-use crate::numerics::study::workers::controller::{Action, Input, PoolController};
-use crate::numerics::study::workers::pool::Fault;
-use crate::numerics::system::System;
-use crate::platform::lifecycle::OnPageHide;
-use crate::platform::run_store;
-use crate::platform::timer::{idle, now_secs, sleep};
-use crate::platform::workers::{worker_script, Heard, WorkerHandle, WorkerText};
+use unroll_browser::lifecycle::OnPageHide;
+use unroll_browser::run_store;
+use unroll_browser::timer::{idle, now_secs, sleep};
+use unroll_browser::workers::{worker_script, Heard, WorkerHandle, WorkerText};
+use unroll_core::study::cells::plan::StudyPlan;
+use unroll_core::study::data::results::StudyResults;
+use unroll_core::study::workers::controller::{Action, Input, PoolController};
+use unroll_core::study::workers::pool::Fault;
+use unroll_core::system::System;
+use unroll_report::charts::{extend_curve, LossCurve};
 
 /// The signals a run updates.
 #[derive(Clone, Copy)]

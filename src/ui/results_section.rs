@@ -7,10 +7,10 @@ use leptos::prelude::*;
 use super::committed_beside::CommittedBeside;
 use super::committed_runs::CommittedRuns;
 use super::horizon_lens::{lens_from_url, HorizonLens};
-use super::study_panel::Panel;
+use super::panel::Panel;
 use super::{ResultsCharts, ResultsTable};
-use crate::platform::files;
-use crate::report::results::{ResultsText, StudyResults};
+use unroll_browser::files;
+use unroll_report::results::{ResultsText, StudyResults};
 
 /// Downloads `results` as `results.json` or `results.csv` (`kind`: `json` or `csv`).
 fn export(results: &StudyResults, kind: &str) -> Result<(), String> {

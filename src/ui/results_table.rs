@@ -2,15 +2,15 @@
 //! the measure columns of the file's system) with the C-NOG / P-WIG ratio, the paper beside the
 //! run and the orderings' verdicts (for a 2-D flow also by vorticity correlation time).
 
-use crate::report::results::SystemWords;
 use leptos::prelude::*;
+use unroll_report::results::SystemWords;
 
-use crate::report::columns::{measure_columns, KOCHKOV_NOTE};
-use crate::report::orderings::summary_of;
-use crate::report::paper::{paper_rows, verdict, PaperRow};
-use crate::report::ratio_to_one::{ratios_to_one, relative_cell};
-use crate::report::results::{diverged_note, error_cell, Metrics, StudyResults};
-use crate::report::vorticity_orderings::{vorticity_orderings, vorticity_summary};
+use unroll_report::columns::{measure_columns, KOCHKOV_NOTE};
+use unroll_report::orderings::summary_of;
+use unroll_report::paper::{paper_rows, verdict, PaperRow};
+use unroll_report::ratio_to_one::{ratios_to_one, relative_cell};
+use unroll_report::results::{diverged_note, error_cell, Metrics, StudyResults};
+use unroll_report::vorticity_orderings::{vorticity_orderings, vorticity_summary};
 
 /// `results` as an HTML table (`#results-table`, one `tr.variant` per variant) with the ratio,
 /// the paper beside the run and the orderings' verdicts.

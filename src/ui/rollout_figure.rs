@@ -6,10 +6,10 @@ use leptos::html::Canvas;
 use leptos::prelude::*;
 
 use super::canvas_figure::CanvasFigure;
-use crate::charts::{draw_rollout_part, RolloutPart};
-use crate::experiment::playground::Rollout;
-use crate::platform::canvas as canvas_backend;
-use crate::platform::timer::sleep;
+use unroll_browser::canvas as canvas_backend;
+use unroll_browser::timer::sleep;
+use unroll_report::charts::{draw_rollout_part, RolloutPart};
+use unroll_report::experiment::playground::Rollout;
 
 /// The figure of `rollouts` (the truth first); `status` hears a drawing failure.
 #[component]

@@ -1,19 +1,19 @@
 //! The run's controls on the first screen: Run / Pause / Cancel, the estimate, the long-run
 //! question (a run the estimate puts over
-//! [`CONFIRM_ABOVE_SECS`](crate::experiment::estimate::CONFIRM_ABOVE_SECS) asks first and offers the CLI
+//! [`CONFIRM_ABOVE_SECS`](unroll_report::experiment::estimate::CONFIRM_ABOVE_SECS) asks first and offers the CLI
 //! command), the progress bar, the status and the notices. The worker count and the time are
 //! the experiment's [`RunEstimate`]'s; the run is a [`PoolRun`].
 
 use leptos::prelude::*;
 
+use super::panel::Panel;
 use super::pool_run::{Launch, PoolRun};
-use super::study_panel::Panel;
-use crate::experiment::estimate::RunEstimate;
-use crate::experiment::Experiment;
-use crate::numerics::study::cells::plan::StudyPlan;
-use crate::numerics::study::workers::pool::Fault;
-use crate::numerics::system::System;
-use crate::platform::files;
+use unroll_browser::files;
+use unroll_core::study::cells::plan::StudyPlan;
+use unroll_core::study::workers::pool::Fault;
+use unroll_core::system::System;
+use unroll_report::experiment::estimate::RunEstimate;
+use unroll_report::experiment::Experiment;
 
 /// The failure `?worker-fault=` injects: `panic` (a worker panics at its first training) or
 /// `start` (a worker whose script cannot load).

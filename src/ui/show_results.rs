@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::platform::timer::sleep;
-use crate::report::results::StudyResults;
+use unroll_browser::timer::sleep;
+use unroll_report::results::StudyResults;
 
 /// The signals a shown results file replaces.
 #[derive(Clone, Copy)]

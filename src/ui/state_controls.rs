@@ -5,10 +5,10 @@
 use leptos::prelude::*;
 
 use super::draw_surface::SAMPLES;
-use crate::experiment::initial_state::{InitialState, DRAWN, MODES};
-use crate::experiment::playground::{parse_steps, MAX_STEPS};
-use crate::numerics::study::contract::playground::Playground;
-use crate::platform::files;
+use unroll_browser::files;
+use unroll_core::study::contract::playground::Playground;
+use unroll_report::experiment::initial_state::{InitialState, DRAWN, MODES};
+use unroll_report::experiment::playground::{parse_steps, MAX_STEPS};
 
 /// Applies `change` to a copy of `state`, keeps the copy when it worked, and hands the outcome
 /// to `take`.

@@ -3,133 +3,23 @@
 //! live view ([`super::workbench`]), the results with export, import and stored runs
 //! ([`super::results_section`]), and the playground of the selected system. The run itself goes
 //! to a pool of Web Workers ([`super::pool_run::PoolRun`]); the estimate is the experiment's
-//! ([`RunEstimate`]); these components only show signals.
-
-use std::rc::Rc;
+//! ([`RunEstimate`](unroll_report::experiment::estimate::RunEstimate)); these components only show signals.
 
 use leptos::prelude::*;
 
-use super::committed_runs::Committed;
 use super::hero::{hero_system, HeroAnimation};
+use super::panel::Panel;
 use super::playground::Playground;
-use super::pool_run::{PoolRun, Sinks};
 use super::results_section::ResultsSection;
 use super::run_controls::RunControls;
-use super::show_results::ResultsSinks;
 use super::workbench::Workbench;
 use super::{Intro, Later, WhenMounted};
-use crate::charts::LossCurve;
-use crate::experiment::estimate::{Machine, RunEstimate};
-use crate::experiment::Experiment;
-use crate::numerics::study::contract::config::Preset;
-use crate::platform::timer::sleep;
-use crate::platform::workers::hardware_concurrency;
-use crate::platform::{files, run_store};
-use crate::report::results::StudyResults;
-
-/// The panel's signals, shared by its parts.
-#[derive(Clone, Copy)]
-pub struct Panel {
-    /// The experiment, mirrored in the URL.
-    pub experiment: RwSignal<Experiment>,
-    /// Its estimate on this machine (`None` while a knob is invalid).
-    pub estimate: Memo<Option<RunEstimate>>,
-    /// The page's notice (URL problems, storage, imports).
-    pub notice: RwSignal<String>,
-    /// One line: what the run is doing.
-    pub status: RwSignal<String>,
-    /// Fraction of the run done.
-    pub fraction: RwSignal<f64>,
-    /// Whether a run is going on.
-    pub running: RwSignal<bool>,
-    /// Whether the run is paused.
-    pub paused: RwSignal<bool>,
-    /// The live loss curves.
-    pub losses: RwSignal<Vec<LossCurve>>,
-    /// The trained weights at hand: `(label, burnpack bytes)`.
-    pub weights: RwSignal<Vec<(String, Vec<u8>)>>,
-    /// One line per finished variant.
-    pub finished: RwSignal<Vec<String>>,
-    /// The results every view shows.
-    pub results: RwSignal<Option<StudyResults>>,
-    /// One line per worker.
-    pub worker_lines: RwSignal<Vec<String>>,
-    /// The long-run question, while it is asked.
-    pub confirm: RwSignal<Option<String>>,
-    /// The stored runs (results JSON).
-    pub stored: RwSignal<Vec<String>>,
-    /// The run in progress.
-    pub run: StoredValue<Option<Rc<PoolRun>>, LocalStorage>,
-    /// The committed run last loaded (results/): shown alone, or beside the page's own run.
-    pub reference: RwSignal<Option<Committed>>,
-}
-
-impl Panel {
-    /// The panel's signals, the experiment read from the URL; `machine` is where it would run.
-    fn new(machine: Signal<Machine>) -> Self {
-        let (initial, ignored) = Experiment::from_query(&files::query());
-        let experiment = RwSignal::new(initial);
-        Self {
-            experiment,
-            estimate: Memo::new(move |_| experiment.with(|e| RunEstimate::of(e, &machine.get()))),
-            notice: RwSignal::new(ignored.join("; ")),
-            status: RwSignal::new("Ready.".into()),
-            fraction: RwSignal::new(0.0),
-            running: RwSignal::new(false),
-            paused: RwSignal::new(false),
-            losses: RwSignal::new(Vec::new()),
-            weights: RwSignal::new(Vec::new()),
-            finished: RwSignal::new(Vec::new()),
-            results: RwSignal::new(None),
-            worker_lines: RwSignal::new(Vec::new()),
-            confirm: RwSignal::new(None),
-            stored: RwSignal::new(Vec::new()),
-            run: StoredValue::new_local(None),
-            reference: RwSignal::new(None),
-        }
-    }
-
-    /// The signals a run updates.
-    pub fn sinks(self) -> Sinks {
-        Sinks {
-            status: self.status.write_only(),
-            fraction: self.fraction.write_only(),
-            workers: self.worker_lines.write_only(),
-            losses: self.losses.write_only(),
-            finished: self.finished.write_only(),
-            results: self.results.write_only(),
-            weights: self.weights.write_only(),
-            notice: self.notice.write_only(),
-            stored: self.stored.write_only(),
-            running: self.running.write_only(),
-        }
-    }
-
-    /// Pauses the run, or resumes it when paused.
-    pub fn toggle_pause(self) {
-        let now_paused = !self.paused.get();
-        if let Some(run) = self.run.get_value() {
-            run.pause(now_paused);
-        }
-        self.paused.set(now_paused);
-    }
-
-    /// Cancels the run.
-    pub fn cancel(self) {
-        if let Some(run) = self.run.get_value() {
-            run.cancel();
-        }
-    }
-
-    /// The signals a shown results file replaces.
-    pub fn shown(self) -> ResultsSinks {
-        ResultsSinks {
-            notice: self.notice.write_only(),
-            weights: self.weights.write_only(),
-            results: self.results.write_only(),
-        }
-    }
-}
+use unroll_browser::timer::sleep;
+use unroll_browser::workers::hardware_concurrency;
+use unroll_browser::{files, run_store};
+use unroll_core::study::contract::config::Preset;
+use unroll_report::experiment::estimate::Machine;
+use unroll_report::experiment::Experiment;
 
 /// The panel. `ready` turns true once the start-up probe has chosen a device (`webgpu` when it
 /// chose WebGPU); `flop_rate` is the chosen training device's measured FLOP/s per training

@@ -4,10 +4,10 @@
 
 use leptos::prelude::*;
 
-use super::study_panel::Panel;
+use super::panel::Panel;
 use super::{ExperimentForm, GradientFlow, Later, LiveLoss};
-use crate::experiment::Experiment;
-use crate::numerics::train::Mode;
+use unroll_core::train::Mode;
+use unroll_report::experiment::Experiment;
 
 /// The mode the diagram shows: the one picked, else the experiment's first.
 fn diagram_mode_of(first_selected: Option<Mode>, picked: Option<Mode>) -> Mode {

@@ -1,0 +1,22 @@
+//! A study = training configurations × seeds → evaluated results: the one data path shared by
+//! the CLI (`unroll-lab study`, `run-cell`, `merge`) and the browser's worker pool. Six rooms,
+//! each importing only the rooms listed before it (a test, `crates/core/tests/it/structure.rs`, holds it, with
+//! no import circle between the files of a room either):
+//!
+//! - [`contract`]: what a system implements (`SystemDescription`, `PhysicalSystem`, its
+//!   playground) and the grid it is asked to run (`StudyConfig`, `Preset`);
+//! - [`rollout`]: a trained network stepped by its system's hybrid step (the evaluation's
+//!   batched rollouts, the playground's inference);
+//! - [`data`]: what a study makes, as plain serialisable data (the results file and its
+//!   aggregation, progress, the data made once, a training's checkpoint, the convergence fits);
+//! - [`run`]: one study in small resumable steps (`Study`, its stages, the `Driver` loop);
+//! - [`cells`]: a study cut into cells for clusters and workers (its cost, the plan, a batch of
+//!   cells, the merge);
+//! - [`workers`]: the browser's pool of workers (messages, the pure controller, the device choice).
+
+pub mod cells;
+pub mod contract;
+pub mod data;
+pub mod rollout;
+pub mod run;
+pub mod workers;
