@@ -11,11 +11,11 @@
 use leptos::prelude::*;
 use unroll_browser::{compute, probe};
 use unroll_core::selfcheck;
-use unroll_core::study::contract::config::Preset;
 use unroll_core::study::workers::device_choice::{choose, Preference, ProbeRequest};
+use unroll_core::system::config::Preset;
 use unroll_core::types::System;
 use unroll_lab::ui::DeviceBadge;
-use unroll_report::compute::ComputeDevice;
+use unroll_report::device_words::ComputeDevice;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -241,7 +241,7 @@ async fn every_architecture_trains_in_every_mode_and_modality_in_wasm() {
 async fn kolmogorov_wig_trains_with_its_curriculum_in_wasm() {
     unroll_browser::run_static_constructors();
     use unroll_core::backend;
-    use unroll_core::study::contract::config::Preset;
+    use unroll_core::system::config::Preset;
     use unroll_core::system::System;
     use unroll_core::train::run::LossLog;
     use unroll_core::train::Modality;

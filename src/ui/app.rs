@@ -16,7 +16,7 @@ use unroll_browser::{files, workers::hardware_concurrency};
 use unroll_core::study::workers::device_choice::{
     choose, DeviceKind, DeviceProbe, Preference, Slowdown,
 };
-use unroll_report::compute::ComputeDevice;
+use unroll_report::device_words::ComputeDevice;
 use unroll_report::experiment::estimate::Machine;
 use unroll_report::experiment::Experiment;
 

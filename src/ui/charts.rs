@@ -10,14 +10,14 @@
 use leptos::html::Canvas;
 use leptos::prelude::*;
 use plotters::prelude::*;
-use unroll_report::results::SystemWords;
+use unroll_report::system_words::SystemWords;
 
 use super::canvas_figure::CanvasFigure;
 use unroll_browser::canvas as canvas_backend;
 use unroll_browser::timer::sleep;
+use unroll_core::study::data::results::StudyResults;
 use unroll_core::system::MapKind;
 use unroll_report::charts::{self, ChartKind, LossCurve};
-use unroll_report::results::StudyResults;
 
 /// Every results chart of `results`, with the space–time test picker.
 #[component]

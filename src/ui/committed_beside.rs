@@ -13,9 +13,10 @@ use super::committed_runs::Committed;
 use super::show_results::ResultsSinks;
 use unroll_browser::canvas as canvas_backend;
 use unroll_browser::timer::sleep;
+use unroll_core::study::data::results::StudyResults;
 use unroll_report::beside::{beside_rows, comparable, same_run};
 use unroll_report::charts;
-use unroll_report::results::{StudyResults, SystemWords};
+use unroll_report::system_words::SystemWords;
 
 /// The label or the side-by-side view, or nothing when no committed run is loaded or the page
 /// shows a run of another study.

@@ -9,9 +9,9 @@ use leptos::prelude::*;
 
 use super::show_results::ResultsSinks;
 use unroll_browser::fetch::fetch_text;
+use unroll_core::study::data::results::StudyResults;
 use unroll_report::beside::{comparable, same_run};
 use unroll_report::committed::{CommittedIndex, CommittedRun};
-use unroll_report::results::StudyResults;
 
 /// The index's address, relative to the page.
 const INDEX_URL: &str = "results/index.json";

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use unroll_report::compute::ComputeDevice;
+use unroll_report::device_words::ComputeDevice;
 
 /// Shows `device.badge()`, its figures (`#device-timings`), the reason (`#device-reason`) and its
 /// self-check line (`#self-check`); `data-state` is `probing|webgpu|cpu|broken`, `data-probe` is

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use unroll_browser::pointer;
-use unroll_core::study::contract::playground::Playground;
+use unroll_core::system::playground::Playground;
 use unroll_report::experiment::initial_state::{paint, InitialState};
 
 /// Samples across the drawing surface.

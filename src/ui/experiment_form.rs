@@ -12,8 +12,9 @@ use super::knob_field::KnobField;
 use super::network_fields::{NetworkFields, UnrollFields};
 use super::Later;
 
-use unroll_core::study::contract::config::Preset;
-use unroll_core::system::{System, COMING_SYSTEMS};
+use unroll_core::registry::COMING_SYSTEMS;
+use unroll_core::system::config::Preset;
+use unroll_core::system::System;
 use unroll_core::train::{Modality, Mode};
 use unroll_core::types::SolverSetup;
 use unroll_report::experiment::estimate::RunEstimate;

@@ -1,6 +1,6 @@
 //! "Where the gradients flow": the unrolled computation of the chosen mode as inline SVG, one
 //! row per modality (ONE, NOG, WIG), drawn from the pure model in
-//! [`numerics::train::gradient_flow`](unroll_core::train::gradient_flow) — the same cut
+//! [`unroll_core::train::gradient_flow`](unroll_core::train::gradient_flow) — the same cut
 //! positions the training loss uses. Forward edges are grey, edges that carry gradient are
 //! coloured with backward arrowheads, edges cut by `detach` are dashed with a ✂ mark, warm-up
 //! steps are shaded. Long unrolls keep the first and last steps and elide the middle.

@@ -6,8 +6,8 @@
 use leptos::prelude::*;
 
 use unroll_browser::files;
+use unroll_core::study::data::results::{Aggregation, StudyResults};
 use unroll_report::lens::{Lens, HORIZON_KEY};
-use unroll_report::results::{Aggregation, StudyResults};
 
 /// The lens the URL asks for (a refused `eval_h` value is named in the first notice with the
 /// other URL keys: `experiment::url_keys`).

@@ -10,10 +10,10 @@ use super::committed_runs::Committed;
 use super::pool_run::{PoolRun, Sinks};
 use super::show_results::ResultsSinks;
 use unroll_browser::files;
+use unroll_core::study::data::results::StudyResults;
 use unroll_report::charts::LossCurve;
 use unroll_report::experiment::estimate::{Machine, RunEstimate};
 use unroll_report::experiment::Experiment;
-use unroll_report::results::StudyResults;
 
 /// The panel's signals, shared by its parts.
 #[derive(Clone, Copy)]

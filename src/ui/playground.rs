@@ -15,13 +15,13 @@ use super::state_controls::StateControls;
 use unroll_browser::files;
 use unroll_browser::inference::InferenceWorker;
 use unroll_browser::timer::sleep;
-use unroll_core::study::contract::playground::Playground as SystemPlayground;
+use unroll_core::study::data::results::StudyResults;
+use unroll_core::system::playground::Playground as SystemPlayground;
 use unroll_core::system::{System, SystemDescription};
 use unroll_report::experiment::initial_state::{InitialState, MODES, SCALE_KEY, STATE_KEY};
 use unroll_report::experiment::playground::{
     models_for, reference_rollouts, rollout_request, scored, status_line, Rollout,
 };
-use unroll_report::results::StudyResults;
 
 /// Weights at hand: `(file label or name, burnpack bytes)`.
 type Weights = Vec<(String, Vec<u8>)>;

@@ -10,7 +10,8 @@ use super::horizon_lens::{lens_from_url, HorizonLens};
 use super::panel::Panel;
 use super::{ResultsCharts, ResultsTable};
 use unroll_browser::files;
-use unroll_report::results::{ResultsText, StudyResults};
+use unroll_core::study::data::results::StudyResults;
+use unroll_report::results_text::ResultsText;
 
 /// Downloads `results` as `results.json` or `results.csv` (`kind`: `json` or `csv`).
 fn export(results: &StudyResults, kind: &str) -> Result<(), String> {

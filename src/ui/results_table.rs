@@ -3,13 +3,14 @@
 //! run and the orderings' verdicts (for a 2-D flow also by vorticity correlation time).
 
 use leptos::prelude::*;
-use unroll_report::results::SystemWords;
+use unroll_report::system_words::SystemWords;
 
+use unroll_core::study::data::results::{Metrics, StudyResults};
 use unroll_report::columns::{measure_columns, KOCHKOV_NOTE};
 use unroll_report::orderings::summary_of;
 use unroll_report::paper::{paper_rows, verdict, PaperRow};
 use unroll_report::ratio_to_one::{ratios_to_one, relative_cell};
-use unroll_report::results::{diverged_note, error_cell, Metrics, StudyResults};
+use unroll_report::results_text::{diverged_note, error_cell};
 use unroll_report::vorticity_orderings::{vorticity_orderings, vorticity_summary};
 
 /// `results` as an HTML table (`#results-table`, one `tr.variant` per variant) with the ratio,

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use unroll_browser::timer::sleep;
-use unroll_report::results::StudyResults;
+use unroll_core::study::data::results::StudyResults;
 
 /// The signals a shown results file replaces.
 #[derive(Clone, Copy)]

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use super::draw_surface::SAMPLES;
 use unroll_browser::files;
-use unroll_core::study::contract::playground::Playground;
+use unroll_core::system::playground::Playground;
 use unroll_report::experiment::initial_state::{InitialState, DRAWN, MODES};
 use unroll_report::experiment::playground::{parse_steps, MAX_STEPS};
 

@@ -17,7 +17,7 @@ use super::{Intro, Later, WhenMounted};
 use unroll_browser::timer::sleep;
 use unroll_browser::workers::hardware_concurrency;
 use unroll_browser::{files, run_store};
-use unroll_core::study::contract::config::Preset;
+use unroll_core::system::config::Preset;
 use unroll_report::experiment::estimate::Machine;
 use unroll_report::experiment::Experiment;
 

@@ -7,8 +7,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::WorkerGlobalScope;
 
-use unroll_core::study::contract::config::StudyConfig;
-use unroll_core::study::contract::physics::PhysicalSystem;
+use unroll_core::system::config::StudyConfig;
+use unroll_core::system::physics::PhysicalSystem;
 
 /// Fetches and installs every file `system` ships for `config`; returns a line per file that
 /// failed (empty when all installed).

@@ -1,7 +1,7 @@
 //! The compute devices in the browser: WebGPU when the browser offers an adapter and it passes
 //! the self-check (with the reason when not), burn's CPU backend (compiled to wasm), and the
 //! URL's `?device=` / `?device-slowdown=` (the choice between them is
-//! `numerics::study::workers::device_choice`, made from the start-up probe, `platform::probe`).
+//! `unroll_core::study::workers::device_choice`, made from the start-up probe, `unroll_browser::probe`).
 
 use burn::tensor::Device;
 use js_sys::{Promise, Reflect};

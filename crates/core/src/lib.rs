@@ -1,4 +1,4 @@
-//! Pure numerics: written once for any burn [`Backend`](burn::tensor::backend::Backend).
+//! Pure numerics: written once for any burn [`Backend`](burn::backend::Backend).
 //! Nothing in here may depend on leptos, web-sys, js-sys or plotters (a test enforces it).
 #![cfg_attr(
     test,
@@ -25,6 +25,7 @@ pub mod profile;
 pub mod profile_mark;
 pub mod random_modes;
 pub mod readback;
+pub mod registry;
 pub mod selfcheck;
 pub mod spectral1d;
 pub mod study;

@@ -1,5 +1,5 @@
 //! Enums named by one lower-case word each (modes, modalities, architectures, presets,
-//! systems): [`named_enum!`] gives them `ALL`, `name()`, `Display` (the name) and `FromStr`
+//! systems): [`named_enum!`](crate::named_enum) gives them `ALL`, `name()`, `Display` (the name) and `FromStr`
 //! (the name back, or an [`UnknownName`] that lists what is expected) — one definition per enum
 //! instead of a hand-written `parse` each.
 

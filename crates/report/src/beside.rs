@@ -2,8 +2,9 @@
 //! same run, which are comparable (same system and preset), and the rows of the side-by-side
 //! table (error and relative-to-ONE of each variant, here and committed).
 
-use crate::results::{error_cell, SeedStat, StudyResults, VariantResult};
-use unroll_core::study::contract::config::Preset;
+use crate::results_text::error_cell;
+use unroll_core::study::data::results::{SeedStat, StudyResults, VariantResult};
+use unroll_core::system::config::Preset;
 
 /// Whether `a` and `b` are the same run (same config, wall time and variants): the committed
 /// run is the one in every view.

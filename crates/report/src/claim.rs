@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::interval::Verdict;
 use crate::orderings::{judge, Ordering, Side, TestScores};
-use crate::results::{Metrics, StudyResults, VariantResult};
+use unroll_core::study::data::results::{Metrics, StudyResults, VariantResult};
 
 /// The name a claim gives the coarse solver alone (the results' baseline row).
 pub const BASELINE: &str = "baseline";
@@ -17,9 +17,9 @@ pub const BASELINE: &str = "baseline";
 /// with the verdict the book states for it.
 ///
 /// A variant is named by its label without the size suffix, `C-WIG`
-/// ([`crate::results::VariantId::label`]), when exactly one variant of the file has
+/// ([`unroll_core::study::data::results::VariantId::label`]), when exactly one variant of the file has
 /// that label; otherwise by the table's full label, `C-WIG 26×8 m=3`
-/// ([`crate::results::VariantId::long_label`]). [`BASELINE`] names the solver alone.
+/// ([`unroll_core::study::data::results::VariantId::long_label`]). [`BASELINE`] names the solver alone.
 /// A name matching no variant, or several, is an error.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

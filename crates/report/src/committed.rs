@@ -7,10 +7,10 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::claim::{check_claim, find_variant, Claim, ClaimMetric, BASELINE};
-use crate::results::StudyResults;
 use unroll_core::study::cells::plan::StudyPlan;
-use unroll_core::study::contract::config::config_hash;
-use unroll_core::study::contract::description::Descriptions;
+use unroll_core::study::data::results::StudyResults;
+use unroll_core::system::config::config_hash;
+use unroll_core::system::description::Descriptions;
 
 /// The schema tag of `results/index.json`.
 pub const COMMITTED_SCHEMA: &str = "unroll-lab/committed@1";

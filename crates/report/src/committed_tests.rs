@@ -223,8 +223,8 @@ fn the_label_names_budget_seeds_and_commit() {
 
 /// Three seeds around `mean` (× 0.99, 1, 1.01: every side's seeds agree, so orderings of
 /// different means resolve).
-fn three_seeds(mean: f64) -> crate::results::SeedStat {
-    crate::results::SeedStat::from_values(vec![mean * 0.99, mean, mean * 1.01])
+fn three_seeds(mean: f64) -> unroll_core::study::data::results::SeedStat {
+    unroll_core::study::data::results::SeedStat::from_values(vec![mean * 0.99, mean, mean * 1.01])
 }
 
 /// The fixture with three seeds per variant, each side's errors [`three_seeds`] around its
@@ -240,9 +240,9 @@ fn three_seed_fixture() -> StudyResults {
 }
 
 /// Steps above 0.95 around a mean, for a doctored file.
-fn vorticity(steps: f64) -> Option<crate::results::VorticityStats> {
+fn vorticity(steps: f64) -> Option<unroll_core::study::data::results::VorticityStats> {
     let stat = three_seeds(steps);
-    Some(crate::results::VorticityStats {
+    Some(unroll_core::study::data::results::VorticityStats {
         steps_above_095: stat.clone(),
         steps_above_080: stat.clone(),
         time_scales_above_095: stat.clone(),
@@ -300,7 +300,8 @@ fn correlation_time_claims_compare_longer_as_better_and_may_name_the_baseline() 
     );
     // By the error, the baseline's row is compared too (the fixture's C-ONE is worse than the
     // solver alone, 0.665 against 0.5 here).
-    results.baseline.relative_error = crate::results::SeedStat::from_values(vec![0.5]);
+    results.baseline.relative_error =
+        unroll_core::study::data::results::SeedStat::from_values(vec![0.5]);
     results.baseline.test_errors.clear();
     let by_error = Claim {
         by: ClaimMetric::RelativeError,

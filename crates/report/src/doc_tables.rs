@@ -10,7 +10,8 @@
 use super::claim::judge_claim;
 use super::committed::CommittedRun;
 use super::orderings::{orderings, Ordering, SEED_LIMIT};
-use super::results::{StudyResults, SystemWords};
+use super::system_words::SystemWords;
+use unroll_core::study::data::results::StudyResults;
 
 /// The run the headline's paper-budget column reads.
 pub const HEADLINE_PAPER: &str = "ks-paper-official";

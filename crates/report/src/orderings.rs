@@ -353,7 +353,7 @@ fn at_most(x: f64, y: f64) -> bool {
 
 /// The orderings this run can show (those whose variants it trained), in the paper's order:
 /// C < P per modality, then WIG ≤ NOG and NOG ≤ ONE in each mode, then the C-NOG / P-WIG band;
-/// within each network when it trains several ([`per_network`]).
+/// within each network when it trains several (`per_network`).
 pub fn orderings(results: &StudyResults) -> Vec<Ordering> {
     let tests = TestScores::of(results);
     per_network(results, |group| orderings_of(group, &tests))

@@ -4,7 +4,7 @@
 //! system has no playground); everything else is the committed file's, value for value. The
 //! CLI, the book and `crates/report/tests/it/committed_results.rs` read the full files.
 
-use crate::results::StudyResults;
+use unroll_core::study::data::results::StudyResults;
 
 /// `results` as the page reads them: with the first seed's weights of each variant where
 /// `rolls_out` (the system has a playground), with none otherwise.

@@ -8,7 +8,7 @@ use super::orderings::orderings;
 use unroll_core::study::data::results::{StudyResults, VariantResult};
 use unroll_core::train::{Modality, Mode};
 
-pub use unroll_core::study::contract::published::{Claim, Published, PublishedNet};
+pub use unroll_core::system::published::{Claim, Published, PublishedNet};
 
 /// One row of the comparison table.
 #[derive(Debug, Clone, PartialEq)]

@@ -22,7 +22,7 @@ fn at_least(a: f64, b: f64) -> bool {
 
 /// The orderings the run can show by time above 0.95 (empty for a system without the
 /// vorticity measures, or a file without them): C-ONE > the baseline, then WIG ≥ NOG and
-/// NOG ≥ ONE in each mode; within each network when it trains several ([`per_network`]).
+/// NOG ≥ ONE in each mode; within each network when it trains several (`per_network`).
 pub fn vorticity_orderings(results: &StudyResults) -> Vec<Ordering> {
     if !results.facts().measures.vorticity {
         return Vec::new();

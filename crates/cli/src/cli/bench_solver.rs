@@ -6,7 +6,7 @@
 use clap::Args;
 
 use super::CliError;
-use unroll_core::study::contract::bench::SolverBenchRequest;
+use unroll_core::system::bench::SolverBenchRequest;
 use unroll_core::system::System;
 
 #[derive(Debug, Args)]

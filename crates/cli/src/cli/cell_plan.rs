@@ -14,7 +14,7 @@ use super::CliError;
 use unroll_core::backend;
 use unroll_core::study::cells::cost::calibrate;
 use unroll_core::study::cells::plan::StudyPlan;
-use unroll_core::study::contract::config::Preset;
+use unroll_core::system::config::Preset;
 use unroll_core::system::System;
 use unroll_report::units::{format_flops, format_seconds};
 

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::CliError;
+use unroll_core::study::data::results::StudyResults;
 use unroll_report::claim::judge_claim;
 use unroll_report::committed::CommittedIndex;
 use unroll_report::doc_tables::{documents, fill_blocks, LoadedRun};
-use unroll_report::results::StudyResults;
 
 #[derive(Debug, Args)]
 pub struct DocsTablesArgs {

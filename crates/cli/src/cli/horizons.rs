@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::CliError;
+use unroll_core::study::data::results::StudyResults;
 use unroll_report::horizons::{default_horizons, horizon_rows, horizon_table};
-use unroll_report::results::StudyResults;
 
 #[derive(Debug, Args)]
 pub struct HorizonsArgs {

@@ -8,7 +8,7 @@ use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use unroll_core::backend::NativeDevice;
 
 use super::CliError;
-use unroll_core::study::contract::config::Preset;
+use unroll_core::system::config::Preset;
 use unroll_core::system::System;
 use unroll_report::experiment::{Experiment, Target};
 use unroll_report::experiment::{Kind, Knob, Overrides, Value, KNOBS};

@@ -10,11 +10,11 @@ mod cell_extend;
 mod cell_merge;
 mod cell_plan;
 mod cell_status;
+mod cell_threads;
 mod cells;
 mod checkpoints;
 mod docs_tables;
 mod horizons;
-mod jobs;
 mod knobs;
 mod output;
 mod run_cell;
@@ -30,8 +30,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use unroll_core::study::contract::simulate::SimulateError;
-use unroll_core::study::run::stage::StudyError;
+use unroll_core::study::run::error::StudyError;
+use unroll_core::system::simulate::SimulateError;
 use unroll_core::train::TrainError;
 
 /// Exit code for bad arguments or files.

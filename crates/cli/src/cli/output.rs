@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::CliError;
-use unroll_core::study::contract::config::Preset;
-use unroll_report::results::{ResultsText, StudyResults};
+use unroll_core::study::data::results::StudyResults;
+use unroll_core::system::config::Preset;
+use unroll_report::results_text::ResultsText;
 
 /// Checks that file `path` (given as `--flag`) can be written: it is no folder, its folder
 /// exists and takes a new file (a probe, created and removed), and an existing `path` opens for
@@ -138,7 +139,7 @@ pub fn print_figures<T: Serialize + ?Sized>(
 /// Writes the results JSON (and its CSV view) and prints the table (and, for a sizes grid, the
 /// slopes). A file that cannot be written is kept in the first folder of `keep` (then the
 /// working or the temporary folder) that takes it, and the error says where
-/// ([`output::write_kept`]).
+/// ([`write_kept`]).
 pub fn write_results(
     results: &StudyResults,
     out: &Path,

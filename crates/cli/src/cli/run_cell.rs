@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use super::cell_threads::{run_cells, units, Next};
 use super::cells::{failure_path, read_plan, result_path, to_json, write_atomic, write_or_keep};
 use super::checkpoints::{
     checkpoint_holding, checkpoint_note, held_cells, remove_checkpoint, Checkpoints,
 };
-use super::jobs::{run_cells, units, Next};
 use super::knobs::RunnerArgs;
 use super::{output, CliError};
 use unroll_core::study::cells::cell::{CellFailure, CellResult};

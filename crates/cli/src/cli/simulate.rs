@@ -6,7 +6,7 @@
 use clap::{Args, ValueEnum};
 
 use super::CliError;
-use unroll_core::study::contract::simulate::SimulateRequest;
+use unroll_core::system::simulate::SimulateRequest;
 use unroll_core::system::System;
 use unroll_core::types::Precision;
 

@@ -12,9 +12,9 @@ use flate2::{write::GzEncoder, Compression};
 
 use super::cells::{to_json, write_atomic};
 use super::CliError;
+use unroll_core::study::data::results::StudyResults;
 use unroll_report::committed::CommittedIndex;
 use unroll_report::page_copy::{page_copy, same_but_weights};
-use unroll_report::results::StudyResults;
 
 #[derive(Debug, Args)]
 pub struct SiteResultsArgs {

@@ -2,7 +2,7 @@
 //! preset at its two smallest sizes), refused with the preset's sizes listed when it is not one.
 
 use super::CliError;
-use unroll_core::study::contract::config::{NetSize, StudyConfig};
+use unroll_core::system::config::{NetSize, StudyConfig};
 
 /// `C×D` pairs of a `--sizes` list (`8x5,8x7`; `×` works too).
 #[derive(Debug, Clone, PartialEq, Eq)]

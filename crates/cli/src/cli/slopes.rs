@@ -10,7 +10,7 @@ use clap::Args;
 
 use super::CliError;
 use unroll_core::study::data::convergence::{convergence_fits_skipping, ConvergenceFit};
-use unroll_report::results::StudyResults;
+use unroll_core::study::data::results::StudyResults;
 
 #[derive(Debug, Args)]
 pub struct SlopesArgs {

@@ -1,7 +1,7 @@
 //! `unroll-lab study`: a whole grid (modes × modalities × sizes × horizons × seeds) trained,
 //! evaluated on the test set and printed in the paper's layout; results JSON and CSV written.
 //! The knobs are the browser's (one table, [`super::knobs`]); the trainings run `--jobs` at a
-//! time as the page's worker pool runs them ([`super::jobs`]), their events drive the progress
+//! time as the page's worker pool runs them ([`super::cell_threads`]), their events drive the progress
 //! display, and the results are assembled as the page assembles them.
 
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::jobs::{run_cells, units, Heard, Next};
+use super::cell_threads::{run_cells, units, Heard, Next};
 use super::knobs::{experiment, KnobArgs, RunnerArgs};
 use super::output::write_results;
 use super::{
@@ -19,12 +19,12 @@ use super::{
 use unroll_core::backend;
 use unroll_core::study::cells::cost::{calibrate, cost};
 use unroll_core::study::cells::plan::StudyPlan;
-use unroll_core::study::contract::config::{Preset, StudyConfig};
+use unroll_core::study::data::results::StudyResults;
 use unroll_core::study::run::driver::{RunEvent, TrainingFinished};
 use unroll_core::study::run::runner::Study;
 use unroll_core::study::workers::pool::Assembly;
+use unroll_core::system::config::{Preset, StudyConfig};
 use unroll_core::system::System;
-use unroll_report::results::StudyResults;
 use unroll_report::units::cost_summary;
 
 /// `unroll-lab study [flags]` runs a study in this process; its subcommands split one into

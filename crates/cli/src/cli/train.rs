@@ -12,7 +12,7 @@ use super::knobs::KnobArgs;
 use super::{output, CliError};
 use unroll_core::backend;
 use unroll_core::nets::Architecture;
-use unroll_core::study::contract::config::Preset;
+use unroll_core::system::config::Preset;
 use unroll_core::system::System;
 use unroll_core::train::run::{run_blocking, Progress};
 use unroll_core::train::{Modality, Mode, TrainConfig};

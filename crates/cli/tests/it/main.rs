@@ -5,10 +5,10 @@
     reason = "a test is one scenario, read top to bottom (the limit is for the product's code)"
 )]
 
+mod cell_threads;
 mod cells;
 mod common;
 mod custom;
-mod jobs;
 mod properties;
 mod simulate;
 mod simulate_kolmogorov;

@@ -9,8 +9,8 @@ use crate::common;
 use std::process::Command;
 
 use unroll_core::nets::Architecture;
-use unroll_core::study::contract::config::{Preset, StudyConfig};
 use unroll_core::study::data::prepared::Prepared;
+use unroll_core::system::config::{Preset, StudyConfig};
 use unroll_core::train::{Modality, Mode};
 use unroll_report::experiment::Experiment;
 

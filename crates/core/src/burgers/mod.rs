@@ -3,11 +3,11 @@
 //!
 //! One concept per file: [`config`] (the study's constants, the solver configuration),
 //! [`grid`] (points, integer wavenumbers, the 2/3 mask), [`operators`] (ETD1/ETDRK4
-//! coefficients, ETD1's real N×N matrices), [`reference`] (the f64 rustfft ETD1/ETDRK4 solver),
+//! coefficients, ETD1's real N×N matrices), [`reference`](mod@reference) (the f64 rustfft ETD1/ETDRK4 solver),
 //! [`tensor`] (the batched differentiable ETD1 on burn), [`data`] (training trajectories, test truths, the baseline), [`evaluate`] (test
 //! metrics), [`stepper`] (the hybrid prediction/correction step), [`preset`] (the budgets, the test
 //! set), [`system`] (Burgers as the
-//! study's [`crate::study::contract::physics::PhysicalSystem`]). `tests` checks the solvers against
+//! study's [`crate::system::physics::PhysicalSystem`]). `tests` checks the solvers against
 //! the Cole–Hopf solution. The initial conditions are the shared seeded family
 //! [`crate::random_modes::RandomModes`] at the grid's points.
 

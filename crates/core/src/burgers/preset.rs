@@ -8,7 +8,7 @@ use super::config::{
     TRAIN_VISCOSITIES, WARMUP_STEPS,
 };
 use crate::metrics::ERROR_HORIZON;
-use crate::study::contract::config::{Preset, StudyConfig};
+use crate::system::config::{Preset, StudyConfig};
 use crate::train::config::{Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig};
 use crate::train::preset::{deviations, iterations_for_epochs};
 use crate::types::{EvalConfig, System};

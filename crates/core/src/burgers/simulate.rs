@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::config::{check_viscosity, COARSE_RESOLUTION, FINE_SUBSTEPS, TIME_STEP};
 use super::data::train_ic;
 use super::{BurgersConfig, BurgersError, ReferenceSolver, Scheme};
-use crate::study::contract::simulate::{
+use crate::system::simulate::{
     init_index, json_line, non_negative, SimulateError, SimulateRequest, Simulated,
 };
 

@@ -11,9 +11,9 @@ use super::config::{
 use super::stepper::BurgersStepper;
 use super::{data, evaluate, preset};
 use crate::nets::Architecture;
-use crate::study::contract::config::{Preset, StudyConfig};
-use crate::study::contract::description::SystemDescription;
-use crate::study::contract::physics::{
+use crate::system::config::{Preset, StudyConfig};
+use crate::system::description::SystemDescription;
+use crate::system::physics::{
     budget_description, refuse_unstudied, space_time_facts, test_parameter, training_parameter,
     PhysicalSystem,
 };
@@ -179,8 +179,8 @@ impl SystemDescription for Burgers {
 impl PhysicalSystem for Burgers {
     fn simulate(
         &self,
-        request: &crate::study::contract::simulate::SimulateRequest,
-    ) -> Result<String, crate::study::contract::simulate::SimulateError> {
+        request: &crate::system::simulate::SimulateRequest,
+    ) -> Result<String, crate::system::simulate::SimulateError> {
         super::simulate::simulate(request)
     }
 
@@ -337,8 +337,8 @@ mod tests {
     /// NOG / WIG: every variant trains and is scored, the samples are space–time maps.
     #[test]
     fn every_one_d_architecture_trains_in_every_mode_and_modality() {
-        use crate::study::contract::config::NetSize;
         use crate::study::run::runner::finished_study;
+        use crate::system::config::NetSize;
         for &architecture in Burgers.architectures() {
             let mut config = Burgers.preset(Preset::Quick, 1);
             let size = architecture.facts().size_grid[0];

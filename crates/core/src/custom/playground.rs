@@ -6,7 +6,7 @@
 use super::initial::{RandomModes, TRAIN_SEED};
 use super::solver::{largest, Solver};
 use super::system::CustomSystem;
-use crate::study::contract::playground::{Family, Playground, StateParameter, StepFn};
+use crate::system::playground::{Family, Playground, StateParameter, StepFn};
 
 /// The one family.
 const FAMILIES: [Family; 1] = [Family {
@@ -58,7 +58,7 @@ impl Playground for CustomSystem {
     }
 
     fn parameter(&self) -> StateParameter {
-        let p = crate::study::contract::description::SystemDescription::parameter(self);
+        let p = crate::system::description::SystemDescription::parameter(self);
         let equation = self.equation();
         StateParameter {
             label: p.name,

@@ -5,7 +5,7 @@
 //! (`train`, `test`, `states`, `warmup`, `frames`, `tests`, `rollout`).
 
 use crate::metrics::ERROR_HORIZON;
-use crate::study::contract::config::{Preset, StudyConfig};
+use crate::system::config::{Preset, StudyConfig};
 use crate::train::config::{Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig};
 use crate::train::preset::{deviations, iterations_for_epochs};
 use crate::types::{Equation, EvalConfig, System};

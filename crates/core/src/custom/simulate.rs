@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::initial::{RandomModes, TRAIN_SEED};
 use super::solver::Solver;
-use crate::study::contract::simulate::{
+use crate::system::simulate::{
     init_index, json_line, non_negative, SimulateError, SimulateRequest, Simulated,
 };
 use crate::types::{Equation, Integrator};

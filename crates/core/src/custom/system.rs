@@ -14,14 +14,14 @@ use burn::tensor::Device;
 use super::stepper::EquationStepper;
 use super::{data, preset, validate};
 use crate::nets::Architecture;
-use crate::study::contract::config::{Preset, StudyConfig};
-use crate::study::contract::description::SystemDescription;
-use crate::study::contract::physics::{
+use crate::system::config::{Preset, StudyConfig};
+use crate::system::description::SystemDescription;
+use crate::system::physics::{
     budget_description, refuse_unstudied, space_time_facts, test_parameter, training_parameter,
     PhysicalSystem,
 };
-use crate::study::contract::playground::Playground;
-use crate::study::contract::simulate::{SimulateError, SimulateRequest};
+use crate::system::playground::Playground;
+use crate::system::simulate::{SimulateError, SimulateRequest};
 use crate::train::config::TrainDataConfig;
 use crate::train::preset::deviations;
 use crate::train::step::Stepper;

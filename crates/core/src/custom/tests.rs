@@ -345,8 +345,8 @@ fn the_system_name_carries_the_equation() {
 /// physics' reason where the training values make the truth blow up.
 #[test]
 fn every_one_d_architecture_trains_on_an_equation() {
-    use crate::study::contract::config::{NetSize, Preset};
     use crate::study::run::runner::finished_study;
+    use crate::system::config::{NetSize, Preset};
     use crate::types::System;
     let system: System = format!("custom:{SMALL}").parse().expect("system");
     let physics = system.physics();

@@ -4,7 +4,7 @@
 //!
 //! Each training trajectory is its own run (seed per Re). The tests of one Re are windows of one
 //! long run, as in the paper (its test starts lie at t ≈ 54–201 of one run per Re): test `t`
-//! starts at coarse frame `start + t·`[`TEST_SPACING_FRAMES`]. The latest states of the runs are
+//! starts at coarse frame `start + t·`[`TEST_SPACING_FRAMES`](super::run::TEST_SPACING_FRAMES). The latest states of the runs are
 //! kept ([`LONG_RUNS`] checkpoints), so the tests of one Re, made in order, cost one run.
 
 use std::sync::Mutex;

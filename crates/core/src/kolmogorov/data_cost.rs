@@ -85,7 +85,7 @@ fn test_frames(
 mod tests {
     use super::*;
     use crate::kolmogorov::preset;
-    use crate::study::contract::config::Preset;
+    use crate::system::config::Preset;
 
     /// The shipped states take the spin-up out: the quick study's data cost its frames alone.
     #[test]

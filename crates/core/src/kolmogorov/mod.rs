@@ -60,6 +60,6 @@ pub use piso_options::{PisoDiagonal, PisoGradient};
 pub use spectral::SpectralSolver;
 
 /// The four 2-D ResNet sizes of the study as grid entries.
-pub fn resnet_sizes() -> Vec<crate::study::contract::config::NetSize> {
-    crate::study::contract::config::Preset::size_grid(crate::nets::Architecture::Resnet2d)
+pub fn resnet_sizes() -> Vec<crate::system::config::NetSize> {
+    crate::system::config::Preset::size_grid(crate::nets::Architecture::Resnet2d)
 }

@@ -3,8 +3,8 @@
 //! curriculum), with the settings the script has no flag for. APEBench has no equivalent.
 
 use crate::nets::resnet2d::PAPER_SIZES;
-use crate::study::contract::config::{Preset, StudyConfig};
-use crate::study::contract::description::SystemDescription;
+use crate::system::config::{Preset, StudyConfig};
+use crate::system::description::SystemDescription;
 use crate::train::curriculum::Curriculum;
 use crate::train::Modality;
 use crate::types::{PeerCommands, PeerExport};

@@ -13,7 +13,7 @@
 use super::config::{TEST_REYNOLDS, TRAIN_REYNOLDS};
 use super::resnet_sizes;
 use crate::nets::{Architecture, NetConfig};
-use crate::study::contract::config::{NetSize, Preset, StudyConfig};
+use crate::system::config::{NetSize, Preset, StudyConfig};
 use crate::train::config::TrainDataConfig;
 use crate::train::curriculum::Curriculum;
 use crate::train::preset::deviations;

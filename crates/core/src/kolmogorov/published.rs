@@ -2,7 +2,7 @@
 //! WIG ratios to it for the four 2-D ResNets, read off ±3 % (docs/src/study.md).
 
 use crate::nets::Architecture;
-use crate::study::contract::published::{Claim, Published, PublishedNet};
+use crate::system::published::{Claim, Published, PublishedNet};
 use crate::train::Modality;
 
 const FIGURE: &str =

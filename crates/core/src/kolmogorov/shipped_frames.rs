@@ -16,7 +16,7 @@ use std::sync::{Mutex, OnceLock};
 use super::run::{frame_values, Run, Sampling};
 use super::spun_up::{self, test_starts, training_starts};
 use super::KolmogorovError;
-use crate::study::contract::config::{Preset, StudyConfig};
+use crate::system::config::{Preset, StudyConfig};
 use crate::train::config::TrainDataConfig;
 use crate::types::EvalConfig;
 

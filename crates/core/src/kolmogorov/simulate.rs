@@ -19,7 +19,7 @@ use super::setup::{Setup, SETUPS};
 use super::staggered::{velocity_from_vorticity, vorticity_from_velocity};
 use super::{CoarseSolver, KolmogorovError, SpectralSolver, TimeScheme};
 use crate::backend;
-use crate::study::contract::simulate::{
+use crate::system::simulate::{
     file_error, json_line, non_negative, SimulateError, SimulateRequest, Simulated,
 };
 use crate::types::{Precision, SolverSetup};

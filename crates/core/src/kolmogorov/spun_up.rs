@@ -326,8 +326,7 @@ mod tests {
 
     #[test]
     fn a_study_needs_the_states_its_data_start_from() {
-        let config =
-            crate::kolmogorov::preset::config(crate::study::contract::config::Preset::Quick, 1);
+        let config = crate::kolmogorov::preset::config(crate::system::config::Preset::Quick, 1);
         let needed = needed_by(&config.base.data, &config.eval).expect("needed");
         // Six training runs and two tests of each of the two test Re.
         assert_eq!(needed.len(), 6 + 2 * 2, "{needed:?}");

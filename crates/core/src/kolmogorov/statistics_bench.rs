@@ -25,8 +25,8 @@ use super::statistics::{
 };
 use super::{preset, CoarseSolver, SpectralSolver, TimeScheme};
 use crate::backend;
-use crate::study::contract::bench::{emit_figures, Emit, SimulateError, StatisticsRequest};
-use crate::study::contract::physics::PhysicalSystem;
+use crate::system::bench::{emit_figures, Emit, SimulateError, StatisticsRequest};
+use crate::system::physics::PhysicalSystem;
 
 /// Fine steps per coarse step (0.02 / 0.005).
 const FINE_PER_COARSE: usize = 4;

@@ -13,9 +13,9 @@ use super::staggered::vorticity_from_velocity;
 use super::stepper::FlowStep;
 use super::{metrics, preset, shipped_frames, spun_up, PisoDiagonal, TimeScheme};
 use crate::backend;
-use crate::study::contract::config::{Preset, StudyConfig};
-use crate::study::contract::description::SystemDescription;
-use crate::study::contract::physics::{
+use crate::system::config::{Preset, StudyConfig};
+use crate::system::description::SystemDescription;
+use crate::system::physics::{
     budget_description, refuse_unstudied, test_parameter, training_parameter, PhysicalSystem,
 };
 use crate::train::config::TrainDataConfig;
@@ -74,7 +74,7 @@ impl SystemDescription for Kolmogorov {
         data
     }
 
-    fn published(&self) -> &'static [crate::study::contract::published::Published] {
+    fn published(&self) -> &'static [crate::system::published::Published] {
         &super::published::PUBLISHED
     }
 
@@ -269,16 +269,16 @@ impl SystemDescription for Kolmogorov {
 impl PhysicalSystem for Kolmogorov {
     fn simulate(
         &self,
-        request: &crate::study::contract::simulate::SimulateRequest,
-    ) -> Result<String, crate::study::contract::simulate::SimulateError> {
+        request: &crate::system::simulate::SimulateRequest,
+    ) -> Result<String, crate::system::simulate::SimulateError> {
         super::simulate::simulate(request)
     }
 
     fn bench_statistics(
         &self,
-        request: &crate::study::contract::bench::StatisticsRequest,
-        emit: crate::study::contract::bench::Emit<'_>,
-    ) -> Result<(), crate::study::contract::simulate::SimulateError> {
+        request: &crate::system::bench::StatisticsRequest,
+        emit: crate::system::bench::Emit<'_>,
+    ) -> Result<(), crate::system::simulate::SimulateError> {
         super::statistics_bench::bench_statistics(self, request, emit)
     }
 
@@ -383,8 +383,8 @@ impl PhysicalSystem for Kolmogorov {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::contract::config::Preset;
     use crate::study::run::runner::Study;
+    use crate::system::config::Preset;
     use crate::train::Modality;
 
     /// A tiny Kolmogorov study end to end: ONE and WIG of the smallest ResNet with the

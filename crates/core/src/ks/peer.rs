@@ -4,11 +4,11 @@
 //! equivalent there.
 
 use crate::nets::Architecture;
-use crate::study::contract::config::{Preset, StudyConfig};
-use crate::study::contract::description::SystemDescription;
+use crate::system::config::{Preset, StudyConfig};
+use crate::system::description::SystemDescription;
 use crate::train::epochs::mean_epoch_iterations;
 use crate::train::{Modality, Mode};
-use crate::types::peers::flag_number as trim;
+use crate::types::peer_export::flag_number as trim;
 use crate::types::{PeerCommands, PeerExport};
 
 /// The paper's training script, as its repository names it.

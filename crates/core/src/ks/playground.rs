@@ -7,7 +7,7 @@ use super::grid::Grid;
 use super::initial::{train_ic, training_family, TestIc};
 use super::system::Ks;
 use super::ReferenceSolver;
-use crate::study::contract::playground::{Family, Playground, StateParameter, StepFn};
+use crate::system::playground::{Family, Playground, StateParameter, StepFn};
 
 /// Index of the training family in [`FAMILIES`].
 const TRAIN: usize = 0;

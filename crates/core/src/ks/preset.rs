@@ -1,12 +1,12 @@
 //! KS's training budgets: `paper` (the study's settings) and `quick` (small enough that all six
 //! variants train natively on 2 cores in a few minutes), chosen by
-//! [`crate::study::contract::config::Preset`]. Deviations from `paper` are computed field by field
+//! [`crate::system::config::Preset`]. Deviations from `paper` are computed field by field
 //! ([`crate::train::preset::deviations`]), so the list shown to users cannot drift
 //! from the settings.
 
 use super::data::{KEPT_FRAMES, TESTS_PER_SIZE, TEST_SCALES, TRAIN_SCALES, TRAIN_WARMUP_STEPS};
 use crate::metrics::{ERROR_HORIZON, STABILITY_HORIZON};
-use crate::study::contract::config::{Preset, StudyConfig};
+use crate::system::config::{Preset, StudyConfig};
 use crate::train::config::{
     MinibatchOrder, Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig,
 };

@@ -3,7 +3,7 @@
 
 use super::preset::official_iterations;
 use crate::nets::Architecture;
-use crate::study::contract::published::{Claim, Published, PublishedNet};
+use crate::system::published::{Claim, Published, PublishedNet};
 use crate::train::Modality;
 
 /// Epochs of the KS study at its default dataset fraction, 25 % (docs/src/study.md).

@@ -11,7 +11,7 @@ use super::initial::{train_ic, TestIc, TRAIN_IC_PARAMETERS};
 use super::tensor::read_rows;
 use super::{KsConfig, KsError, Precision, ReferenceSolver, Scheme, TensorSolver};
 use crate::backend;
-use crate::study::contract::simulate::{
+use crate::system::simulate::{
     init_index, json_line, non_negative, SimulateError, SimulateRequest, Simulated,
 };
 

@@ -14,7 +14,7 @@ use super::initial::{train_ic, TRAIN_IC_PARAMETERS};
 use super::tensor::read_rows;
 use super::{KsConfig, Precision, ReferenceSolver, Scheme, TensorSolver};
 use crate::backend;
-use crate::study::contract::bench::{emit_figures, Emit, SimulateError, SolverBenchRequest};
+use crate::system::bench::{emit_figures, Emit, SimulateError, SolverBenchRequest};
 
 /// One solver throughput figure.
 #[derive(Debug, Serialize)]

@@ -9,10 +9,10 @@ use super::data::{self, data_solver, DataConfig};
 use super::initial::{train_ic, TRAIN_IC_PARAMETERS};
 use super::stepper::{mode_solver, KsStep};
 use super::{evaluate, preset, KsConfig};
-use crate::study::contract::config::{Preset, StudyConfig};
-use crate::study::contract::description::SystemDescription;
-use crate::study::contract::physics::{space_time_facts, training_parameter, PhysicalSystem};
-use crate::study::contract::playground::Playground;
+use crate::system::config::{Preset, StudyConfig};
+use crate::system::description::SystemDescription;
+use crate::system::physics::{space_time_facts, training_parameter, PhysicalSystem};
+use crate::system::playground::Playground;
 use crate::train::config::TrainDataConfig;
 use crate::train::preset::deviations;
 use crate::train::step::Stepper;
@@ -27,7 +27,7 @@ use crate::types::{
 pub struct Ks;
 
 impl SystemDescription for Ks {
-    fn published(&self) -> &'static [crate::study::contract::published::Published] {
+    fn published(&self) -> &'static [crate::system::published::Published] {
         &super::published::PUBLISHED
     }
 
@@ -144,16 +144,16 @@ impl SystemDescription for Ks {
 impl PhysicalSystem for Ks {
     fn simulate(
         &self,
-        request: &crate::study::contract::simulate::SimulateRequest,
-    ) -> Result<String, crate::study::contract::simulate::SimulateError> {
+        request: &crate::system::simulate::SimulateRequest,
+    ) -> Result<String, crate::system::simulate::SimulateError> {
         super::simulate::simulate(request)
     }
 
     fn bench_solver(
         &self,
-        request: &crate::study::contract::bench::SolverBenchRequest,
-        emit: crate::study::contract::bench::Emit<'_>,
-    ) -> Result<(), crate::study::contract::simulate::SimulateError> {
+        request: &crate::system::bench::SolverBenchRequest,
+        emit: crate::system::bench::Emit<'_>,
+    ) -> Result<(), crate::system::simulate::SimulateError> {
         super::solver_bench::bench_solver(request, emit)
     }
 

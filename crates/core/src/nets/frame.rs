@@ -1,7 +1,7 @@
 //! The frame the 1-D residual networks share: the inputs stacked as two channels (`u` and the
 //! parameter) in the grid layout `[C, N, B]` ([`super::grid`]), an input layer 2 → C, `D`
 //! blocks C → C, an output layer C → 1 ([`ResidualFrame`], generic over the layer and the
-//! block), and [`on_grid`] (batch-first `[B, C, N]`) for the FNO.
+//! block), and `on_grid` (batch-first `[B, C, N]`) for the FNO.
 
 use burn::module::{Module, ModuleDisplay};
 use burn::tensor::{Device, Tensor};

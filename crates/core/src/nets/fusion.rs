@@ -30,10 +30,10 @@ pub enum Fusion {
     Composite,
     /// LeakyReLU fused ([`leaky_relu`]).
     Activation,
-    /// LeakyReLU, ResNet1D's residual block ([`crate::nets::fusion::block`]), the dilated ResNet's and
-    /// the U-Net's convolutions ([`crate::nets::fusion::conv`]), the GCN's edge convolutions
-    /// ([`crate::nets::fusion::edge`]) and the 2-D ResNet's blocks and output convolution
-    /// ([`crate::nets::fusion::block2d`], [`crate::nets::fusion::conv2d`]) fused: the default.
+    /// LeakyReLU, ResNet1D's residual block ([`crate::nets::fused::block`]), the dilated ResNet's and
+    /// the U-Net's convolutions ([`crate::nets::fused::conv`]), the GCN's edge convolutions
+    /// ([`crate::nets::fused::edge`]) and the 2-D ResNet's blocks and output convolution
+    /// ([`crate::nets::fused::block2d`], [`crate::nets::fused::conv2d`]) fused: the default.
     Block,
 }
 

@@ -1,5 +1,5 @@
 //! The one list of architectures. Each line names an architecture, its config/URL/CLI name and
-//! the type implementing [`Network`]; from it [`architectures!`] writes the [`Architecture`]
+//! the type implementing [`Network`]; from it `architectures!` writes the [`Architecture`]
 //! enum (with its names and facts), the [`Net`] module (one variant per network, so burn's
 //! `Module` derive gives records and export) and the typed [`NetSpec`] (each architecture with
 //! its own size type), and every dispatch between them. A line that ends in `[ensemble]` gives

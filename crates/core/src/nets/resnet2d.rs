@@ -16,9 +16,9 @@
 //!
 //! Two paths compute the same function. On the CPU backend in f32 under
 //! [`super::fusion::Fusion::Block`] the network converts once to the grid layout `[C, N, N, B]`
-//! ([`super::grid2d`]), runs each block as one fused op ([`crate::nets::fusion::block2d`]: 2 gemms
+//! ([`super::grid2d`]), runs each block as one fused op ([`crate::nets::fused::block2d`]: 2 gemms
 //! forward, 4 backward, the skip inside the second) and the output convolution as another
-//! ([`crate::nets::fusion::conv2d`]), and converts back. Everywhere else (wgpu, WebGPU, f64, the other
+//! ([`crate::nets::fused::conv2d`]), and converts back. Everywhere else (wgpu, WebGPU, f64, the other
 //! fusion levels, checkpoints without skip convolutions) it runs the composite batch-first code
 //! below (`[B, C, N, N]`, the reference).
 
@@ -145,7 +145,7 @@ pub fn flops_per_sample(features: &[usize], points: usize) -> f64 {
 /// per block the two stacked 3×3 tap inputs (`9·C_in`, `9·C_out`), the two conv outputs, the
 /// inner activation, the skip conv (`C_in + C_out`), the sum and the outer activation; the
 /// output conv's taps and output. That is the composite path's; the fused path
-/// ([`crate::nets::fusion::block2d`]) keeps `10·C_in + 12·C_out` per block, `3·C_out` fewer.
+/// ([`crate::nets::fused::block2d`]) keeps `10·C_in + 12·C_out` per block, `3·C_out` fewer.
 pub fn activation_floats_per_sample(features: &[usize], points: usize) -> f64 {
     let blocks: usize = block_widths(features)
         .map(|(ci, co)| 9 * ci + 9 * co + 5 * co + ci + co)

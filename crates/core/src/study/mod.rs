@@ -1,10 +1,9 @@
 //! A study = training configurations × seeds → evaluated results: the one data path shared by
-//! the CLI (`unroll-lab study`, `run-cell`, `merge`) and the browser's worker pool. Six rooms,
-//! each importing only the rooms listed before it (a test, `crates/core/tests/it/structure.rs`, holds it, with
-//! no import circle between the files of a room either):
+//! the CLI (`unroll-lab study`, `run-cell`, `merge`) and the browser's worker pool. What a system
+//! implements and the grid it is asked to run are the system contract ([`crate::system`]). Five
+//! rooms, each importing only the rooms listed before it, with no import cycle between the files
+//! of a room (`crates/core/tests/it/structure.rs` checks the cycles):
 //!
-//! - [`contract`]: what a system implements (`SystemDescription`, `PhysicalSystem`, its
-//!   playground) and the grid it is asked to run (`StudyConfig`, `Preset`);
 //! - [`rollout`]: a trained network stepped by its system's hybrid step (the evaluation's
 //!   batched rollouts, the playground's inference);
 //! - [`data`]: what a study makes, as plain serialisable data (the results file and its
@@ -15,7 +14,6 @@
 //! - [`workers`]: the browser's pool of workers (messages, the pure controller, the device choice).
 
 pub mod cells;
-pub mod contract;
 pub mod data;
 pub mod rollout;
 pub mod run;

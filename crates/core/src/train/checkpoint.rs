@@ -157,7 +157,7 @@ mod tests {
     use crate::backend;
     use crate::ks::system::Ks;
     use crate::nets::Architecture;
-    use crate::study::contract::physics::PhysicalSystem;
+    use crate::system::physics::PhysicalSystem;
     use crate::types::Trajectory;
     use burn::optim::AdamConfig;
 

@@ -7,7 +7,7 @@ use crate::backend;
 use crate::ks::system::Ks;
 use crate::nets::fusion::{set_fusion, Fusion};
 use crate::nets::Architecture;
-use crate::study::contract::physics::PhysicalSystem;
+use crate::system::physics::PhysicalSystem;
 use crate::types::Trajectory;
 
 fn read(t: Tensor<1>) -> Vec<f32> {

@@ -1,5 +1,5 @@
 //! A run's stages as its configuration sets them: the horizons trained in order, the stage,
-//! unroll and learning rate at each iteration (from the [`Curriculum`] where there is one), and
+//! unroll and learning rate at each iteration (from the [`Curriculum`](super::curriculum::Curriculum) where there is one), and
 //! the curriculum's validation.
 
 use super::config::{Modality, OptimizerConfig, TrainConfig, UnrollConfig};

@@ -16,7 +16,7 @@ use crate::ks::data::{data_solver, generate};
 use crate::ks::stepper::KsStep;
 use crate::ks::system::Ks;
 use crate::nets::{Architecture, Net, NetConfig};
-use crate::study::contract::physics::PhysicalSystem;
+use crate::system::physics::PhysicalSystem;
 use crate::types::{SolverSetup, Trajectory};
 
 const N: usize = 48;

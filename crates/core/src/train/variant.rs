@@ -6,7 +6,7 @@ use super::config::{Modality, Mode, TrainConfig};
 use crate::nets::Architecture;
 
 /// Which variant: mode, modality, architecture, size and horizon. Flattened into
-/// [`VariantResult`], so the file keeps the keys `mode`, `modality`, `architecture`,
+/// [`VariantResult`](crate::study::data::results::VariantResult), so the file keeps the keys `mode`, `modality`, `architecture`,
 /// `channels`, `depth`, `horizon` it always had.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VariantId {

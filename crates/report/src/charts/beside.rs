@@ -10,7 +10,7 @@ use super::{
     draw_message, lighten, log_axis, log_bounds, log_label, series_names, variant_colors,
     ChartError, ChartKind,
 };
-use crate::results::{StudyResults, VariantResult};
+use unroll_core::study::data::results::{StudyResults, VariantResult};
 
 /// Name suffix of the page's bars.
 pub const HERE: &str = "here";

@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use super::bars::{draw_bars, Bar, BarSpec};
 use super::kind::CORRELATION_TITLE;
 use super::{draw_message, entries, ChartError};
-use crate::results::StudyResults;
+use unroll_core::study::data::results::StudyResults;
 
 /// Bars of the correlation time (steps) per variant, then the baseline; whiskers ± std.
 pub fn draw_correlation<DB: DrawingBackend>(

@@ -1,14 +1,14 @@
 //! Relative error per variant (and the ETD1 baseline) as bars with ± std over seeds, log y; and
 //! the relative-to-ONE view (NOG / WIG error ÷ ONE's, reference line at 1).
 
-use crate::results::SystemWords;
+use crate::system_words::SystemWords;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::bars::{draw_bars, Bar, BarSpec};
 use super::{draw_message, entries, log_axis, log_bounds, log_label, ChartError, ChartKind};
 use crate::ratio_to_one::ratios_to_one;
-use crate::results::StudyResults;
+use unroll_core::study::data::results::StudyResults;
 
 /// Bars of the mean relative error over H steps (± std over seeds) per variant, then the
 /// baseline; log y. Variants whose error is not finite are left out (their name stays).

@@ -1,7 +1,7 @@
 //! Error over rollout time: the mean per-frame relative error (over every test of every seed)
 //! against the rollout step, one line per variant and the ETD1 baseline, log y.
 
-use crate::results::SystemWords;
+use crate::system_words::SystemWords;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -9,7 +9,7 @@ use super::{
     draw_legend, draw_message, entries, linear_log_chart, log_bounds, with_legend_strip,
     ChartError, ChartKind, Swatch, BASELINE_COLOR,
 };
-use crate::results::{StudyResults, ERROR_CURVE_CAP};
+use unroll_core::study::data::results::{StudyResults, ERROR_CURVE_CAP};
 
 /// Pixel width of the legend strip.
 const LEGEND_WIDTH: u32 = 130;

@@ -5,11 +5,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::ChartError;
-use crate::results::{
+use unroll_core::nets::Architecture;
+use unroll_core::study::data::results::{
     Metrics, SampleTest, SeedStat, SeedTraining, SpaceTime, StabilityCounts, StudyResults,
     VariantId, VariantResult, VorticityStats, RESULTS_SCHEMA,
 };
-use unroll_core::nets::Architecture;
 use unroll_core::system::System;
 use unroll_core::train::{Modality, Mode};
 
@@ -171,10 +171,10 @@ pub fn fixture() -> StudyResults {
     variants[0].training[0].loss_curve[4].1 = f32::INFINITY;
     StudyResults {
         schema: RESULTS_SCHEMA.into(),
-        preset: unroll_core::study::contract::config::Preset::Quick,
+        preset: unroll_core::system::config::Preset::Quick,
         config: System::default()
             .description()
-            .preset(unroll_core::study::contract::config::Preset::Quick, 1),
+            .preset(unroll_core::system::config::Preset::Quick, 1),
         variants,
         baseline: metrics(0.9, 4.0, [0, 0, 4, 16]),
         wall_secs: 12.0,

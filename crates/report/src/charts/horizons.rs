@@ -9,7 +9,7 @@ use super::{draw_legend, draw_message, linear_log_chart, log_bounds, with_legend
 use super::{identity_color, ChartError, ChartKind};
 use crate::horizons::{default_horizons, horizon_rows, ratio_label, HorizonRow};
 use crate::orderings::HEADLINE_FACTOR;
-use crate::results::StudyResults;
+use unroll_core::study::data::results::StudyResults;
 use unroll_core::train::{Modality, Mode};
 
 /// Pixel width of the legend strip.

@@ -3,8 +3,8 @@
 //! and its canvas size.
 
 use super::{space_time, vorticity};
-use crate::results::StudyResults;
-use crate::results::SystemWords;
+use crate::system_words::SystemWords;
+use unroll_core::study::data::results::StudyResults;
 use unroll_core::system::{MapKind, SystemFacts};
 
 /// Title of the stability chart (the same for every system).

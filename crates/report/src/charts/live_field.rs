@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 use super::colormap;
-use unroll_core::study::contract::playground::{Playground, StepFn};
+use unroll_core::system::playground::{Playground, StepFn};
 
 /// Colour scale of a picture before its state has developed: KS at L = 8 stays within ±3.
 const SCALE: f64 = 3.0;

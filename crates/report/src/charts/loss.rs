@@ -10,7 +10,7 @@ use super::{
     draw_legend, draw_message, linear_log_chart, log_bounds, series_names, shaded,
     with_legend_strip, ChartError, Hue, Swatch,
 };
-use crate::results::StudyResults;
+use unroll_core::study::data::results::StudyResults;
 
 /// A loss curve: its legend name, its colour identity and its `(iteration, loss)` points.
 #[derive(Debug, Clone, PartialEq)]

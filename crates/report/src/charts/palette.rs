@@ -4,7 +4,7 @@
 
 use plotters::style::RGBColor;
 
-use crate::results::StudyResults;
+use unroll_core::study::data::results::StudyResults;
 use unroll_core::train::{Modality, Mode};
 
 /// The baseline's colour (near-black).

@@ -2,14 +2,14 @@
 //! a strip of points on a log axis with the mean marked, at the results' error horizon. The
 //! heavy tail of rollouts that blow up (clipped at the cap) is what a mean hides.
 
-use crate::results::SystemWords;
+use crate::system_words::SystemWords;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{draw_message, log_axis, log_bounds, log_label, series_names, variant_colors};
 use super::{title_font, ChartError, ChartKind, BASELINE_COLOR};
 use crate::horizons::per_test_errors;
-use crate::results::StudyResults;
+use unroll_core::study::data::results::StudyResults;
 
 /// A deterministic jitter in `[-0.3, 0.3]` for point `i` (golden-ratio sequence).
 fn jitter(i: usize) -> f64 {

@@ -12,7 +12,7 @@ use super::{
     with_legend_strip, ChartError, Swatch, BASELINE_COLOR,
 };
 use crate::experiment::playground::Rollout;
-use crate::results::SpaceTime;
+use unroll_core::study::data::results::SpaceTime;
 
 const BAR_WIDTH: u32 = 60;
 const LEGEND_WIDTH: u32 = 120;

@@ -1,7 +1,7 @@
 //! From a results file to a drawn chart: [`draw`] picks the function of a [`ChartKind`] (the
 //! sample maps by the system's [`MapKind`]) and fills the area first.
 
-use crate::results::SystemWords;
+use crate::system_words::SystemWords;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -10,7 +10,7 @@ use super::{
     draw_relative_to_one, draw_sizes, draw_space_time, draw_stability, draw_vorticity_correlation,
     loss_curves, vorticity, ChartError, ChartKind,
 };
-use crate::results::StudyResults;
+use unroll_core::study::data::results::StudyResults;
 use unroll_core::system::MapKind;
 
 /// Draws chart `kind` of `results` into `area`; `sample` picks the map's test (an index into

@@ -1,11 +1,11 @@
 //! The series of a results chart: unique legend names for the variants and the entries (each
 //! variant, then the baseline) with their names, colours and metrics.
 
-use crate::results::SystemWords;
+use crate::system_words::SystemWords;
 use plotters::style::RGBColor;
 
 use super::palette::{variant_colors, BASELINE_COLOR};
-use crate::results::{Metrics, StudyResults, VariantResult};
+use unroll_core::study::data::results::{Metrics, StudyResults, VariantResult};
 
 /// Unique legend names for the variants of `results` (same order): the label, plus `C×D` when
 /// variants with that label differ in size, `m=…` when they differ in horizon, the architecture

@@ -3,7 +3,7 @@
 //! shape per architecture), each legend entry with the group's fitted slope ([`log_log_slope`]:
 //! error ∝ params^slope) and its spread over seeds; the ETD1 baseline as a dashed line.
 
-use crate::results::SystemWords;
+use crate::system_words::SystemWords;
 use plotters::coord::combinators::WithKeyPoints;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -12,10 +12,10 @@ use super::{
     draw_legend, draw_message, label_font, log_axis, log_bounds, log_label, shaded, title_font,
     with_legend_strip, ChartError, ChartKind, Hue, Swatch, BASELINE_COLOR,
 };
-use crate::results::{StudyResults, VariantResult};
 use unroll_core::metrics::log_log_slope;
 use unroll_core::nets::{Architecture, Marker};
 use unroll_core::study::data::convergence::{convergence_fits, ConvergenceFit};
+use unroll_core::study::data::results::{StudyResults, VariantResult};
 
 /// Pixel width of the legend strip (names like `C-WIG dilated (slope -0.47 ± 0.02)`).
 const LEGEND_WIDTH: u32 = 230;
@@ -248,7 +248,8 @@ mod tests {
                     (1.0 + k as f64) * (params as f64).powf(slope)
                 })
                 .collect();
-            v.metrics.relative_error = crate::results::SeedStat::from_values(per_seed);
+            v.metrics.relative_error =
+                unroll_core::study::data::results::SeedStat::from_values(per_seed);
             results.variants.push(v);
         }
         let fits = convergence_fits(&results);
@@ -280,7 +281,8 @@ mod tests {
             v.training[0].diverged_at = None;
             v.seeds = vec![1];
             let e = v.metrics.relative_error.per_seed[1];
-            v.metrics.relative_error = crate::results::SeedStat::from_values(vec![e]);
+            v.metrics.relative_error =
+                unroll_core::study::data::results::SeedStat::from_values(vec![e]);
         }
         // Without the smallest size: the three largest only.
         let tail =
@@ -328,7 +330,10 @@ mod tests {
             v.seeds = vec![0, 1];
             v.training.clear();
             v.metrics.relative_error =
-                crate::results::SeedStat::from_values(vec![e, e * (v.params as f64).powf(0.1)]);
+                unroll_core::study::data::results::SeedStat::from_values(vec![
+                    e,
+                    e * (v.params as f64).powf(0.1),
+                ]);
         }
         let groups = size_groups(&seeded);
         assert!(

@@ -3,14 +3,14 @@
 //! symmetric colour scale (the truth's max |u|), with a colour bar. Each field is one bitmap
 //! ([`DrawingBackend::blit_bitmap`] of [`colormap::field_rgb`]).
 
-use crate::results::SystemWords;
+use crate::system_words::SystemWords;
 use plotters::coord::Shift;
 use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 use super::{colormap, draw_message, label_font, series_names, title_font, ChartError};
-use crate::results::{SpaceTime, StudyResults};
+use unroll_core::study::data::results::{SpaceTime, StudyResults};
 
 /// Panels per row.
 const COLUMNS: usize = 4;

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use super::bars::category_mesh;
 use super::kind::STABILITY_TITLE;
 use super::{draw_legend, draw_message, entries, label_font, title_font, ChartError, Swatch};
-use crate::results::{StabilityCounts, StudyResults};
+use unroll_core::study::data::results::{StabilityCounts, StudyResults};
 
 /// The classes bottom to top: name, colour, count.
 type Class = (&'static str, RGBColor, fn(&StabilityCounts) -> usize);

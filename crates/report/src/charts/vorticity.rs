@@ -2,13 +2,13 @@
 //! the coarse-solver baseline as a grid of square panels (x to the right, y upwards) on one
 //! symmetric colour scale (the truth's max |ω| over all snapshots), with a colour bar.
 
-use crate::results::SystemWords;
+use crate::system_words::SystemWords;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::space_time::{blit, draw_colorbar};
 use super::{colormap, draw_message, series_names, title_font, ChartError};
-use crate::results::{SpaceTime, StudyResults};
+use unroll_core::study::data::results::{SpaceTime, StudyResults};
 
 /// Panels per row.
 const COLUMNS: usize = 4;

@@ -10,7 +10,7 @@ use super::{
     draw_legend, draw_message, entries, label_font, title_font, with_legend_strip, ChartError,
     ChartKind, Swatch, BASELINE_COLOR,
 };
-use crate::results::{Metrics, StudyResults};
+use unroll_core::study::data::results::{Metrics, StudyResults};
 use unroll_core::types::vorticity_metrics::CORRELATION_LEVELS;
 
 /// Pixel width of the legend strip.

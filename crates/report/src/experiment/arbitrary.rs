@@ -6,7 +6,7 @@ use proptest::sample::subsequence;
 
 use crate::experiment::{Experiment, Target};
 use unroll_core::nets::Architecture;
-use unroll_core::study::contract::config::Preset;
+use unroll_core::system::config::Preset;
 use unroll_core::system::System;
 use unroll_core::train::{Modality, Mode};
 

@@ -97,7 +97,7 @@ fn check_rates(rates: &[f64], system: System) -> Result<(), Problem> {
     rates.iter().try_for_each(|&lr| check_rate(lr))?;
     let stages = system
         .description()
-        .preset(unroll_core::study::contract::config::Preset::Quick, 1)
+        .preset(unroll_core::system::config::Preset::Quick, 1)
         .base
         .curriculum
         .map_or(1, |c| c.horizons.len());

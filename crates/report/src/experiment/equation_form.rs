@@ -5,7 +5,7 @@
 //! then the system's own checks of its quick study: growth at the highest mode, the truth and
 //! the coarse solver bounded), so a refused equation is a message before anything trains.
 
-use unroll_core::study::contract::config::Preset;
+use unroll_core::system::config::Preset;
 use unroll_core::system::System;
 use unroll_core::types::{Equation, Term};
 

@@ -5,7 +5,7 @@
 //! state; reading never panics and words what is wrong. The families and the parameter are the
 //! system's ([`Playground`]).
 
-use unroll_core::study::contract::playground::Playground;
+use unroll_core::system::playground::Playground;
 
 /// URL key of the state.
 pub const STATE_KEY: &str = "ic";

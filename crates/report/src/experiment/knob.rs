@@ -8,7 +8,7 @@ use std::fmt;
 
 pub use super::value::Value;
 use super::Experiment;
-use unroll_core::study::contract::config::Preset;
+use unroll_core::system::config::Preset;
 use unroll_core::system::System;
 use unroll_core::train::{Mode, TrainConfig};
 use unroll_core::types::SolverSetup;

@@ -6,7 +6,7 @@
 use super::knob::Knob;
 use unroll_core::metrics::ERROR_HORIZON;
 use unroll_core::nets::{CHANNELS_RANGE, DEPTH_RANGE};
-use unroll_core::study::contract::config::{MAX_ROLLOUT, MAX_TRAININGS};
+use unroll_core::system::config::{MAX_ROLLOUT, MAX_TRAININGS};
 use unroll_core::train::config::MAX_UNROLL;
 
 /// Where an experiment runs.

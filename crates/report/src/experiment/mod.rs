@@ -45,7 +45,7 @@ pub use problem::Problem;
 pub use validate::FieldError;
 
 use unroll_core::nets::{Architecture, NetConfig};
-use unroll_core::study::contract::config::{NetSize, Preset, StudyConfig};
+use unroll_core::system::config::{NetSize, Preset, StudyConfig};
 use unroll_core::system::System;
 use unroll_core::train::{Modality, Mode};
 use unroll_core::types::SolverSetup;

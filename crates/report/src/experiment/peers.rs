@@ -48,7 +48,7 @@ impl Experiment {
 mod tests {
     use super::*;
     use unroll_core::nets::Architecture;
-    use unroll_core::study::contract::config::Preset;
+    use unroll_core::system::config::Preset;
     use unroll_core::system::System;
     use unroll_core::train::Mode;
 

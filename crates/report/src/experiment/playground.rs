@@ -5,9 +5,9 @@
 
 use super::initial_state::InitialState;
 use unroll_core::metrics::relative_error_per_frame;
-use unroll_core::study::contract::playground::Playground;
 use unroll_core::study::data::results::{StudyResults, VariantId};
 use unroll_core::study::rollout::inference::RolloutRequest;
+use unroll_core::system::playground::Playground;
 use unroll_core::system::SystemDescription;
 use unroll_core::types::packed::Packed;
 

@@ -6,7 +6,7 @@ use super::knob::{Kind, Knob, Value};
 use super::limits::{range_text, Target};
 use unroll_core::names::UnknownName;
 use unroll_core::nets::Architecture;
-use unroll_core::study::contract::config::Preset;
+use unroll_core::system::config::Preset;
 use unroll_core::system::System;
 use unroll_core::train::{Modality, Mode};
 use unroll_core::types::SolverSetup;

@@ -6,7 +6,7 @@
 use super::knob::{Knob, Value};
 use super::limits::Target;
 use super::{Experiment, KNOBS};
-use unroll_core::study::contract::config::Preset;
+use unroll_core::system::config::Preset;
 use unroll_core::system::System;
 
 /// The URL key of the preset (not a knob: it sets the knobs' defaults).

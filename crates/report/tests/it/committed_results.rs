@@ -10,11 +10,11 @@
 use std::path::{Path, PathBuf};
 
 use unroll_core::study::cells::plan::StudyPlan;
-use unroll_core::study::contract::config::config_hash;
+use unroll_core::study::data::results::StudyResults;
+use unroll_core::system::config::config_hash;
 use unroll_core::system::System;
 use unroll_report::committed::{check_run, CommittedIndex};
 use unroll_report::doc_tables::{documents, fill_blocks, LoadedRun};
-use unroll_report::results::StudyResults;
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))

@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 
-use unroll_core::study::contract::config::Preset;
+use unroll_core::system::config::Preset;
 use unroll_core::system::System;
 use unroll_core::types::{Equation, Integrator, Term};
 use unroll_report::experiment::Experiment;

@@ -10,9 +10,9 @@
 use std::time::Instant;
 
 use unroll_core::backend;
-use unroll_core::study::contract::config::Preset;
 use unroll_core::study::data::prepared::Prepared;
 use unroll_core::study::run::runner::Study;
+use unroll_core::system::config::Preset;
 use unroll_core::system::System;
 use unroll_report::experiment::{Experiment, Target};
 

@@ -8,13 +8,14 @@
 use plotters::prelude::*;
 use proptest::prelude::*;
 
+use unroll_core::study::data::results::StudyResults;
 use unroll_core::system::System;
 use unroll_core::train::{Modality, Mode};
 use unroll_report::charts::{self, ChartKind};
 use unroll_report::experiment::arbitrary::experiment;
 use unroll_report::experiment::query::OTHER_KEYS;
 use unroll_report::experiment::{Experiment, Knob, Target};
-use unroll_report::results::{ResultsText, StudyResults};
+use unroll_report::results_text::ResultsText;
 
 const FIXTURE: &str = include_str!("../../../../tests/e2e/fixtures/cli-results.json");
 

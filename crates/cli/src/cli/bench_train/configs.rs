@@ -3,7 +3,7 @@
 
 use super::super::CliError;
 use unroll_core::nets::{Architecture, NetConfig};
-use unroll_core::study::contract::config::Preset;
+use unroll_core::system::config::Preset;
 use unroll_core::system::PhysicalSystem;
 use unroll_core::train::config::TrainDataConfig;
 use unroll_core::train::{Modality, Mode, TrainConfig};

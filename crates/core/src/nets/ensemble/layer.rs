@@ -1,7 +1,7 @@
 //! The layers of the residual frames with a member axis: `K` periodic convolutions
 //! ([`EnsembleConv`], weights `[K, C_out, C_in, 3]`) or ring-graph edge convolutions
 //! ([`EnsembleEdge`], weights `[K, 2·C_in + 1, C_out]`), each one batched matmul for all
-//! members on `[K, C, N, B]`, and [`MemberLayer`], how a member's layer stacks into them.
+//! members on `[K, C, N, B]`, and `MemberLayer`, how a member's layer stacks into them.
 
 use burn::module::{Module, Param};
 use burn::tensor::Tensor;

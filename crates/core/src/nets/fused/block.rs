@@ -1,6 +1,6 @@
 //! ResNet1D's residual block `y = LeakyReLU(x + W₂·taps(LeakyReLU(W₁·taps(x) + b₁)) + b₂)` as
 //! one op of burn's backend extension ([`FusedBlockOps`]), in the grid layout `[C, N, B]`
-//! ([`super::grid`]): on the CPU backend (burn-flex) a hand-written forward (the periodic taps
+//! ([`crate::nets::grid`]): on the CPU backend (burn-flex) a hand-written forward (the periodic taps
 //! gathered by hand, two gemms, bias, activation and skip in place) and backward (four gemms
 //! with transposed views, the taps' adjoints, bias sums and activation masks by hand), one
 //! autodiff node per block. Everywhere else (wgpu, WebGPU, f64) [`residual_block`] runs the

@@ -1,7 +1,7 @@
 //! The 2-D ResNet's residual block `y = LeakyReLU(S·x + b_s + W₂·taps(LeakyReLU(W₁·taps(x) +
 //! b₁)) + b₂)` (3×3 periodic convolutions `W₁: C_in → C_out`, `W₂: C_out → C_out`, the 1×1 skip
 //! `S: C_in → C_out`) as one op of burn's backend extension ([`FusedBlock2dOps`]), in the grid
-//! layout `[C, H, W, B]` ([`super::grid2d`]). On the CPU backend (burn-flex, f32) a
+//! layout `[C, H, W, B]` ([`crate::nets::grid2d`]). On the CPU backend (burn-flex, f32) a
 //! hand-written forward and backward, one autodiff node per block.
 //!
 //! The skip is folded into the second convolution's gemm along its inner dimension: the

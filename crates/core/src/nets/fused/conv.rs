@@ -1,6 +1,6 @@
 //! One periodic 3-tap convolution with its bias and, optionally, LeakyReLU — `y = σ(W·taps(x) +
 //! b)` with the taps `dilation` points apart — as one op of burn's backend extension
-//! ([`FusedConvOps`]), in the grid layout `[C, N, B]` ([`super::grid`]): on the CPU backend
+//! ([`FusedConvOps`]), in the grid layout `[C, N, B]` ([`crate::nets::grid`]): on the CPU backend
 //! (burn-flex) a hand-written forward (taps gathered by hand, one gemm, bias and activation in
 //! place) and backward (activation mask, bias sums, two gemms, the taps' adjoint), one autodiff
 //! node per convolution. The dilated ResNet's blocks and the U-Net are made of these.

@@ -1,6 +1,6 @@
 //! One 3×3 periodic convolution with its bias, `y = W·taps(x) + b` — the 2-D ResNet's output
 //! convolution — as one op of burn's backend extension ([`FusedConv2dOps`]), in the grid layout
-//! `[C, H, W, B]` ([`super::grid2d`]): on the CPU backend (burn-flex, f32) a hand-written
+//! `[C, H, W, B]` ([`crate::nets::grid2d`]): on the CPU backend (burn-flex, f32) a hand-written
 //! forward (taps gathered by hand, one gemm `[C_out, 9·C_in] × [9·C_in, H·W·B]`, the bias in
 //! place) and backward (the bias sums, two gemms with transposed views, the taps' adjoint), one
 //! autodiff node. Elsewhere the network runs its composite code (`PeriodicConv2d::forward`).

@@ -24,7 +24,7 @@ pub struct PeriodicConv1d {
 }
 
 impl PeriodicConv1d {
-    /// `[C_in, N, B] → [C_out, N, B]` in the grid layout ([`super::grid`]): the three taps of
+    /// `[C_in, N, B] → [C_out, N, B]` in the grid layout ([`crate::nets::grid`]): the three taps of
     /// the periodic stencil gathered as `[3·C_in, N·B]` (row `3c + t`) and one matmul with the
     /// weight viewed as `[C_out, 3·C_in]`, plus the bias. The same function as `conv1d` on the
     /// circularly padded input (batch-first), as one gemm (see the book, docs/src/training-speed.md).

@@ -24,7 +24,7 @@ pub struct EdgeConv {
 
 impl EdgeConv {
     /// [`EdgeConv::forward`] in plain burn ops, its messages LeakyReLU'd with `slope` where
-    /// given (what [`edge_conv`] runs where the fused op does not apply).
+    /// given (what [`edge_conv`](crate::nets::fused::edge::edge_conv) runs where the fused op does not apply).
     pub fn forward_composite(&self, x: Tensor<3>, slope: Option<f64>) -> Tensor<3> {
         let [channels_in, n, batch] = x.dims();
         let (device, dtype) = (x.device(), x.dtype());

@@ -54,7 +54,7 @@ mod tests {
     use super::*;
     use crate::backend;
     use crate::study::cells::batch::run_cell;
-    use crate::study::contract::config::tiny_config;
+    use crate::system::config::tiny_config;
     use crate::system::System;
     use crate::train::Modality;
 

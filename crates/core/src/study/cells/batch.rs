@@ -15,10 +15,10 @@ use serde::{Deserialize, Serialize};
 
 use super::cell::{CellCheckpoint, CellError, CellResult, CHECKPOINT_SCHEMA};
 use super::plan::StudyPlan;
-use crate::study::contract::physics::Systems;
 use crate::study::data::prepared::Prepared;
 use crate::study::run::driver::{Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK};
 use crate::study::run::runner::Study;
+use crate::system::physics::Systems;
 
 /// Where a batch's data and baseline come from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -12,7 +12,7 @@ use crate::study::data::aggregate::SeedOutcome;
 use crate::study::data::checkpoint::TrainingCheckpoint;
 use crate::study::data::results::SampleTest;
 use crate::study::run::driver::TrainingFinished;
-use crate::study::run::stage::StudyError;
+use crate::study::run::error::StudyError;
 use crate::types::TestMetrics;
 
 /// The schema tag of a cell result.

@@ -6,10 +6,10 @@
 use burn::tensor::Device;
 
 use crate::nets::NetConfig;
-use crate::study::contract::config::{Preset, StudyConfig};
-use crate::study::contract::description::SystemDescription;
-use crate::study::contract::physics::PhysicalSystem;
-use crate::study::run::stage::StudyError;
+use crate::study::run::error::StudyError;
+use crate::system::config::{Preset, StudyConfig};
+use crate::system::description::SystemDescription;
+use crate::system::physics::PhysicalSystem;
 use crate::train::ensemble::ensemble_refusal;
 use crate::train::flops::{flops_per_iteration, training_flops};
 use crate::train::run::LossLog;

@@ -5,9 +5,9 @@
 
 use super::cell::{CellFailure, CellResult, CELL_SCHEMA};
 use super::plan::StudyPlan;
-use crate::study::contract::description::SystemDescription;
 use crate::study::data::aggregate::{baseline_metrics, study_results, variant_result, SeedOutcome};
 use crate::study::data::results::{MissingCell, SampleTest, StudyResults};
+use crate::system::description::SystemDescription;
 use crate::types::TestMetrics;
 
 /// What the output directory holds for one cell.
@@ -273,8 +273,8 @@ mod tests {
     use crate::backend;
     use crate::ks::system::Ks;
     use crate::study::cells::batch::run_cell;
-    use crate::study::contract::config::{tiny_config, StudyConfig};
     use crate::study::run::driver::{Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK};
+    use crate::system::config::{tiny_config, StudyConfig};
     use crate::train::Modality;
 
     /// Two modalities × two seeds of the tiny study.

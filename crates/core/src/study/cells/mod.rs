@@ -4,7 +4,7 @@
 //! [`batch::CellBatch`] running some cells in one place through the run's `Driver`, and the
 //! [`merge`] of the cells back into exactly the one-process study's results; a cell another
 //! plan already ran is [`adopt`]ed. Imports the rooms
-//! above it ([`super::contract`], [`super::data`], [`super::run`]).
+//! above it ([`crate::system`], [`super::data`], [`super::run`]).
 
 pub mod adopt;
 pub mod batch;

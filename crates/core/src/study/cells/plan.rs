@@ -8,9 +8,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::cost::cost;
-use crate::study::contract::config::{config_hash, StudyConfig};
-use crate::study::contract::description::{Descriptions, SystemDescription};
-use crate::study::run::stage::StudyError;
+use crate::study::run::error::StudyError;
+use crate::system::config::{config_hash, StudyConfig};
+use crate::system::description::{Descriptions, SystemDescription};
 use crate::train::ensemble::shares_model;
 use crate::train::{TrainConfig, TrainError};
 use crate::types::System;
@@ -253,7 +253,7 @@ fn cells(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::contract::config::Preset;
+    use crate::system::config::Preset;
 
     /// Cells train together only where the registry gives their architecture an ensemble
     /// form: a variant's seeds do, the same cells of an architecture without one do not.

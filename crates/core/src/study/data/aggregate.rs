@@ -10,7 +10,7 @@ use super::results::{
     VariantResult, VorticityStats, RESULTS_SCHEMA,
 };
 use crate::metrics::Stability;
-use crate::study::contract::config::StudyConfig;
+use crate::system::config::StudyConfig;
 use crate::train::TrainConfig;
 use crate::types::packed::Packed;
 use crate::types::{TestMetrics, VorticityMetrics};

@@ -4,7 +4,7 @@
 //! network-size fits read off the results ([`convergence`]), the results re-scored at another
 //! error horizon ([`horizon`]), the data and baseline made once
 //! and shipped to other workers ([`prepared`], its floats [`packed`] as bytes), and a running
-//! training's checkpoint ([`checkpoint`]). Imports only the [`super::contract`].
+//! training's checkpoint ([`checkpoint`]). Imports only the [`crate::system`].
 
 pub mod aggregate;
 pub mod checkpoint;

@@ -14,7 +14,7 @@ use crate::types::{TestMetrics, TestSize};
 /// The data and baseline of one study.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Prepared {
-    /// [`config_hash`](crate::study::contract::config::config_hash) of the study they
+    /// [`config_hash`](crate::system::config::config_hash) of the study they
     /// were made for.
     pub config_hash: String,
     /// The training trajectories, in the study's order.

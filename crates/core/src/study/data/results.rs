@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::metrics::mean_std;
-use crate::study::contract::config::{Preset, StudyConfig};
+use crate::system::config::{Preset, StudyConfig};
 pub use crate::train::variant::VariantId;
 use crate::train::{Modality, Mode};
 use crate::types::nullable;

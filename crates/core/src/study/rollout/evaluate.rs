@@ -1,7 +1,7 @@
 //! Evaluation rollouts of a trained model on any system's test set: the hybrid model stepped
 //! from each test's frame 0 in chunks, one readback per chunk; a study steps every test of
 //! every size as one batch ([`rollout_chunk_groups`]). The truths, the baseline and the
-//! metrics are the system's ([`crate::study::contract::physics::PhysicalSystem`]).
+//! metrics are the system's ([`crate::system::physics::PhysicalSystem`]).
 
 use burn::tensor::{Device, Tensor, TensorData};
 

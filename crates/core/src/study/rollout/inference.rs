@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::evaluate::rollout;
 use crate::nets::export::{load_flat_weights, load_weights};
 use crate::nets::NetConfig;
-use crate::study::contract::physics::PhysicalSystem;
+use crate::system::physics::PhysicalSystem;
 use crate::train::variant::VariantId;
 use crate::types::packed::Packed;
 use crate::types::{SolverSetup, System};

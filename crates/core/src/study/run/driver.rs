@@ -10,14 +10,14 @@ use std::rc::Rc;
 use burn::tensor::Device;
 use serde::{Deserialize, Serialize};
 
+use super::error::StudyError;
 use super::runner::Study;
-use super::stage::StudyError;
-use crate::study::contract::config::StudyConfig;
-use crate::study::contract::physics::Systems;
 use crate::study::data::aggregate::SeedOutcome;
 use crate::study::data::prepared::Prepared;
 use crate::study::data::progress::{eta_secs, Phase, StudyProgress};
 use crate::study::data::results::{StudyResults, VariantId, VariantResult};
+use crate::system::config::StudyConfig;
+use crate::system::physics::Systems;
 use crate::train::{Modality, Mode};
 
 /// What a running study reports, in order.
@@ -342,7 +342,7 @@ pub fn series_name(config: &StudyConfig, id: &VariantId, seed: u64) -> String {
 mod tests {
     use super::*;
     use crate::backend;
-    use crate::study::contract::config::tiny_config;
+    use crate::system::config::tiny_config;
 
     #[test]
     fn a_tiny_study_reports_progress_losses_variants_and_results() {

@@ -10,13 +10,14 @@
 //!
 //! Native only: the weights are read synchronously.
 
+use super::error::StudyError;
 use super::runner::{Study, DATA_WORK};
-use super::stage::{Job, JobTrainer, Stage, StudyError, Together};
-use crate::study::contract::config::config_hash;
+use super::stage::{Job, JobTrainer, Stage, Together};
 use crate::study::data::aggregate::baseline_metrics;
 use crate::study::data::checkpoint::{MemberCheckpoint, TrainingCheckpoint};
 use crate::study::data::packed::Packed;
 use crate::study::data::prepared::{Prepared, PreparedTests, PreparedTrajectory};
+use crate::system::config::config_hash;
 use crate::types::Trajectory;
 
 fn checkpoint_error(why: impl Into<String>) -> StudyError {
@@ -227,7 +228,7 @@ impl Study {
 mod tests {
     use super::*;
     use crate::backend;
-    use crate::study::contract::config::tiny_config;
+    use crate::system::config::tiny_config;
 
     fn finished(mut study: Study) -> Study {
         let mut guard = 0;

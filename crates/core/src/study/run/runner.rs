@@ -9,13 +9,14 @@
 
 use burn::tensor::Device;
 
-use super::stage::{Job, JobTrainer, Stage, StudyError};
-use crate::study::contract::config::StudyConfig;
-use crate::study::contract::physics::{PhysicalSystem, Systems};
+use super::error::StudyError;
+use super::stage::{Job, JobTrainer, Stage};
 use crate::study::data::aggregate::{self, study_results, SeedOutcome};
 use crate::study::data::checkpoint::TrainingCheckpoint;
 use crate::study::data::progress::{Phase, StudyProgress};
 use crate::study::data::results::{Metrics, SampleTest, StudyResults, VariantResult};
+use crate::system::config::StudyConfig;
+use crate::system::physics::{PhysicalSystem, Systems};
 use crate::train::run::LossLog;
 use crate::train::{TrainConfig, Trainer};
 use crate::types::{TestMetrics, TestSize, Trajectory};

@@ -3,7 +3,7 @@
 use super::*;
 use crate::backend;
 use crate::ks::config::DEFAULT_RESOLUTION;
-use crate::study::contract::config::{tiny_config, NetSize, Preset};
+use crate::system::config::{tiny_config, NetSize, Preset};
 use crate::train::Modality;
 
 /// A tiny end-to-end study: 2 sizes, 1 seed, few iterations; every field is produced and the

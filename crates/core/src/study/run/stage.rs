@@ -1,59 +1,15 @@
-//! Where a [`super::runner::Study`] is: one [`Stage`] per kind of work, and the [`StudyError`] of a
-//! study that cannot go on. The transitions live in [`super::runner`], one small function each.
+//! Where a [`super::runner::Study`] is: one [`Stage`] per kind of work. The transitions live in
+//! [`super::runner`], one small function each.
 
 use burn::module::Module;
 use burn::tensor::Tensor;
 
-use crate::nets::{Net, NetError};
+use crate::nets::Net;
 use crate::study::data::results::SpaceTime;
 use crate::train::run::LossLog;
 use crate::train::step::Stepper;
 use crate::train::{EnsembleTrainer, MemberLogs, TrainConfig, TrainError, Trainer};
 use crate::types::TestMetrics;
-
-/// Why a study was refused or stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum StudyError {
-    /// A configuration, solver, network or readback failure in the numerics.
-    #[error(transparent)]
-    Train(#[from] TrainError),
-    /// Packing the trained weights failed.
-    #[error(transparent)]
-    Net(#[from] NetError),
-    /// `advance` was called after an earlier call failed.
-    #[error("the study stopped after an error and cannot continue")]
-    Failed,
-    /// `advance` was called after the last job finished.
-    #[error("the study is finished: there is no work left")]
-    Finished,
-    /// A test index outside the test set (a broken invariant of the runner).
-    #[error("no test {test} in test size {size}")]
-    NoSuchTest {
-        /// The test size.
-        size: usize,
-        /// The test within it.
-        test: usize,
-    },
-    /// A job index outside the study (a cell of another plan).
-    #[error("no training {index}: the study has {jobs}")]
-    NoSuchJob {
-        /// The requested index.
-        index: usize,
-        /// Trainings in the study.
-        jobs: usize,
-    },
-    /// A checkpoint of a training this study does not run.
-    #[error("the checkpoint is of variant {variant} seed {seed}, which this study does not train")]
-    NoSuchTraining {
-        /// The checkpoint's variant index.
-        variant: usize,
-        /// The checkpoint's seed.
-        seed: u64,
-    },
-    /// A timing clock did not advance.
-    #[error("the clock did not advance ({0} s)")]
-    Clock(f64),
-}
 
 /// The stages of a study, in order. Data first (training trajectories, test ground truth, the
 /// baseline on every test), then per job (variant × seed): training, evaluation, finishing.
@@ -115,7 +71,7 @@ pub enum JobTrainer {
 }
 
 /// Jobs `first..first + K` training as one ensemble (the stage
-/// [`super::together`] runs).
+/// [`super::ensemble_stage`] runs).
 pub struct Together {
     /// The first member's job index.
     pub first: usize,

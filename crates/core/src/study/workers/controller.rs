@@ -9,10 +9,10 @@
 use super::pool::{partition, Assembly, Fault, FromWorker, ToWorker};
 use crate::study::cells::batch::DataSource;
 use crate::study::cells::plan::StudyPlan;
-use crate::study::contract::description::Descriptions;
 use crate::study::data::progress::eta_secs;
 use crate::study::data::results::StudyResults;
 use crate::study::run::driver::{Losses, RunEvent};
+use crate::system::description::Descriptions;
 
 /// What the controller is told.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use super::*;
 use crate::backend;
 use crate::study::cells::batch::CellBatch;
-use crate::study::contract::config::tiny_config;
+use crate::system::config::tiny_config;
 use crate::train::Modality;
 
 /// Two modalities × two seeds: four trainings over two workers.

@@ -2,7 +2,7 @@
 //! page and a worker, how cells are shared out and the [`pool::Assembly`] of what the workers
 //! report ([`pool`]); the pure state machine that decides what happens when
 //! ([`controller::PoolController`]); and which device trains, chosen by measurement
-//! ([`device_choice`]). The page (`ui::pool_run`) and the worker (`platform::worker`) only
+//! ([`device_choice`]). The page (`ui::pool_run`) and the worker (`unroll_browser::worker`) only
 //! carry out its actions. The top room: it may import every other.
 
 pub mod controller;

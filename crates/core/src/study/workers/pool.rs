@@ -12,11 +12,11 @@ use crate::study::cells::batch::DataSource;
 use crate::study::cells::cell::CellResult;
 use crate::study::cells::merge::{merge_shared, CellState, MergeError};
 use crate::study::cells::plan::{CellSpec, StudyPlan};
-use crate::study::contract::description::{Descriptions, SystemDescription};
 use crate::study::data::prepared::Prepared;
 use crate::study::data::results::{SampleTest, StudyResults, VariantResult};
 use crate::study::rollout::inference::{RolloutReply, RolloutRequest};
 use crate::study::run::driver::{RunEvent, TrainingFinished};
+use crate::system::description::{Descriptions, SystemDescription};
 use crate::types::TestMetrics;
 
 /// Most workers a pool starts.
@@ -316,7 +316,7 @@ mod tests {
     use super::*;
     use crate::backend;
     use crate::study::cells::batch::CellBatch;
-    use crate::study::contract::config::{tiny_config, Preset};
+    use crate::system::config::{tiny_config, Preset};
     use crate::train::Modality;
 
     #[test]

@@ -4,8 +4,9 @@
 //! the ensemble is done each member becomes an ordinary trained [`Job`] ([`JobTrainer::Member`]),
 //! evaluated and recorded in job order as if it had trained alone.
 
+use super::error::StudyError;
 use super::runner::{JobSpec, Step, Study};
-use super::stage::{Job, JobTrainer, Stage, StudyError, Together, TrainedMember};
+use super::stage::{Job, JobTrainer, Stage, Together, TrainedMember};
 use crate::study::data::progress::{MemberLosses, Phase};
 use crate::train::ensemble::{ensemble_refusal, shares_model};
 use crate::train::{MemberLogs, TrainConfig};

@@ -1,15 +1,14 @@
-//! The results file `unroll-lab/results@1`. Defined next to the study that writes it
-//! ([`unroll_core::study::data`]) so that `numerics` never imports `report`; re-exported
-//! here, where the other file schemas live, with its views as text ([`ResultsText`]: the paper's
-//! table and the CSV).
+//! The results file (`unroll-lab/results@1`, defined by the study that writes it:
+//! [`unroll_core::study::data::results`]) as text for people ([`ResultsText`]): the paper's
+//! table and the CSV.
 
 use super::columns::{measure_columns, MeasureColumn, KOCHKOV_NOTE};
 use super::csv::results_csv;
 use super::orderings::summary_of;
 use super::ratio_to_one::{ratios_to_one, relative_cell};
 use super::vorticity_orderings::{vorticity_orderings, vorticity_summary};
-pub use crate::system_words::SystemWords;
-pub use unroll_core::study::data::results::*;
+use crate::system_words::SystemWords;
+use unroll_core::study::data::results::*;
 
 /// The results as text for people: the paper's table and a flat CSV view.
 pub trait ResultsText {
@@ -153,7 +152,7 @@ pub fn error_cell(m: &Metrics, plus_minus: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use unroll_core::study::contract::config::Preset;
+    use unroll_core::system::config::Preset;
     use unroll_core::system::System;
 
     /// Old files import unchanged; written back, everything but the config is the file's, and

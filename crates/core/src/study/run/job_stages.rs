@@ -2,8 +2,9 @@
 //! the test set piece by piece (every test of every size as one rollout batch), and recording
 //! it (weights, per-seed outcome, the variant's result once all its seeds are in).
 
+use super::error::StudyError;
 use super::runner::{Step, Study, EVAL_STEPS_PER_ITERATION, EVAL_WORK, SAMPLE_TEST};
-use super::stage::{Evaluation, Job, Stage, StudyError, TestRollout};
+use super::stage::{Evaluation, Job, Stage, TestRollout};
 use crate::nets::export::{flat_weights, weights_bytes};
 use crate::nets::Net;
 use crate::study::data::aggregate::{downsample, variant_result, SeedOutcome};
