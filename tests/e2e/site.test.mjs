@@ -50,6 +50,19 @@ test("the book's link opens the book", async () => {
   await page.close();
 });
 
+test("the book's architecture chapter links the core's API docs", async () => {
+  const { page, problems } = await watched();
+  await page.goto(`${base}book/architecture.html`);
+  const link = page.locator("a[href='../api/unroll_core/index.html']");
+  await Promise.all([page.waitForURL(/\/api\/unroll_core\/index\.html$/), link.click()]);
+  assert.ok(page.url().startsWith(`${base}api/`), page.url());
+  assert.match(await page.textContent("h1"), /unroll_core/);
+  // Its module list reaches the study's data path.
+  assert.ok(await page.locator("a[href='study/index.html']").count() > 0, "a link to the study module");
+  assert.deepEqual(problems.filter((p) => !/favicon/.test(p)), []);
+  await page.close();
+});
+
 test("an app whose module cannot load says so within seconds", async () => {
   const page = await browser.newPage();
   await page.route(/unroll-lab-web-[0-9a-f]+\.js$/, (route) => route.fulfill({ status: 404, body: "not found" }));
