@@ -1,11 +1,11 @@
-//! The two rules of the house no crate boundary can hold (the others are the crates' manifests:
-//! only `unroll-browser` depends on the web crates, the core on no UI, report or chart crate):
-//! - a system is named only in its own folder of the core and in the registry (`registry.rs`): the
-//!   rest reaches the physics through `PhysicalSystem`, found by the registry. Every crate's
-//!   non-test code is read, comments and string literals aside (Rust's privacy cannot say "this
-//!   module, but only from these folders");
-//! - the files and folders inside any one folder import each other without a cycle (rustc allows
-//!   cycles inside a crate).
+//! The two rules of the house no crate boundary can hold (the manifests hold the others: only
+//! `unroll-browser` depends on the web crates, the core on no UI, report or chart crate):
+//! - a system is named only in its own folder of the core and in the registry (`registry.rs`):
+//!   the rest reaches the physics through `PhysicalSystem`. Rust's privacy cannot say "this
+//!   module, but only from these folders", so every crate's product code is read (comments and
+//!   string literals aside);
+//! - no two entries (files, subfolders) of any folder import each other, directly or around a
+//!   cycle: rustc allows such tangles inside a crate.
 
 use std::path::{Path, PathBuf};
 
@@ -15,60 +15,63 @@ fn root() -> PathBuf {
     root.canonicalize().expect("the repository")
 }
 
-/// Every Rust file under `dir`.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(rust_files(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-    out
+/// The entries of `dir`: its subfolders and Rust files.
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    let listed = std::fs::read_dir(dir).into_iter().flatten().flatten();
+    let paths = listed.map(|e| e.path());
+    paths
+        .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "rs"))
+        .collect()
 }
 
-/// The product code of every crate: `(file, code)` without test modules, test files, comments
-/// and string literals.
-fn product_code() -> Vec<(PathBuf, String)> {
-    let mut dirs = vec![root().join("src")];
-    for entry in std::fs::read_dir(root().join("crates"))
-        .expect("crates")
-        .flatten()
-    {
-        dirs.push(entry.path().join("src"));
-    }
-    let files = dirs.iter().flat_map(|dir| rust_files(dir));
-    let tests = |p: &Path| {
-        p.file_stem().is_some_and(|s| {
-            s == "tests" || s.to_string_lossy().ends_with("_tests") || s == "fixture"
-        })
-    };
-    files
-        .filter(|p| !tests(p))
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).expect("readable");
-            let code = text.split("#[cfg(test)]").next().unwrap_or("");
-            let code: Vec<&str> = code
-                .lines()
-                .filter(|l| !l.trim_start().starts_with("//"))
-                .collect();
-            let code = code.join("\n");
-            let mut parts = code.split('"');
-            let mut kept = String::new();
-            while let Some(outside) = parts.next() {
-                kept.push_str(outside);
-                // A literal's text, escaped quotes included, is dropped.
-                while parts
-                    .next()
-                    .is_some_and(|inside| inside.ends_with('\\') && !inside.ends_with("\\\\"))
-                {
-                }
-            }
-            (p, kept)
-        })
+/// `(crate root, folder)` for every folder of `dir`'s tree, `dir` included.
+fn folders_of(crate_root: &Path, dir: &Path) -> Vec<(PathBuf, PathBuf)> {
+    let below = entries(dir).into_iter().filter(|p| p.is_dir());
+    let nested = below.flat_map(|sub| folders_of(crate_root, &sub));
+    std::iter::once((crate_root.to_path_buf(), dir.to_path_buf()))
+        .chain(nested)
         .collect()
+}
+
+/// Every folder of every crate's `src/`, with its crate's `src/`.
+fn folders() -> Vec<(PathBuf, PathBuf)> {
+    let crates = entries(&root().join("crates"))
+        .into_iter()
+        .map(|c| c.join("src"));
+    let roots: Vec<PathBuf> = std::iter::once(root().join("src")).chain(crates).collect();
+    roots.iter().flat_map(|r| folders_of(r, r)).collect()
+}
+
+/// The product code of every crate, `(file, code)`: no test module or test file, no comment, no
+/// string literal.
+fn product_code() -> Vec<(PathBuf, String)> {
+    let files = folders()
+        .into_iter()
+        .flat_map(|(_, folder)| entries(&folder));
+    let files = files.filter(|p| p.is_file()).filter(|p| {
+        let stem = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        stem != "tests" && stem != "fixture" && !stem.ends_with("_tests")
+    });
+    let read = |p: PathBuf| {
+        let text = std::fs::read_to_string(&p).expect("readable");
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let lines = code.lines().filter(|l| !l.trim_start().starts_with("//"));
+        let code = lines.collect::<Vec<_>>().join("\n");
+        // Every other piece between quotes is a literal's text (an escaped quote continues it).
+        let (mut kept, mut parts) = (String::new(), code.split('"'));
+        while let Some(outside) = parts.next() {
+            kept.push_str(outside);
+            while parts
+                .next()
+                .is_some_and(|s| s.ends_with('\\') && !s.ends_with("\\\\"))
+            {}
+        }
+        (p, kept)
+    };
+    files.map(read).collect()
 }
 
 /// The identifiers of `code`.
@@ -81,22 +84,19 @@ fn identifiers(code: &str) -> impl Iterator<Item = &str> {
 fn only_a_systems_folder_and_the_registry_name_a_system() {
     let core = root().join("crates/core/src");
     let registry = std::fs::read_to_string(core.join("registry.rs")).expect("registry");
-    // The systems: the registry's `System::X =>` arms; their folders: the core modules it imports.
-    let variants: Vec<&str> = registry
-        .split("System::")
-        .skip(1)
-        .filter_map(|rest| {
-            let name = identifiers(rest)
-                .next()
-                .filter(|n| n.starts_with(char::is_uppercase))?;
-            let after = rest[name.len()..].trim_start();
-            (after.starts_with("=>") || after.starts_with('(')).then_some(name)
-        })
-        .collect();
-    let folders: Vec<&str> = registry
+    // The systems: the registry's `System::X =>` arms; their folders: the modules it names.
+    fn arm(rest: &str) -> Option<&str> {
+        let name = identifiers(rest).next()?;
+        let after = rest[name.len()..].trim_start();
+        let arm = after.starts_with("=>") || after.starts_with('(');
+        (arm && name.starts_with(char::is_uppercase)).then_some(name)
+    }
+    let variants: Vec<&str> = registry.split("System::").skip(1).filter_map(arm).collect();
+    let named = registry
         .split("crate::")
         .skip(1)
-        .filter_map(|r| identifiers(r).next())
+        .filter_map(|r| identifiers(r).next());
+    let folders: Vec<&str> = named
         .filter(|m| core.join(m).is_dir() && !["study", "types", "system"].contains(m))
         .collect();
     assert!(
@@ -108,27 +108,21 @@ fn only_a_systems_folder_and_the_registry_name_a_system() {
         *p == core.join("registry.rs") || folders.iter().any(|f| p.starts_with(core.join(f)))
     };
     // A system's own names: the types its folder alone defines that hold a variant (`KsError`).
-    let defined = |home_side: bool| -> Vec<&str> {
-        let texts = code.iter().filter(|(p, _)| home(p) == home_side);
-        let lines = texts.flat_map(|(_, text)| text.lines());
-        let words = lines.map(|line| identifiers(line).collect::<Vec<_>>());
-        let kind = |w: &[&str], i: usize| {
-            w.get(i)
-                .is_some_and(|k| ["struct", "enum", "trait", "type"].contains(k))
-        };
+    let defined = |at_home: bool| -> Vec<&str> {
+        let lines = code
+            .iter()
+            .filter(|(p, _)| home(p) == at_home)
+            .flat_map(|(_, t)| t.lines());
+        let words = lines.map(|l| identifiers(l).take(3).collect::<Vec<_>>());
+        let kinds = ["struct", "enum", "trait", "type"];
         words
-            .filter_map(|w| {
-                (w.first() == Some(&"pub") && kind(&w, 1))
-                    .then(|| w.get(2).copied())
-                    .flatten()
-            })
+            .filter(|w| w.len() == 3 && w[0] == "pub" && kinds.contains(&w[1]))
+            .map(|w| w[2])
             .collect()
     };
     let elsewhere = defined(false);
-    let mut names: Vec<&str> = defined(true)
-        .into_iter()
-        .filter(|n| variants.iter().any(|v| n.contains(v)) && !elsewhere.contains(n))
-        .collect();
+    let mut names = defined(true);
+    names.retain(|n| variants.iter().any(|v| n.contains(v)) && !elsewhere.contains(n));
     names.extend(&variants);
     assert!(
         names.contains(&"KsError") && names.contains(&"CustomSystem"),
@@ -137,148 +131,114 @@ fn only_a_systems_folder_and_the_registry_name_a_system() {
     // The enum's own definition names every system, the crate root declares their modules.
     let exempt = [core.join("types/system.rs"), core.join("lib.rs")];
     for (path, text) in code.iter().filter(|(p, _)| !home(p) && !exempt.contains(p)) {
-        for folder in &folders {
-            let named =
-                text.contains(&format!("::{folder}::")) || text.contains(&format!("mod {folder};"));
-            assert!(
-                !named,
-                "{} names the module {folder}: reach it through PhysicalSystem",
-                path.display()
-            );
-        }
-        if let Some(name) = identifiers(text).find(|w| names.contains(w)) {
-            panic!(
-                "{} names the system identifier {name} (reach the system through the registry)",
-                path.display()
-            );
-        }
+        let module = folders
+            .iter()
+            .find(|f| text.contains(&format!("::{f}::")) || text.contains(&format!("mod {f};")));
+        assert!(
+            module.is_none(),
+            "{} names the module {module:?}: reach it through PhysicalSystem",
+            path.display()
+        );
+        let name = identifiers(text).find(|w| names.contains(w));
+        assert!(
+            name.is_none(),
+            "{} names the system identifier {name:?} (reach it through the registry)",
+            path.display()
+        );
     }
 }
 
 /// The first segment of each path a `use` tail names: `a::X` → `a`; `{a::X, b}` → `a`, `b`.
 fn first_segments(tail: &str) -> Vec<&str> {
-    let Some(group) = tail.strip_prefix('{') else {
-        return identifiers(tail).take(1).collect();
-    };
-    let (mut depth, mut start, mut out) = (0, 0, Vec::new());
-    for (i, c) in group.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => {
-                return out
-                    .into_iter()
-                    .chain(identifiers(&group[start..i]).take(1))
-                    .collect()
-            }
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                out.extend(identifiers(&group[start..i]).take(1));
-                start = i + 1;
-            }
-            _ => {}
-        }
+    match tail
+        .strip_prefix('{')
+        .and_then(|group| group.split('}').next())
+    {
+        Some(group) => group
+            .split(',')
+            .filter_map(|p| identifiers(p).next())
+            .collect(),
+        None => identifiers(tail).take(1).collect(),
     }
-    out
 }
 
-/// The import tangles among the entries (files and subfolders) of each folder: an entry imports
-/// a sibling it names as `super::x` (a file) or through the folder's path from the crate root.
+/// The tangles among the entries of each folder: sets of entries that each reach every other
+/// through their imports (`super::x` from a file, the folder's path from the crate root).
 fn tangles() -> Vec<Vec<String>> {
-    let mut found = Vec::new();
-    let mut crate_roots = vec![root().join("src")];
-    crate_roots.extend(
-        std::fs::read_dir(root().join("crates"))
-            .expect("crates")
-            .flatten()
-            .map(|e| e.path().join("src")),
-    );
-    let code = product_code();
-    for crate_root in crate_roots {
-        let mut folders = vec![crate_root.clone()];
-        let mut i = 0;
-        while i < folders.len() {
-            let children = std::fs::read_dir(&folders[i])
-                .into_iter()
-                .flatten()
-                .flatten()
-                .map(|e| e.path());
-            let subfolders: Vec<PathBuf> = children.filter(|p| p.is_dir()).collect();
-            folders.extend(subfolders);
-            i += 1;
-        }
-        for folder in folders {
-            let module = folder
-                .strip_prefix(&crate_root)
-                .expect("inside")
-                .to_string_lossy()
-                .replace('/', "::");
-            let prefix = if module.is_empty() {
-                "crate::".to_string()
-            } else {
-                format!("crate::{module}::")
-            };
-            let entries: Vec<String> = std::fs::read_dir(&folder)
-                .expect("folder")
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "rs"))
-                .map(|p| p.file_stem().expect("named").to_string_lossy().into_owned())
-                .filter(|n| !["mod", "lib", "main", "bin"].contains(&n.as_str()))
+    let (code, mut found) = (product_code(), Vec::new());
+    for (crate_root, folder) in folders() {
+        let module = folder
+            .strip_prefix(&crate_root)
+            .expect("inside")
+            .to_string_lossy()
+            .replace('/', "::");
+        let prefix = if module.is_empty() {
+            "crate::".into()
+        } else {
+            format!("crate::{module}::")
+        };
+        let names: Vec<String> = entries(&folder)
+            .iter()
+            .map(|p| p.file_stem().expect("named").to_string_lossy().into_owned())
+            .collect();
+        let names: Vec<String> = names
+            .into_iter()
+            .filter(|n| !["mod", "lib", "main", "bin"].contains(&n.as_str()))
+            .collect();
+        let imports = |entry: &str| -> Vec<usize> {
+            let (dir, file) = (folder.join(entry), folder.join(format!("{entry}.rs")));
+            let mine = code
+                .iter()
+                .filter(|(p, _)| p.starts_with(&dir) || *p == file);
+            let text: String = mine
+                .map(|(p, t)| {
+                    if *p == file {
+                        t.replace("super::", "@")
+                    } else {
+                        t.clone()
+                    }
+                })
                 .collect();
-            let imports = |entry: &str| -> Vec<usize> {
-                let mine = code.iter().filter(|(p, _)| {
-                    p.starts_with(folder.join(entry)) || *p == folder.join(format!("{entry}.rs"))
-                });
-                let text: String = mine
-                    .map(|(p, t)| {
-                        if p.starts_with(folder.join(entry)) {
-                            t.replace(&prefix, "@")
-                        } else {
-                            t.replace("super::", "@").replace(&prefix, "@")
-                        }
-                    })
-                    .collect();
-                let named: Vec<&str> = text.split('@').skip(1).flat_map(first_segments).collect();
-                (0..entries.len())
-                    .filter(|&j| entries[j] != entry && named.contains(&entries[j].as_str()))
-                    .collect()
-            };
-            let graph: Vec<Vec<usize>> = entries.iter().map(|e| imports(e)).collect();
-            // Tangles: the strongly connected sets of entries (each reaches every other).
-            let mut reach = graph.clone();
-            for _ in 0..entries.len() {
-                for row in &mut reach {
-                    let further: Vec<usize> = row.iter().flat_map(|&j| graph[j].clone()).collect();
-                    row.extend(further);
-                    row.sort_unstable();
-                    row.dedup();
-                }
-            }
-            let folder_name = folder
-                .strip_prefix(root())
-                .unwrap_or(&folder)
-                .display()
-                .to_string();
-            for i in 0..entries.len() {
-                let tangle: Vec<usize> = (0..entries.len())
-                    .filter(|&j| reach[i].contains(&j) && reach[j].contains(&i))
-                    .collect();
-                let mut names: Vec<String> = tangle
-                    .iter()
-                    .map(|&j| format!("{folder_name}/{}", entries[j]))
-                    .collect();
-                names.sort();
-                if tangle.len() > 1 && !found.contains(&names) {
-                    found.push(names);
-                }
+            let text = text.replace(&prefix, "@");
+            let named: Vec<&str> = text.split('@').skip(1).flat_map(first_segments).collect();
+            (0..names.len())
+                .filter(|&j| names[j] != entry && named.contains(&names[j].as_str()))
+                .collect()
+        };
+        let graph: Vec<Vec<usize>> = names.iter().map(|n| imports(n)).collect();
+        for i in 0..names.len() {
+            let both = (0..names.len())
+                .filter(|&j| j == i || (reaches(&graph, i, j) && reaches(&graph, j, i)));
+            let mut tangle: Vec<String> = both
+                .map(|j| format!("{}/{}", folder.display(), names[j]))
+                .collect();
+            tangle.sort();
+            if tangle.len() > 1 && !found.contains(&tangle) {
+                found.push(tangle);
             }
         }
     }
     found
 }
 
+/// Whether `to` is reachable from `from` along `graph`'s edges.
+fn reaches(graph: &[Vec<usize>], from: usize, to: usize) -> bool {
+    let (mut seen, mut todo) = (vec![false; graph.len()], vec![from]);
+    while let Some(node) = todo.pop() {
+        for &next in &graph[node] {
+            if next == to {
+                return true;
+            }
+            if !std::mem::replace(&mut seen[next], true) {
+                todo.push(next);
+            }
+        }
+    }
+    false
+}
+
 #[test]
-fn the_entries_of_every_folder_import_each_other_without_cycles() {
+fn no_two_entries_of_a_folder_import_each_other() {
     let found = tangles();
     assert!(
         found.is_empty(),
