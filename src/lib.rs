@@ -22,4 +22,5 @@ compile_error!(
      `cargo test-native` (the tests), `cargo lab …` (the CLI), or `-p` a crate of crates/."
 );
 
+#[cfg(target_arch = "wasm32")]
 pub mod ui;
