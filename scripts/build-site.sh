@@ -47,7 +47,7 @@ mdbook build docs --dest-dir "$out/book" >/dev/null \
   || { echo "[site] error: mdbook build docs failed (see above)" >&2; exit 1; }
 
 say "the API docs of the core, the report and the CLI into api/ (cargo doc; the book links them)"
-RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --quiet -p unroll-core -p unroll-report -p unroll-lab-cli
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --quiet -p unroll-core -p unroll-pool -p unroll-report -p unroll-lab-cli
 rm -rf "$out/api" && cp -r "$CARGO_TARGET_DIR/doc" "$out/api"
 
 cli="${UNROLL_LAB:-}"

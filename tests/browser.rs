@@ -11,10 +11,10 @@
 use leptos::prelude::*;
 use unroll_browser::{compute, probe};
 use unroll_core::selfcheck;
-use unroll_core::study::workers::device_choice::{choose, Preference, ProbeRequest};
 use unroll_core::system::config::Preset;
 use unroll_core::types::System;
 use unroll_lab::ui::DeviceBadge;
+use unroll_pool::device_choice::{choose, Preference, ProbeRequest};
 use unroll_report::device_words::ComputeDevice;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

@@ -13,9 +13,7 @@ use unroll_browser::compute::{preference_from_location, slowdown_from_location};
 use unroll_browser::probe::{self, WEBGPU_TIMING_TIMEOUT_MS};
 use unroll_browser::timer::sleep;
 use unroll_browser::{files, workers::hardware_concurrency};
-use unroll_core::study::workers::device_choice::{
-    choose, DeviceKind, DeviceProbe, Preference, Slowdown,
-};
+use unroll_pool::device_choice::{choose, DeviceKind, DeviceProbe, Preference, Slowdown};
 use unroll_report::device_words::ComputeDevice;
 use unroll_report::experiment::estimate::Machine;
 use unroll_report::experiment::Experiment;

@@ -15,9 +15,9 @@ use unroll_browser::timer::{idle, now_secs, sleep};
 use unroll_browser::workers::{worker_script, Heard, WorkerHandle, WorkerText};
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::study::data::results::StudyResults;
-use unroll_core::study::workers::controller::{Action, Input, PoolController};
-use unroll_core::study::workers::pool::Fault;
 use unroll_core::system::System;
+use unroll_pool::controller::{Action, Input, PoolController};
+use unroll_pool::pool::Fault;
 use unroll_report::charts::{extend_curve, LossCurve};
 
 /// The signals a run updates.

@@ -10,8 +10,8 @@ use super::panel::Panel;
 use super::pool_run::{Launch, PoolRun};
 use unroll_browser::files;
 use unroll_core::study::cells::plan::StudyPlan;
-use unroll_core::study::workers::pool::Fault;
 use unroll_core::system::System;
+use unroll_pool::pool::Fault;
 use unroll_report::experiment::estimate::RunEstimate;
 use unroll_report::experiment::Experiment;
 

@@ -1,7 +1,7 @@
 //! The compute devices in the browser: WebGPU when the browser offers an adapter and it passes
 //! the self-check (with the reason when not), burn's CPU backend (compiled to wasm), and the
 //! URL's `?device=` / `?device-slowdown=` (the choice between them is
-//! `unroll_core::study::workers::device_choice`, made from the start-up probe, `unroll_browser::probe`).
+//! `unroll_pool::device_choice`, made from the start-up probe, `unroll_browser::probe`).
 
 use burn::tensor::Device;
 use js_sys::{Promise, Reflect};
@@ -10,8 +10,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::files;
 use super::timer::with_timeout;
-use unroll_core::study::workers::device_choice::{Preference, Slowdown};
 use unroll_core::{backend, selfcheck};
+use unroll_pool::device_choice::{Preference, Slowdown};
 
 /// How long the WebGPU self-check may take (a software adapter compiles shaders slowly).
 pub const WEBGPU_SELF_CHECK_TIMEOUT_MS: i32 = 120_000;

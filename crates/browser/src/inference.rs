@@ -12,7 +12,7 @@ use futures::channel::oneshot;
 use super::workers::{Heard, WorkerHandle, WORKER_SCRIPT};
 use unroll_core::study::rollout::inference::RolloutRequest;
 use unroll_core::study::run::driver::RunEvent;
-use unroll_core::study::workers::pool::{FromWorker, ToWorker};
+use unroll_pool::pool::{FromWorker, ToWorker};
 
 type Pending = HashMap<u64, oneshot::Sender<Result<Vec<Vec<f64>>, String>>>;
 

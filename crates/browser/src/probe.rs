@@ -14,14 +14,12 @@ use super::timer::{now_secs, sleep};
 use super::workers::{worker_script, Heard, WorkerHandle};
 use unroll_core::study::cells::cost::{time_data, Calibration, TIMING_BUDGET_SECS};
 use unroll_core::study::run::driver::RunEvent;
-use unroll_core::study::workers::device_choice::{
-    DeviceProbe, ProbeRequest, Timing, STILL_MEASURING,
-};
-use unroll_core::study::workers::pool::{FromWorker, ToWorker};
 use unroll_core::train::flops::flops_per_iteration;
 use unroll_core::train::TrainConfig;
 use unroll_core::types::Trajectory;
 use unroll_core::{backend, selfcheck};
+use unroll_pool::device_choice::{DeviceProbe, ProbeRequest, Timing, STILL_MEASURING};
+use unroll_pool::pool::{FromWorker, ToWorker};
 
 /// How long the WebGPU probe's warm-up and timed iterations may take, ms (the self-check has its
 /// own timeout, [`compute::WEBGPU_SELF_CHECK_TIMEOUT_MS`]).

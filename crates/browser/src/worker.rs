@@ -21,8 +21,8 @@ use unroll_core::study::cells::batch::{CellBatch, DataSource};
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::study::rollout::inference::{model_frames, RolloutReply};
 use unroll_core::study::run::driver::RunEvent;
-use unroll_core::study::workers::pool::{message_text, worker_posts, Fault, FromWorker, ToWorker};
 use unroll_core::system::System;
+use unroll_pool::pool::{message_text, worker_posts, Fault, FromWorker, ToWorker};
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()

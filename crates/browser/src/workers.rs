@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use unroll_core::study::workers::pool::{FromWorker, ToWorker, DATA_MESSAGE_PREFIX};
+use unroll_pool::pool::{FromWorker, ToWorker, DATA_MESSAGE_PREFIX};
 
 /// The worker script trunk writes beside the page (`data-bin="unroll-lab-worker"`): the CPU
 /// backend only.

@@ -1,7 +1,8 @@
-//! The native CLI: `simulate`, `train`, `bench solver`, `bench train`.
+//! The native CLI, `unroll-lab`: its commands are `cli::Command`'s variants (`--help` lists them).
 //!
 //! Exit codes: 0 success (a diverged simulation or training run included: divergence is a
-//! result), 2 bad arguments or files, with a one-line message on stderr.
+//! result), 2 bad arguments or files, with a one-line message on stderr; 130 a run stopped by
+//! Ctrl-C, its work kept for a rerun to resume.
 
 #[cfg(not(target_arch = "wasm32"))]
 mod allocator;

@@ -1,5 +1,5 @@
 //! Pure numerics: written once for any burn [`Backend`](burn::backend::Backend).
-//! Nothing in here may depend on leptos, web-sys, js-sys or plotters (a test enforces it).
+//! Nothing in here may depend on leptos, web-sys, js-sys or plotters (its manifest lists none).
 #![cfg_attr(
     test,
     allow(

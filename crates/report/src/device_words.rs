@@ -3,9 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use unroll_core::study::workers::device_choice::{
-    Choice, DeviceKind, DeviceProbe, Slowdown, Timing,
-};
+use unroll_pool::device_choice::{Choice, DeviceKind, DeviceProbe, Slowdown, Timing};
 
 /// The device the app trains on, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -157,7 +155,7 @@ fn plural(n: usize, word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use unroll_core::study::workers::device_choice::{choose, Preference};
+    use unroll_pool::device_choice::{choose, Preference};
 
     fn probe(webgpu: Timing) -> DeviceProbe {
         DeviceProbe {

@@ -11,6 +11,7 @@ use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use super::checkpoints::{list, read_checkpoint, write_checkpoint, Checkpoints};
+use super::interrupt;
 use unroll_core::backend::NativeDevice;
 use unroll_core::study::cells::batch::{CellBatch, DataSource};
 use unroll_core::study::cells::plan::StudyPlan;
@@ -190,9 +191,10 @@ fn worker(
         work.checkpoints
             .is_some_and(|c| c.time_is_up(clock.elapsed().as_secs_f64()))
     };
-    // Each thread's first cell starts even past the time limit, so every run makes progress.
+    // Each thread's first cell starts even past the time limit, so every run makes progress;
+    // none starts after a Ctrl-C.
     let mut first = true;
-    while !stop.load(Ordering::Relaxed) && (first || !time_is_up()) {
+    while !stop.load(Ordering::Relaxed) && (first || !time_is_up()) && !interrupt::requested() {
         first = false;
         let position = next.fetch_add(1, Ordering::Relaxed);
         let Some(&unit) = order.get(position) else {

@@ -25,10 +25,12 @@ pub struct Checkpoints<'a> {
 }
 
 impl Checkpoints<'_> {
-    /// True once the run is past its `stop_after_secs`.
+    /// True once the run is past its `stop_after_secs`, or Ctrl-C asked it to stop.
     pub fn time_is_up(&self, elapsed_secs: f64) -> bool {
-        self.stop_after_secs
-            .is_some_and(|limit| elapsed_secs >= limit)
+        super::interrupt::requested()
+            || self
+                .stop_after_secs
+                .is_some_and(|limit| elapsed_secs >= limit)
     }
 }
 

@@ -15,6 +15,7 @@ mod cells;
 mod checkpoints;
 mod docs_tables;
 mod horizons;
+mod interrupt;
 mod knobs;
 mod output;
 mod run_cell;
@@ -24,6 +25,7 @@ mod size_choice;
 mod slopes;
 mod slurm;
 mod study;
+mod study_work;
 mod train;
 
 use std::process::ExitCode;
@@ -36,6 +38,8 @@ use unroll_core::train::TrainError;
 
 /// Exit code for bad arguments or files.
 const USAGE_ERROR: u8 = 2;
+/// The exit code of a run stopped by Ctrl-C (128 + SIGINT), its work kept to resume.
+const INTERRUPTED: u8 = 130;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -105,6 +109,9 @@ pub enum CliError {
     File { path: String, message: String },
     #[error("failed to write output: {0}")]
     Output(String),
+    /// Stopped by Ctrl-C with what is done kept (exit 130).
+    #[error("{0}")]
+    Interrupted(String),
 }
 
 /// Parses, runs, and maps errors to exit code 2 with a one-line message.
@@ -144,6 +151,10 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Interrupted(what)) => {
+            eprintln!("{what}");
+            ExitCode::from(INTERRUPTED)
+        }
         Err(err) => {
             eprintln!("error: {err}");
             ExitCode::from(USAGE_ERROR)

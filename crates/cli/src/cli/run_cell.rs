@@ -6,11 +6,12 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::cell_threads::{run_cells, units, Next};
+use super::cell_threads::{run_cells, units, Heard, Next};
 use super::cells::{failure_path, read_plan, result_path, to_json, write_atomic, write_or_keep};
 use super::checkpoints::{
     checkpoint_holding, checkpoint_note, held_cells, remove_checkpoint, Checkpoints,
 };
+use super::interrupt;
 use super::knobs::RunnerArgs;
 use super::{output, CliError};
 use unroll_core::study::cells::cell::{CellFailure, CellResult};
@@ -44,7 +45,7 @@ pub struct RunCellArgs {
 }
 
 /// A non-negative, finite number of seconds.
-fn parse_seconds(text: &str) -> Result<f64, String> {
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(secs) if secs.is_finite() && secs >= 0.0 => Ok(secs),
         _ => Err(format!("{text:?} is not a number of seconds (0 or more)")),
@@ -90,31 +91,82 @@ pub fn run_cell(args: &RunCellArgs) -> Result<(), CliError> {
         eprintln!("cell {cell} ({}): running", plan.cells[cell].label);
     }
     args.runner.device().device().map_err(CliError::Usage)?;
-    // A cell with a checkpoint resumes with the cells it holds (an ensemble's members); the
-    // others of a variant may train together.
-    let together = args.runner.ensembles();
-    let units = units(&plan, &todo, together, |cell| {
-        held_cells(&plan, cell, &args.out)
-    });
-    let mut record = Record {
+    let checkpoints = checkpoints(args);
+    if checkpoints.is_some() {
+        interrupt::install();
+    }
+    let cells = Cells {
         plan: &plan,
-        out: &args.out,
+        dir: &args.out,
+        runner: &args.runner,
+        checkpoints,
+        say_each: true,
+    };
+    run_into(cells, &cells.units(&todo), &todo, |_| Next::Go)
+}
+
+/// Where a run of cells writes and how: the plan, the cells' directory (results, failures,
+/// checkpoints), the runner's flags, the checkpoints, and whether each finished cell is named.
+#[derive(Clone, Copy)]
+pub struct Cells<'a> {
+    pub plan: &'a StudyPlan,
+    pub dir: &'a Path,
+    pub runner: &'a RunnerArgs,
+    pub checkpoints: Option<Checkpoints<'a>>,
+    pub say_each: bool,
+}
+
+impl Cells<'_> {
+    /// The units `todo` runs as: a cell with a checkpoint resumes with the cells it holds (an
+    /// ensemble's members); the others of a variant may train together.
+    pub fn units(&self, todo: &[usize]) -> Vec<Vec<usize>> {
+        let together = self.runner.ensembles();
+        units(self.plan, todo, together, |cell| {
+            held_cells(self.plan, cell, self.dir)
+        })
+    }
+}
+
+/// Runs the cells `todo` (none done yet), as `units` ([`Cells::units`]), `--jobs` at a time
+/// into `cells.dir`: each result as it finishes, each failure recorded beside it, the trainings
+/// checkpointed and resumed; `also` hears every event first. Says why each unfinished cell is
+/// left so; the first failure is the error.
+pub fn run_into(
+    cells: Cells<'_>,
+    units: &[Vec<usize>],
+    todo: &[usize],
+    mut also: impl FnMut(&Heard) -> Next,
+) -> Result<(), CliError> {
+    let plan = cells.plan;
+    let mut record = Record {
+        plan,
+        out: cells.dir,
+        say_each: cells.say_each,
         baseline: None,
         finished: Vec::new(),
         failed: None,
     };
     run_cells(
-        &plan,
-        &units,
-        args.runner.jobs.jobs(),
-        args.runner.device(),
-        checkpoints(args),
+        plan,
+        units,
+        cells.runner.jobs.jobs(),
+        cells.runner.device(),
+        cells.checkpoints,
         |heard| {
+            let next = also(&heard);
             record.heard(heard.cell, heard.event);
-            Next::Go
+            next
         },
     );
-    record.left_over(todo, args.stop_after);
+    let stopped_by = if interrupt::requested() {
+        Some("the stop asked for")
+    } else {
+        cells
+            .checkpoints
+            .and_then(|c| c.stop_after_secs)
+            .map(|_| "the time limit")
+    };
+    record.left_over(todo.to_vec(), stopped_by);
     record.failed.map_or(Ok(()), Err)
 }
 
@@ -165,6 +217,7 @@ fn checkpoints(args: &RunCellArgs) -> Option<Checkpoints<'_>> {
 struct Record<'a> {
     plan: &'a StudyPlan,
     out: &'a Path,
+    say_each: bool,
     baseline: Option<Prepared>,
     finished: Vec<usize>,
     failed: Option<CliError>,
@@ -195,6 +248,9 @@ impl Record<'_> {
                 self.finished.push(cell);
                 let _ = std::fs::remove_file(failure_path(self.out, cell));
                 remove_checkpoint(self.out, cell);
+                if !self.say_each {
+                    return;
+                }
                 println!(
                     "cell {cell} ({}) done in {:.1} s ({:.1} s of it making the data): wrote {}",
                     result.label,
@@ -224,14 +280,14 @@ impl Record<'_> {
 
     /// Says why each cell of `todo` that did not finish is left so, and fails those that were
     /// never run because the study's data could not be made (unless a failure was heard).
-    fn left_over(&mut self, todo: Vec<usize>, stop_after: Option<f64>) {
+    fn left_over(&mut self, todo: Vec<usize>, stopped_by: Option<&str>) {
         let heard_failing = self.failed.is_some();
         let left: Vec<usize> = todo
             .into_iter()
             .filter(|c| !self.finished.contains(c))
             .collect();
         for cell in left {
-            if let Some(why) = unfinished(self.plan, cell, self.out, stop_after) {
+            if let Some(why) = unfinished(self.plan, cell, self.out, stopped_by) {
                 println!("cell {cell} ({}): {why}", self.plan.cells[cell].label);
             } else if !heard_failing {
                 let why = CliError::Run("not run: the study's data could not be made".into());
@@ -242,22 +298,21 @@ impl Record<'_> {
 }
 
 /// Why cell `cell` is left unfinished without failing, if it is: its training is checkpointed,
-/// or the time limit came before it started (or before its training could be saved).
+/// or the stop (`stopped_by`: the time limit, Ctrl-C) came before it started (or before its
+/// training could be saved).
 fn unfinished(
     plan: &StudyPlan,
     cell: usize,
     dir: &Path,
-    stop_after: Option<f64>,
+    stopped_by: Option<&str>,
 ) -> Option<String> {
     match checkpoint_holding(plan, cell, dir) {
         Ok(Some((holder, checkpoint))) => Some(format!(
             "{}: a rerun resumes there",
             checkpoint_note(plan, cell, holder, &checkpoint)
         )),
-        _ if stop_after.is_some() => Some(
-            "not finished before the time limit, and no checkpoint: a rerun starts it afresh"
-                .to_string(),
-        ),
-        _ => None,
+        _ => stopped_by.map(|by| {
+            format!("not finished before {by}, and no checkpoint: a rerun starts it afresh")
+        }),
     }
 }

@@ -10,21 +10,24 @@ use std::time::Instant;
 use clap::{Args, Subcommand};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::cell_threads::{run_cells, units, Heard, Next};
+use super::cell_threads::{Heard, Next};
+use super::checkpoints::Checkpoints;
+use super::interrupt;
 use super::knobs::{experiment, KnobArgs, RunnerArgs};
 use super::output::write_results;
+use super::run_cell::{parse_seconds, run_into, Cells};
+use super::study_work::StudyWork;
 use super::{
     cell_adopt, cell_extend, cell_merge, cell_plan, cell_status, output, run_cell, slurm, CliError,
 };
 use unroll_core::backend;
 use unroll_core::study::cells::cost::{calibrate, cost};
 use unroll_core::study::cells::plan::StudyPlan;
-use unroll_core::study::data::results::StudyResults;
 use unroll_core::study::run::driver::{RunEvent, TrainingFinished};
 use unroll_core::study::run::runner::Study;
-use unroll_core::study::workers::pool::Assembly;
 use unroll_core::system::config::{Preset, StudyConfig};
 use unroll_core::system::System;
+use unroll_pool::pool::Assembly;
 use unroll_report::units::cost_summary;
 
 /// `unroll-lab study [flags]` runs a study in this process; its subcommands split one into
@@ -89,6 +92,15 @@ pub struct StudyArgs {
     /// No progress bar and no estimate.
     #[arg(long)]
     quiet: bool,
+    /// The study's work directory: its plan, finished cells and the running trainings'
+    /// checkpoints. Run the same command again to resume a stopped or killed study; removed
+    /// once the results are written. Default: the --out path with `.cells` appended.
+    #[arg(long, value_name = "DIR")]
+    work: Option<PathBuf>,
+    /// Seconds between two checkpoints of each running training (a killed study loses at most
+    /// that much of each; 0: only when stopped by Ctrl-C).
+    #[arg(long, value_name = "SECS", default_value_t = 60.0, value_parser = parse_seconds)]
+    checkpoint_every: f64,
     /// Write the study's data (training trajectories f32, test truths f64, baseline metrics:
     /// `Prepared` JSON, floats as base64) to this file and stop: nothing is trained.
     #[arg(long, value_name = "FILE")]
@@ -110,11 +122,26 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
     if !args.quiet {
         print_estimate(&config, args.runner.jobs.jobs());
     }
-    let clock = Instant::now();
     let plan = StudyPlan::new(config, System::description, None)?;
-    let (mut results, times, jobs) = run_study(plan, args)?;
-    results.wall_secs = clock.elapsed().as_secs_f64();
+    let work = StudyWork::open(&args.out, args.work.as_deref(), &plan)?;
+    interrupt::install();
+    let clock = Instant::now();
+    let ran = run_study(&plan, &work, args);
+    let before = work.add_seconds(clock.elapsed().as_secs_f64());
+    let (times, jobs) = ran.map_err(|err| kept(err, &work))?;
+    let left = work.todo(&plan)?.len();
+    if left > 0 {
+        return Err(CliError::Interrupted(format!(
+            "stopped with {} of {} cells done: run the same command again to resume from {}",
+            plan.cells.len() - left,
+            plan.cells.len(),
+            work.dir.display()
+        )));
+    }
+    let mut results = work.merge(&plan)?;
+    results.wall_secs = before + clock.elapsed().as_secs_f64();
     write_results(&results, &args.out, args.csv.as_deref(), &[])?;
+    work.remove();
     println!(
         "study '{}' with {} seed(s): {:.1} s on {jobs} thread(s); wrote {}",
         results.preset,
@@ -126,6 +153,17 @@ fn study(args: &StudyArgs) -> Result<(), CliError> {
         eprintln!("{}", times.summary());
     }
     Ok(())
+}
+
+/// A study's failure, saying that what finished is kept for a rerun.
+fn kept(err: CliError, work: &StudyWork) -> CliError {
+    match err {
+        CliError::Run(why) => CliError::Run(format!(
+            "{why} (the finished cells are kept in {}: a rerun resumes)",
+            work.dir.display()
+        )),
+        other => other,
+    }
 }
 
 /// `--data-out FILE`: makes the study's data and baseline (no training) and writes them to
@@ -175,72 +213,67 @@ fn print_estimate(config: &StudyConfig, jobs: usize) {
     );
 }
 
-/// Runs every cell of `plan` `--jobs` at a time: the results (without their wall time), where
-/// the cells' time went, and the threads used.
+/// Runs the cells of `plan` not done yet in `work`, `--jobs` at a time, each result written
+/// there as it finishes and each training checkpointed: where the cells' time went, and the
+/// threads used.
 fn run_study(
-    plan: StudyPlan,
+    plan: &StudyPlan,
+    work: &StudyWork,
     args: &StudyArgs,
-) -> Result<(StudyResults, CellTimes, usize), CliError> {
-    let cells: Vec<usize> = (0..plan.cells.len()).collect();
-    let together = args.runner.ensembles();
-    let units = units(&plan, &cells, together, |_| None);
+) -> Result<(CellTimes, usize), CliError> {
+    let cells = Cells {
+        plan,
+        dir: &work.dir,
+        runner: &args.runner,
+        checkpoints: Some(Checkpoints {
+            dir: &work.dir,
+            every_secs: if args.checkpoint_every > 0.0 {
+                args.checkpoint_every
+            } else {
+                f64::INFINITY
+            },
+            stop_after_secs: None,
+        }),
+        say_each: false,
+    };
+    let todo = work.todo(plan)?;
+    let units = cells.units(&todo);
     let jobs = args.runner.jobs.jobs().min(units.len()).max(1);
     let mut run = StudyRun {
         assembly: Assembly::new(plan.clone(), System::description, units.clone()),
         display: JobsDisplay::new(args.quiet, jobs),
         times: CellTimes::default(),
-        failure: None,
     };
-    run_cells(&plan, &units, jobs, args.runner.device(), None, |heard| {
-        run.heard(heard)
-    });
+    let ran = run_into(cells, &units, &todo, |heard| run.heard(heard));
     run.display.finish();
-    if let Some(message) = run.failure {
-        return Err(CliError::Run(message));
-    }
-    let results = run
-        .assembly
-        .results(false)
-        .map_err(|err| CliError::Run(format!("the study ended without results: {err}")))?;
-    Ok((results, run.times, jobs))
+    ran.map(|()| (run.times, jobs))
 }
 
-/// A study being run in this process: the results being assembled, the progress display, the
-/// cells' times and the first error (which stops the run).
+/// The progress of a study being run in this process (the results are the cells' merge): the
+/// fraction done, the display, the cells' times.
 struct StudyRun {
     assembly: Assembly,
     display: JobsDisplay,
     times: CellTimes,
-    failure: Option<String>,
 }
 
 impl StudyRun {
-    /// Takes in one event of a cell: progress, the study's data, a finished training (its
-    /// variant printed once all its seeds are in) or an error.
-    fn heard(&mut self, heard: Heard) -> Next {
-        match heard.event {
+    /// Takes in one event of a cell: its progress, or a finished training (its times, a line).
+    fn heard(&mut self, heard: &Heard) -> Next {
+        match &heard.event {
             RunEvent::Progress(progress) => {
                 let fraction = self.assembly.progress(heard.unit, progress.fraction);
                 self.display
                     .progress(heard.thread, fraction, &progress.description);
             }
-            RunEvent::DataReady(prepared) => self.assembly.data_ready(&prepared),
             RunEvent::TrainingFinished(finished) => {
-                self.times.add(&finished);
-                if let Some(done) = self.assembly.training_finished(*finished) {
-                    self.display.println(format!(
-                        "{}: relative error {:.3e} ± {:.1e}",
-                        done.id.label(),
-                        done.metrics.relative_error.mean,
-                        done.metrics.relative_error.std
-                    ));
-                }
+                self.times.add(finished);
+                let cell = &self.assembly.plan().cells[finished.cell];
+                let secs = finished.wall_secs;
+                self.display
+                    .println(format!("{} done in {secs:.1} s", cell.label));
             }
-            RunEvent::Error(message) => {
-                self.failure.get_or_insert(message);
-                return Next::Stop;
-            }
-            RunEvent::Losses(_) | RunEvent::VariantFinished(_) | RunEvent::Finished { .. } => {}
+            _ => {}
         }
         Next::Go
     }

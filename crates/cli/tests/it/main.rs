@@ -13,4 +13,5 @@ mod properties;
 mod simulate;
 mod simulate_kolmogorov;
 mod study;
+mod study_resume;
 mod train;

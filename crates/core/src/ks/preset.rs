@@ -6,7 +6,7 @@
 
 use super::data::{KEPT_FRAMES, TESTS_PER_SIZE, TEST_SCALES, TRAIN_SCALES, TRAIN_WARMUP_STEPS};
 use crate::metrics::{ERROR_HORIZON, STABILITY_HORIZON};
-use crate::system::config::{Preset, StudyConfig};
+use crate::system::config::{NetSize, Preset, StudyConfig};
 use crate::train::config::{
     MinibatchOrder, Modality, Mode, OptimizerConfig, TrainConfig, TrainDataConfig,
 };
@@ -135,6 +135,24 @@ pub fn study_config(preset: Preset, seeds: usize) -> StudyConfig {
         eval_config(),
         seeds,
     )
+}
+
+/// A KS study small enough for the unit tests of every crate: P-NOG, one 2 × 0 network, 5 iterations on one
+/// 12-frame trajectory, one 12-step test.
+pub fn tiny_config() -> StudyConfig {
+    let mut config = study_config(Preset::Quick, 1);
+    config.modes = vec![Mode::Predict];
+    config.modalities = vec![Modality::Nog];
+    config.sizes = vec![NetSize::new(2, 0)];
+    config.base.iterations = 5;
+    config.base.data.scales = vec![1.0];
+    config.base.data.frames = 12;
+    config.base.data.warmup_steps = 0;
+    config.eval.scales = vec![1.0];
+    config.eval.tests_per_size = 1;
+    config.eval.start_frame = 2;
+    config.eval.rollout_steps = 12;
+    config
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! A study = training configurations × seeds → evaluated results: the one data path shared by
 //! the CLI (`unroll-lab study`, `run-cell`, `merge`) and the browser's worker pool. What a system
-//! implements and the grid it is asked to run are the system contract ([`crate::system`]). Five
+//! implements and the grid it is asked to run are the system contract ([`crate::system`]). Four
 //! rooms, each importing only the rooms listed before it, with no import cycle between the files
 //! of a room (`crates/core/tests/it/structure.rs` checks the cycles):
 //!
@@ -10,11 +10,11 @@
 //!   aggregation, progress, the data made once, a training's checkpoint, the convergence fits);
 //! - [`run`]: one study in small resumable steps (`Study`, its stages, the `Driver` loop);
 //! - [`cells`]: a study cut into cells for clusters and workers (its cost, the plan, a batch of
-//!   cells, the merge);
-//! - [`workers`]: the browser's pool of workers (messages, the pure controller, the device choice).
+//!   cells, the merge).
+//!
+//! The browser's pool of workers that runs those cells is the `unroll-pool` crate.
 
 pub mod cells;
 pub mod data;
 pub mod rollout;
 pub mod run;
-pub mod workers;

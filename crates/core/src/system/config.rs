@@ -277,25 +277,6 @@ impl Preset {
     }
 }
 
-/// A study small enough for unit tests: P-NOG, one 2 × 0 network, 5 iterations on one
-/// 12-frame trajectory, one 12-step test.
-#[cfg(test)]
-pub(crate) fn tiny_config() -> StudyConfig {
-    let mut config = crate::ks::preset::study_config(Preset::Quick, 1);
-    config.modes = vec![Mode::Predict];
-    config.modalities = vec![Modality::Nog];
-    config.sizes = vec![NetSize::new(2, 0)];
-    config.base.iterations = 5;
-    config.base.data.scales = vec![1.0];
-    config.base.data.frames = 12;
-    config.base.data.warmup_steps = 0;
-    config.eval.scales = vec![1.0];
-    config.eval.tests_per_size = 1;
-    config.eval.start_frame = 2;
-    config.eval.rollout_steps = 12;
-    config
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,12 +2,16 @@
 //! `unroll-browser` depends on the web crates, the core on no UI, report or chart crate):
 //! - a system is named only in its own folder of the core and in the registry (`registry.rs`):
 //!   the rest reaches the physics through `PhysicalSystem`. Rust's privacy cannot say "this
-//!   module, but only from these folders", so every crate's product code is read (comments and
-//!   string literals aside);
+//!   module, but only from these folders";
 //! - no two entries (files, subfolders) of any folder import each other, directly or around a
 //!   cycle: rustc allows such tangles inside a crate.
+//!
+//! Both read the paths of every crate's product code as `syn` parses them (test modules aside;
+//! paths inside macro calls are not seen).
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use syn::{visit::Visit, UseTree};
 
 /// The repository's root.
 fn root() -> PathBuf {
@@ -15,233 +19,174 @@ fn root() -> PathBuf {
     root.canonicalize().expect("the repository")
 }
 
-/// The entries of `dir`: its subfolders and Rust files.
-fn entries(dir: &Path) -> Vec<PathBuf> {
-    let listed = std::fs::read_dir(dir).into_iter().flatten().flatten();
-    let paths = listed.map(|e| e.path());
-    paths
-        .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "rs"))
-        .collect()
+/// Every product file of every crate (test files aside), with its crate's `src/`.
+fn product_files() -> Vec<(PathBuf, PathBuf)> {
+    let walk = |d: &str| walkdir::WalkDir::new(root().join(d)).into_iter().flatten();
+    let files = walk("src").chain(walk("crates")).map(|f| f.into_path());
+    let test = |f: &str| f == "tests.rs" || f == "fixture.rs" || f.ends_with("_tests.rs");
+    let rust = files.filter(|f| f.extension().is_some_and(|e| e == "rs"));
+    let product = rust.filter(|f| !test(&f.file_name().expect("named").to_string_lossy()));
+    let src = |f: &PathBuf| Some(f.ancestors().find(|a| a.ends_with("src"))?.to_path_buf());
+    product.filter_map(|f| Some((src(&f)?, f))).collect()
 }
 
-/// `(crate root, folder)` for every folder of `dir`'s tree, `dir` included.
-fn folders_of(crate_root: &Path, dir: &Path) -> Vec<(PathBuf, PathBuf)> {
-    let below = entries(dir).into_iter().filter(|p| p.is_dir());
-    let nested = below.flat_map(|sub| folders_of(crate_root, &sub));
-    std::iter::once((crate_root.to_path_buf(), dir.to_path_buf()))
-        .chain(nested)
-        .collect()
-}
+/// The paths a file names, as segments: `use a::{b, c::D}` gives `a::b` and `a::c::D`.
+#[derive(Default)]
+struct Paths(Vec<Vec<String>>);
 
-/// Every folder of every crate's `src/`, with its crate's `src/`.
-fn folders() -> Vec<(PathBuf, PathBuf)> {
-    let crates = entries(&root().join("crates"))
-        .into_iter()
-        .map(|c| c.join("src"));
-    let roots: Vec<PathBuf> = std::iter::once(root().join("src")).chain(crates).collect();
-    roots.iter().flat_map(|r| folders_of(r, r)).collect()
-}
-
-/// The product code of every crate, `(file, code)`: no test module or test file, no comment, no
-/// string literal.
-fn product_code() -> Vec<(PathBuf, String)> {
-    let files = folders()
-        .into_iter()
-        .flat_map(|(_, folder)| entries(&folder));
-    let files = files.filter(|p| p.is_file()).filter(|p| {
-        let stem = p
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        stem != "tests" && stem != "fixture" && !stem.ends_with("_tests")
-    });
-    let read = |p: PathBuf| {
-        let text = std::fs::read_to_string(&p).expect("readable");
-        let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        let lines = code.lines().filter(|l| !l.trim_start().starts_with("//"));
-        let code = lines.collect::<Vec<_>>().join("\n");
-        // Every other piece between quotes is a literal's text (an escaped quote continues it).
-        let (mut kept, mut parts) = (String::new(), code.split('"'));
-        while let Some(outside) = parts.next() {
-            kept.push_str(outside);
-            while parts
-                .next()
-                .is_some_and(|s| s.ends_with('\\') && !s.ends_with("\\\\"))
-            {}
+impl Paths {
+    fn flatten(&mut self, tree: &UseTree, mut prefix: Vec<String>) {
+        match tree {
+            UseTree::Path(p) => {
+                prefix.push(p.ident.to_string());
+                self.flatten(&p.tree, prefix);
+            }
+            UseTree::Name(n) => self.0.push([prefix, vec![n.ident.to_string()]].concat()),
+            UseTree::Rename(r) => self.0.push([prefix, vec![r.ident.to_string()]].concat()),
+            UseTree::Glob(_) => self.0.push(prefix),
+            UseTree::Group(g) => g.items.iter().for_each(|t| self.flatten(t, prefix.clone())),
         }
-        (p, kept)
-    };
-    files.map(read).collect()
+    }
 }
 
-/// The identifiers of `code`.
-fn identifiers(code: &str) -> impl Iterator<Item = &str> {
-    code.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| !w.is_empty())
+impl<'a> Visit<'a> for Paths {
+    fn visit_item(&mut self, item: &'a syn::Item) {
+        use syn::Item::{Const, Fn, Impl, Mod, Use};
+        let attrs = match item {
+            Fn(i) => &i.attrs,
+            Mod(i) => &i.attrs,
+            Impl(i) => &i.attrs,
+            Use(i) => &i.attrs,
+            Const(i) => &i.attrs,
+            _ => &Vec::new(),
+        };
+        let test = |a: &syn::Attribute| {
+            a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test")
+        };
+        if !attrs.iter().any(test) {
+            syn::visit::visit_item(self, item);
+        }
+    }
+    fn visit_path(&mut self, path: &'a syn::Path) {
+        let segments = path.segments.iter().map(|s| s.ident.to_string());
+        self.0.push(segments.collect());
+        syn::visit::visit_path(self, path);
+    }
+    fn visit_item_use(&mut self, item: &'a syn::ItemUse) {
+        self.flatten(&item.tree, Vec::new());
+    }
+}
+
+/// Every product file with its crate's `src/` and the paths it names.
+fn product_paths() -> Vec<(PathBuf, PathBuf, Vec<Vec<String>>)> {
+    let read = |(src, file): (PathBuf, PathBuf)| {
+        let text = std::fs::read_to_string(&file).expect("readable");
+        let mut paths = Paths::default();
+        paths.visit_file(&syn::parse_file(&text).unwrap_or_else(|e| panic!("{file:?}: {e}")));
+        (src, file, paths.0)
+    };
+    product_files().into_iter().map(read).collect()
 }
 
 #[test]
 fn only_a_systems_folder_and_the_registry_name_a_system() {
-    let core = root().join("crates/core/src");
-    let registry = std::fs::read_to_string(core.join("registry.rs")).expect("registry");
-    // The systems: the registry's `System::X =>` arms; their folders: the modules it names.
-    fn arm(rest: &str) -> Option<&str> {
-        let name = identifiers(rest).next()?;
-        let after = rest[name.len()..].trim_start();
-        let arm = after.starts_with("=>") || after.starts_with('(');
-        (arm && name.starts_with(char::is_uppercase)).then_some(name)
-    }
-    let variants: Vec<&str> = registry.split("System::").skip(1).filter_map(arm).collect();
-    let named = registry
-        .split("crate::")
-        .skip(1)
-        .filter_map(|r| identifiers(r).next());
-    let folders: Vec<&str> = named
-        .filter(|m| core.join(m).is_dir() && !["study", "types", "system"].contains(m))
-        .collect();
-    assert!(
-        variants.len() >= 4 && folders.len() >= 4,
-        "{variants:?} {folders:?}"
-    );
-    let code = product_code();
-    let home = |p: &Path| {
-        *p == core.join("registry.rs") || folders.iter().any(|f| p.starts_with(core.join(f)))
+    let (code, core) = (product_paths(), root().join("crates/core/src"));
+    let registry = code.iter().find(|(_, f, _)| *f == core.join("registry.rs"));
+    let (_, _, registry) = registry.expect("the registry");
+    // The systems: the registry's `System::Ks` arms; their folders: its `crate::ks::system::Ks`.
+    let of = |at: usize, len: usize, first: &str| -> BTreeSet<&str> {
+        let arms = registry.iter().filter(|p| p.len() == len && p[0] == first);
+        arms.map(|p| p[at].as_str()).collect()
     };
-    // A system's own names: the types its folder alone defines that hold a variant (`KsError`).
-    let defined = |at_home: bool| -> Vec<&str> {
-        let lines = code
-            .iter()
-            .filter(|(p, _)| home(p) == at_home)
-            .flat_map(|(_, t)| t.lines());
-        let words = lines.map(|l| identifiers(l).take(3).collect::<Vec<_>>());
-        let kinds = ["struct", "enum", "trait", "type"];
-        words
-            .filter(|w| w.len() == 3 && w[0] == "pub" && kinds.contains(&w[1]))
-            .map(|w| w[2])
-            .collect()
-    };
-    let elsewhere = defined(false);
-    let mut names = defined(true);
-    names.retain(|n| variants.iter().any(|v| n.contains(v)) && !elsewhere.contains(n));
-    names.extend(&variants);
+    let (variants, folders) = (of(1, 2, "System"), of(1, 4, "crate"));
     assert!(
-        names.contains(&"KsError") && names.contains(&"CustomSystem"),
-        "{names:?}"
+        variants.len() >= 4 && folders.len() == variants.len(),
+        "{folders:?}"
     );
+    let home = |p: &Path| folders.iter().any(|f| p.starts_with(core.join(f)));
     // The enum's own definition names every system, the crate root declares their modules.
-    let exempt = [core.join("types/system.rs"), core.join("lib.rs")];
-    for (path, text) in code.iter().filter(|(p, _)| !home(p) && !exempt.contains(p)) {
-        let module = folders
-            .iter()
-            .find(|f| text.contains(&format!("::{f}::")) || text.contains(&format!("mod {f};")));
+    let exempt = ["types/system.rs", "lib.rs", "registry.rs"].map(|f| core.join(f));
+    let others = code
+        .iter()
+        .filter(|(_, p, _)| !home(p) && !exempt.contains(p));
+    for (_, file, paths) in others {
+        // A system's item is reached only through its module (`ks::X`, `crate::ks`,
+        // `unroll_core::ks`) or its variant (`System::Ks`); a one-segment path is a variable.
+        let roots = ["crate", "super", "self", "unroll_core"];
+        let module = |p: &[String], i: usize| i == 0 || roots.contains(&p[i - 1].as_str());
+        let mut named = paths.iter().filter(|p| p.len() > 1).flat_map(|p| {
+            let system = |&i: &usize| {
+                (folders.contains(p[i].as_str()) && module(p, i))
+                    || variants.contains(p[i].as_str())
+            };
+            (0..p.len()).filter(system).map(|i| &p[i])
+        });
+        let named = named.next();
         assert!(
-            module.is_none(),
-            "{} names the module {module:?}: reach it through PhysicalSystem",
-            path.display()
-        );
-        let name = identifiers(text).find(|w| names.contains(w));
-        assert!(
-            name.is_none(),
-            "{} names the system identifier {name:?} (reach it through the registry)",
-            path.display()
+            named.is_none(),
+            "{file:?} names the system {named:?}: use the registry"
         );
     }
 }
 
-/// The first segment of each path a `use` tail names: `a::X` → `a`; `{a::X, b}` → `a`, `b`.
-fn first_segments(tail: &str) -> Vec<&str> {
-    match tail
-        .strip_prefix('{')
-        .and_then(|group| group.split('}').next())
-    {
-        Some(group) => group
-            .split(',')
-            .filter_map(|p| identifiers(p).next())
-            .collect(),
-        None => identifiers(tail).take(1).collect(),
+/// A file's module: its crate's `src/`, then its folders and name (`a/mod.rs` is `a`).
+fn module_of(src: &Path, file: &Path) -> Vec<String> {
+    let inside = file.strip_prefix(src).expect("inside").with_extension("");
+    let mut module = vec![src.display().to_string()];
+    module.extend(inside.iter().map(|s| s.to_string_lossy().into_owned()));
+    if ["mod", "lib", "main"].contains(&&*module[module.len() - 1]) {
+        module.pop();
     }
+    module
 }
 
-/// The tangles among the entries of each folder: sets of entries that each reach every other
-/// through their imports (`super::x` from a file, the folder's path from the crate root).
-fn tangles() -> Vec<Vec<String>> {
-    let (code, mut found) = (product_code(), Vec::new());
-    for (crate_root, folder) in folders() {
-        let module = folder
-            .strip_prefix(&crate_root)
-            .expect("inside")
-            .to_string_lossy()
-            .replace('/', "::");
-        let prefix = if module.is_empty() {
-            "crate::".into()
-        } else {
-            format!("crate::{module}::")
-        };
-        let names: Vec<String> = entries(&folder)
-            .iter()
-            .map(|p| p.file_stem().expect("named").to_string_lossy().into_owned())
-            .collect();
-        let names: Vec<String> = names
-            .into_iter()
-            .filter(|n| !["mod", "lib", "main", "bin"].contains(&n.as_str()))
-            .collect();
-        let imports = |entry: &str| -> Vec<usize> {
-            let (dir, file) = (folder.join(entry), folder.join(format!("{entry}.rs")));
-            let mine = code
-                .iter()
-                .filter(|(p, _)| p.starts_with(&dir) || *p == file);
-            let text: String = mine
-                .map(|(p, t)| {
-                    if *p == file {
-                        t.replace("super::", "@")
-                    } else {
-                        t.clone()
-                    }
-                })
-                .collect();
-            let text = text.replace(&prefix, "@");
-            let named: Vec<&str> = text.split('@').skip(1).flat_map(first_segments).collect();
-            (0..names.len())
-                .filter(|&j| names[j] != entry && named.contains(&names[j].as_str()))
-                .collect()
-        };
-        let graph: Vec<Vec<usize>> = names.iter().map(|n| imports(n)).collect();
-        for i in 0..names.len() {
-            let both = (0..names.len())
-                .filter(|&j| j == i || (reaches(&graph, i, j) && reaches(&graph, j, i)));
-            let mut tangle: Vec<String> = both
-                .map(|j| format!("{}/{}", folder.display(), names[j]))
-                .collect();
-            tangle.sort();
-            if tangle.len() > 1 && !found.contains(&tangle) {
-                found.push(tangle);
+/// The imports between the entries of each folder: `(importer, imported)`, the importing file's
+/// module and the module or item its `crate::`, `super::` or `self::` path names, both cut just
+/// below their closest common folder (`a/b/c.rs` naming `crate::a::d::X` is `a::b` → `a::d`).
+fn imports() -> BTreeSet<(Vec<String>, Vec<String>)> {
+    let mut found = BTreeSet::new();
+    for (src, file, paths) in product_paths() {
+        let me = module_of(&src, &file);
+        for path in paths {
+            let mut to = match path[0].as_str() {
+                "crate" => vec![me[0].clone()],
+                "super" | "self" => me.clone(),
+                _ => continue,
+            };
+            for segment in path.into_iter().filter(|s| s != "crate" && s != "self") {
+                if segment == "super" {
+                    to.pop();
+                } else {
+                    to.push(segment);
+                }
+            }
+            let common = me.iter().zip(&to).take_while(|(a, b)| a == b).count();
+            if common < me.len().min(to.len()) {
+                found.insert((me[..=common].to_vec(), to[..=common].to_vec()));
             }
         }
     }
     found
 }
 
-/// Whether `to` is reachable from `from` along `graph`'s edges.
-fn reaches(graph: &[Vec<usize>], from: usize, to: usize) -> bool {
-    let (mut seen, mut todo) = (vec![false; graph.len()], vec![from]);
-    while let Some(node) = todo.pop() {
-        for &next in &graph[node] {
-            if next == to {
-                return true;
-            }
-            if !std::mem::replace(&mut seen[next], true) {
-                todo.push(next);
-            }
-        }
-    }
-    false
-}
-
 #[test]
 fn no_two_entries_of_a_folder_import_each_other() {
-    let found = tangles();
+    let edges = imports();
+    let reaches = |from: &Vec<String>, to: &Vec<String>| {
+        let (mut seen, mut todo) = (BTreeSet::from([from]), vec![from]);
+        while let Some(node) = todo.pop() {
+            let after = edges.range((node.clone(), vec![])..);
+            let next = after.take_while(|(u, _)| u == node);
+            todo.extend(next.map(|(_, v)| v).filter(|v| seen.insert(*v)));
+        }
+        seen.contains(to)
+    };
+    let tangled = edges.iter().filter(|(u, v)| reaches(v, u));
+    let tangled: Vec<_> = tangled
+        .map(|(u, v)| format!("{} → {}", u.join("/"), v.join("/")))
+        .collect();
     assert!(
-        found.is_empty(),
-        "entries that import each other (move the shared part below them): {found:#?}"
+        tangled.is_empty(),
+        "move what both use below them: {tangled:#?}"
     );
 }

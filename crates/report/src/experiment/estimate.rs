@@ -10,9 +10,9 @@ use super::Experiment;
 use crate::units::{format_flops, format_seconds, with_time};
 use unroll_core::study::cells::cost::Cost;
 use unroll_core::study::cells::plan::StudyPlan;
-use unroll_core::study::workers::device_choice::WEBGPU_PARALLEL;
-use unroll_core::study::workers::pool::{partition, pool_size};
 use unroll_core::system::System;
+use unroll_pool::device_choice::WEBGPU_PARALLEL;
+use unroll_pool::pool::{partition, pool_size};
 
 /// A run the estimate puts above this many seconds asks for confirmation first.
 pub const CONFIRM_ABOVE_SECS: f64 = 1800.0;

@@ -2,11 +2,11 @@
 //! per iteration) and the trainings that would share that training's ensemble.
 
 use super::Experiment;
-use unroll_core::study::workers::device_choice::ProbeRequest;
 use unroll_core::train::ensemble::shares_model;
 use unroll_core::train::flops::flops_per_iteration;
 use unroll_core::train::TrainConfig;
 use unroll_core::types::System;
+use unroll_pool::device_choice::ProbeRequest;
 
 impl Experiment {
     /// The probe of this experiment's study: its costliest training (the base training when the

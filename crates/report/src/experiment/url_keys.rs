@@ -7,8 +7,8 @@
 //! `device-slowdown` have their own notices beside the device badge.
 
 use super::initial_state::{InitialState, SCALE_KEY, STATE_KEY};
-use unroll_core::study::workers::pool::MAX_WORKERS;
 use unroll_core::system::System;
+use unroll_pool::pool::MAX_WORKERS;
 
 fn clip(text: &str) -> String {
     text.chars().take(40).collect()

@@ -53,8 +53,8 @@ mod tests {
 
     use super::*;
     use crate::backend;
+    use crate::ks::preset::tiny_config;
     use crate::study::cells::batch::run_cell;
-    use crate::system::config::tiny_config;
     use crate::system::System;
     use crate::train::Modality;
 

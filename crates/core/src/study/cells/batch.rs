@@ -31,7 +31,7 @@ pub enum DataSource {
     },
     /// Made elsewhere for the same plan.
     Given(Box<Prepared>),
-    /// Made elsewhere; they follow in a [`crate::study::workers::pool::ToWorker::Data`]
+    /// Made elsewhere; they follow in a `ToWorker::Data` of the worker pool (`unroll-pool`)
     /// message, which the page forwards from the batch that made them without reading it. A batch
     /// is built from the `Given` data that message carries, never from this.
     Shipped,

@@ -271,10 +271,11 @@ mod tests {
 
     use super::*;
     use crate::backend;
+    use crate::ks::preset::tiny_config;
     use crate::ks::system::Ks;
     use crate::study::cells::batch::run_cell;
     use crate::study::run::driver::{Driver, RunEvent, TickPolicy, NATIVE_ITERATIONS_PER_TICK};
-    use crate::system::config::{tiny_config, StudyConfig};
+    use crate::system::config::StudyConfig;
     use crate::train::Modality;
 
     /// Two modalities × two seeds of the tiny study.

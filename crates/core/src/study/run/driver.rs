@@ -342,7 +342,7 @@ pub fn series_name(config: &StudyConfig, id: &VariantId, seed: u64) -> String {
 mod tests {
     use super::*;
     use crate::backend;
-    use crate::system::config::tiny_config;
+    use crate::ks::preset::tiny_config;
 
     #[test]
     fn a_tiny_study_reports_progress_losses_variants_and_results() {

@@ -228,7 +228,7 @@ impl Study {
 mod tests {
     use super::*;
     use crate::backend;
-    use crate::system::config::tiny_config;
+    use crate::ks::preset::tiny_config;
 
     fn finished(mut study: Study) -> Study {
         let mut guard = 0;

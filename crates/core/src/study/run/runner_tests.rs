@@ -3,7 +3,8 @@
 use super::*;
 use crate::backend;
 use crate::ks::config::DEFAULT_RESOLUTION;
-use crate::system::config::{tiny_config, NetSize, Preset};
+use crate::ks::preset::tiny_config;
+use crate::system::config::{NetSize, Preset};
 use crate::train::Modality;
 
 /// A tiny end-to-end study: 2 sizes, 1 seed, few iterations; every field is produced and the

@@ -1,23 +1,23 @@
 //! A study spread over a pool of workers (the browser's Web Workers): the messages between the page
 //! and a worker, how the cells are shared out ([`partition`]), and the page's [`Assembly`] of what
 //! the workers report — overall progress, the variants as they complete, and the results through
-//! the cluster merge ([`crate::study::cells::merge::merge_shared`], with the baseline
+//! the cluster merge ([`unroll_core::study::cells::merge::merge_shared`], with the baseline
 //! made once), so they do not depend on the pool's size. What happens when is the
 //! [`super::controller`]'s; no browser types here: the page and the worker binary do the posting.
 
 use serde::{Deserialize, Serialize};
 
 use super::device_choice::{DeviceProbe, ProbeRequest};
-use crate::study::cells::batch::DataSource;
-use crate::study::cells::cell::CellResult;
-use crate::study::cells::merge::{merge_shared, CellState, MergeError};
-use crate::study::cells::plan::{CellSpec, StudyPlan};
-use crate::study::data::prepared::Prepared;
-use crate::study::data::results::{SampleTest, StudyResults, VariantResult};
-use crate::study::rollout::inference::{RolloutReply, RolloutRequest};
-use crate::study::run::driver::{RunEvent, TrainingFinished};
-use crate::system::description::{Descriptions, SystemDescription};
-use crate::types::TestMetrics;
+use unroll_core::study::cells::batch::DataSource;
+use unroll_core::study::cells::cell::CellResult;
+use unroll_core::study::cells::merge::{merge_shared, CellState, MergeError};
+use unroll_core::study::cells::plan::{CellSpec, StudyPlan};
+use unroll_core::study::data::prepared::Prepared;
+use unroll_core::study::data::results::{SampleTest, StudyResults, VariantResult};
+use unroll_core::study::rollout::inference::{RolloutReply, RolloutRequest};
+use unroll_core::study::run::driver::{RunEvent, TrainingFinished};
+use unroll_core::system::description::{Descriptions, SystemDescription};
+use unroll_core::types::TestMetrics;
 
 /// Most workers a pool starts.
 pub const MAX_WORKERS: usize = 8;
@@ -314,10 +314,11 @@ mod tests {
     use std::rc::Rc;
 
     use super::*;
-    use crate::backend;
-    use crate::study::cells::batch::CellBatch;
-    use crate::system::config::{tiny_config, Preset};
-    use crate::train::Modality;
+    use unroll_core::backend;
+    use unroll_core::ks::preset::tiny_config;
+    use unroll_core::study::cells::batch::CellBatch;
+    use unroll_core::system::config::Preset;
+    use unroll_core::train::Modality;
 
     #[test]
     fn the_pool_leaves_a_core_for_the_page() {
@@ -333,8 +334,8 @@ mod tests {
     #[test]
     fn partition_balances_counted_work_and_keeps_plan_order() {
         let plan = StudyPlan::new(
-            crate::ks::preset::study_config(Preset::Quick, 3),
-            crate::system::System::description,
+            unroll_core::ks::preset::study_config(Preset::Quick, 3),
+            unroll_core::system::System::description,
             None,
         )
         .expect("plan");
@@ -376,7 +377,7 @@ mod tests {
         let shares = partition(plan, workers, false);
         let mut assembly = Assembly::new(
             plan.clone(),
-            crate::system::System::description,
+            unroll_core::system::System::description,
             shares.clone(),
         );
         let mut variants = 0;
@@ -390,7 +391,7 @@ mod tests {
             let mut batch = CellBatch::new(
                 plan,
                 share,
-                crate::system::System::physics,
+                unroll_core::system::System::physics,
                 &backend::cpu(),
                 clock,
                 data,
@@ -452,7 +453,8 @@ mod tests {
         let mut config = tiny_config();
         config.modalities = vec![Modality::One, Modality::Wig];
         config.seeds = vec![0, 1];
-        let plan = StudyPlan::new(config, crate::system::System::description, None).expect("plan");
+        let plan =
+            StudyPlan::new(config, unroll_core::system::System::description, None).expect("plan");
         let (one, variants, weights) = pooled(&plan, 1);
         assert_eq!((variants, weights), (2, 2));
         let (three, _, _) = pooled(&plan, 3);
@@ -462,10 +464,10 @@ mod tests {
         // And the cluster's cell files (each making its own data) merge into the same.
         let states: Vec<CellState> = (0..plan.cells.len())
             .map(|i| {
-                let r = pollster::block_on(crate::study::cells::batch::run_cell(
+                let r = pollster::block_on(unroll_core::study::cells::batch::run_cell(
                     &plan,
                     i,
-                    crate::system::System::physics,
+                    unroll_core::system::System::physics,
                     &backend::cpu(),
                     Rc::new(|| 0.0),
                 ))
@@ -473,9 +475,9 @@ mod tests {
                 CellState::of_result(&plan, i, r)
             })
             .collect();
-        let cells = crate::study::cells::merge::merge(
+        let cells = unroll_core::study::cells::merge::merge(
             &plan,
-            crate::system::System::Ks.description(),
+            unroll_core::system::System::Ks.description(),
             &states,
             false,
         )

@@ -7,12 +7,12 @@
 //! results. No browser code: the page (`ui::pool_run`) only executes the actions.
 
 use super::pool::{partition, Assembly, Fault, FromWorker, ToWorker};
-use crate::study::cells::batch::DataSource;
-use crate::study::cells::plan::StudyPlan;
-use crate::study::data::progress::eta_secs;
-use crate::study::data::results::StudyResults;
-use crate::study::run::driver::{Losses, RunEvent};
-use crate::system::description::Descriptions;
+use unroll_core::study::cells::batch::DataSource;
+use unroll_core::study::cells::plan::StudyPlan;
+use unroll_core::study::data::progress::eta_secs;
+use unroll_core::study::data::results::StudyResults;
+use unroll_core::study::run::driver::{Losses, RunEvent};
+use unroll_core::system::description::Descriptions;
 
 /// What the controller is told.
 #[derive(Debug, Clone, PartialEq)]
@@ -263,7 +263,7 @@ impl PoolController {
     fn training_finished(
         &mut self,
         worker: usize,
-        finished: crate::study::run::driver::TrainingFinished,
+        finished: unroll_core::study::run::driver::TrainingFinished,
         now: f64,
     ) -> Vec<Action> {
         let mut actions = Vec::new();

@@ -9,8 +9,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::train::TrainConfig;
-use crate::types::System;
+use unroll_core::train::TrainConfig;
+use unroll_core::types::System;
 
 /// Trainings WebGPU runs at once: the page trains on WebGPU in one worker (one GPU queue).
 pub const WEBGPU_PARALLEL: usize = 1;
@@ -92,7 +92,7 @@ pub struct ProbeRequest {
     /// How long WebGPU's warm-up and timed iterations may take, ms.
     pub timeout_ms: u32,
     /// Trainings in the timed variant's ensemble (its seeds, and those of the variants that
-    /// share its model: [`crate::train::ensemble::shares_model`]): WebGPU times them
+    /// share its model: [`unroll_core::train::ensemble::shares_model`]): WebGPU times them
     /// as one ensemble, as its worker would train them, where they can be one.
     #[serde(default = "one")]
     pub members: usize,
@@ -118,7 +118,7 @@ pub struct DeviceProbe {
     /// Counted FLOPs of the timed iteration (for a FLOP rate).
     pub flops_per_iteration: f64,
     /// The CPU's measured FLOP/s making the system's data (a small set:
-    /// [`crate::study::cells::cost::time_data`]); the estimate's data phase.
+    /// [`unroll_core::study::cells::cost::time_data`]); the estimate's data phase.
     #[serde(default)]
     pub data_rate: Option<f64>,
     /// Trainings WebGPU timed as one ensemble (1: one network alone); its timing is per

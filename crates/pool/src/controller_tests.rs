@@ -4,17 +4,17 @@
 use std::rc::Rc;
 
 use super::*;
-use crate::backend;
-use crate::study::cells::batch::CellBatch;
-use crate::system::config::tiny_config;
-use crate::train::Modality;
+use unroll_core::backend;
+use unroll_core::ks::preset::tiny_config;
+use unroll_core::study::cells::batch::CellBatch;
+use unroll_core::train::Modality;
 
 /// Two modalities × two seeds: four trainings over two workers.
 fn plan() -> StudyPlan {
     let mut config = tiny_config();
     config.modalities = vec![Modality::One, Modality::Nog];
     config.seeds = vec![0, 1];
-    StudyPlan::new(config, crate::system::System::description, None).expect("plan")
+    StudyPlan::new(config, unroll_core::system::System::description, None).expect("plan")
 }
 
 /// What each of two workers reports running its share, as the page hears it: worker 1 makes
@@ -32,7 +32,7 @@ fn recorded(plan: &StudyPlan) -> Vec<Vec<RunEvent>> {
         let mut batch = CellBatch::new(
             plan,
             share,
-            crate::system::System::physics,
+            unroll_core::system::System::physics,
             &backend::cpu(),
             clock,
             data,
@@ -96,7 +96,7 @@ fn is_training_finished(event: &RunEvent) -> bool {
 fn started(plan: &StudyPlan) -> PoolController {
     let (mut controller, actions) = PoolController::new(
         plan.clone(),
-        crate::system::System::description,
+        unroll_core::system::System::description,
         2,
         false,
         None,
@@ -189,7 +189,7 @@ fn all_done_ships_the_data_once_and_ends_with_the_merged_results() {
     // The same numbers as the one-process assembly of the same events.
     let mut assembly = Assembly::new(
         plan.clone(),
-        crate::system::System::description,
+        unroll_core::system::System::description,
         partition(&plan, 2, false),
     );
     for event in events.iter().flatten() {
@@ -238,7 +238,7 @@ fn a_worker_error_before_any_training_keeps_nothing() {
     let plan = plan();
     let (mut controller, _) = PoolController::new(
         plan.clone(),
-        crate::system::System::description,
+        unroll_core::system::System::description,
         2,
         false,
         Some(Fault::Panic),
@@ -274,7 +274,7 @@ fn pause_mid_cell_reaches_every_worker_including_one_that_starts_later() {
     let events = recorded(&plan);
     let (mut controller, _) = PoolController::new(
         plan.clone(),
-        crate::system::System::description,
+        unroll_core::system::System::description,
         2,
         false,
         None,
@@ -345,7 +345,7 @@ fn cancel_and_partial_save_keep_what_is_done() {
 
     let (mut early, _) = PoolController::new(
         plan,
-        crate::system::System::description,
+        unroll_core::system::System::description,
         2,
         false,
         None,
