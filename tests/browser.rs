@@ -363,3 +363,55 @@ async fn ensemble_members_train_as_they_would_alone_on_cpu_and_webgpu() {
         console_log!("ensemble of 3 trained as each alone on {name}");
     }
 }
+
+/// The run store keeps every run it is given (no count limit, nothing dropped), lists them by
+/// their summaries, returns, deletes and keeps the running study's partial results; runs an
+/// earlier version kept in `localStorage` were moved in when it opened, and their key removed.
+#[wasm_bindgen_test]
+async fn the_run_store_keeps_every_run_and_moves_the_old_ones_in() {
+    use unroll_browser::run_store;
+    let old = include_str!("e2e/fixtures/old-quick-results.json");
+    let storage = web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .expect("localStorage");
+    let legacy = serde_json::to_string(&vec![old; 2]).expect("JSON");
+    storage.set_item("unroll-lab/runs", &legacy).expect("set");
+    let store = run_store::open().await.expect("the store opens");
+    assert_eq!(
+        storage.get_item("unroll-lab/runs").expect("get"),
+        None,
+        "moved once"
+    );
+    let before = store.runs().await.expect("list");
+    assert!(before.len() >= 2, "the two old runs moved in: {before:?}");
+    let mut ids = Vec::new();
+    for i in 0..12 {
+        ids.push(store.add(old, f64::from(i)).await.expect("kept"));
+    }
+    let runs = store.runs().await.expect("list");
+    assert_eq!(runs.len(), before.len() + 12, "nothing dropped");
+    let last = runs.last().expect("a run");
+    assert_eq!(last.id, ids[11]);
+    assert!(last.summary.contains("quick"), "{}", last.summary);
+    assert_eq!(last.bytes, old.encode_utf16().count());
+    assert_eq!(store.run(ids[3]).await.expect("read"), old);
+    store.delete(ids[3]).await.expect("deleted");
+    assert!(store.run(ids[3]).await.is_err(), "gone");
+    assert_eq!(store.runs().await.expect("list").len(), before.len() + 11);
+    assert_eq!(store.in_progress().await.expect("read"), None);
+    store
+        .save_in_progress("{\"partial\":1}")
+        .expect("issued")
+        .await
+        .expect("kept");
+    assert_eq!(
+        store.in_progress().await.expect("read").as_deref(),
+        Some("{\"partial\":1}")
+    );
+    store.clear_in_progress().await.expect("cleared");
+    assert_eq!(store.in_progress().await.expect("read"), None);
+    let usage = unroll_browser::storage_quota::estimate()
+        .await
+        .expect("an estimate");
+    assert!(usage.used > 0.0 && usage.quota > usage.used, "{usage:?}");
+}

@@ -8,8 +8,11 @@ use leptos::prelude::*;
 
 use super::committed_runs::Committed;
 use super::pool_run::{PoolRun, Sinks};
+use super::run_storage::StorageSinks;
 use super::show_results::ResultsSinks;
 use unroll_browser::files;
+use unroll_browser::run_store::RunSummary;
+use unroll_browser::storage_quota::StorageUse;
 use unroll_core::study::data::results::StudyResults;
 use unroll_report::charts::LossCurve;
 use unroll_report::experiment::estimate::{Machine, RunEstimate};
@@ -44,8 +47,10 @@ pub struct Panel {
     pub worker_lines: RwSignal<Vec<String>>,
     /// The long-run question, while it is asked.
     pub confirm: RwSignal<Option<String>>,
-    /// The stored runs (results JSON).
-    pub stored: RwSignal<Vec<String>>,
+    /// The stored runs, oldest first.
+    pub stored: RwSignal<Vec<RunSummary>>,
+    /// This origin's use of the browser's storage, once known.
+    pub storage_use: RwSignal<Option<StorageUse>>,
     /// The run in progress.
     pub run: StoredValue<Option<Rc<PoolRun>>, LocalStorage>,
     /// The committed run last loaded (results/): shown alone, or beside the page's own run.
@@ -72,6 +77,7 @@ impl Panel {
             worker_lines: RwSignal::new(Vec::new()),
             confirm: RwSignal::new(None),
             stored: RwSignal::new(Vec::new()),
+            storage_use: RwSignal::new(None),
             run: StoredValue::new_local(None),
             reference: RwSignal::new(None),
         }
@@ -87,9 +93,17 @@ impl Panel {
             finished: self.finished.write_only(),
             results: self.results.write_only(),
             weights: self.weights.write_only(),
+            storage: self.storage_sinks(),
+            running: self.running.write_only(),
+        }
+    }
+
+    /// Where storage jobs report.
+    pub fn storage_sinks(self) -> StorageSinks {
+        StorageSinks {
             notice: self.notice.write_only(),
             stored: self.stored.write_only(),
-            running: self.running.write_only(),
+            storage_use: self.storage_use.write_only(),
         }
     }
 

@@ -4,14 +4,12 @@
 //! text, failure, cancel, partial results) are the controller's; the page never computes.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::rc::{Rc, Weak};
 
 use leptos::prelude::*;
 
 use unroll_browser::lifecycle::OnPageHide;
-use unroll_browser::run_store;
-use unroll_browser::timer::{idle, now_secs, sleep};
+use unroll_browser::timer::{now_secs, sleep};
 use unroll_browser::workers::{worker_script, Heard, WorkerHandle, WorkerText};
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::study::data::results::StudyResults;
@@ -19,6 +17,8 @@ use unroll_core::system::System;
 use unroll_pool::controller::{Action, Input, PoolController};
 use unroll_pool::pool::Fault;
 use unroll_report::charts::{extend_curve, LossCurve};
+
+use super::run_storage::{Storage, StorageQueue, StorageSinks};
 
 /// The signals a run updates.
 #[derive(Clone, Copy)]
@@ -37,10 +37,8 @@ pub struct Sinks {
     pub results: WriteSignal<Option<StudyResults>>,
     /// The trained weights received.
     pub weights: WriteSignal<Vec<(String, Vec<u8>)>>,
-    /// A notice (storage problems).
-    pub notice: WriteSignal<String>,
-    /// The stored runs.
-    pub stored: WriteSignal<Vec<String>>,
+    /// Where storage jobs report.
+    pub storage: StorageSinks,
     /// Whether a run is going on.
     pub running: WriteSignal<bool>,
 }
@@ -57,19 +55,6 @@ pub struct Launch {
     pub fault: Option<Option<Fault>>,
 }
 
-/// Browser storage work, done in idle periods in the order asked (never in the task of the
-/// worker message that asked for it: serialising and storing a results file takes tens of ms).
-enum Storage {
-    SaveInProgress(Box<StudyResults>),
-    ClearInProgress,
-    Store(Box<StudyResults>),
-    /// Re-read the stored runs into the list.
-    List,
-}
-
-/// Milliseconds a storage job waits at most for an idle period.
-const IDLE_TIMEOUT_MS: u32 = 2000;
-
 /// A run in progress.
 pub struct PoolRun {
     workers: RefCell<Vec<WorkerHandle>>,
@@ -77,20 +62,15 @@ pub struct PoolRun {
     /// The maker's data message, as the browser handed it over (never read here).
     data: RefCell<Option<WorkerText>>,
     sinks: Sinks,
-    storage: Rc<RefCell<VecDeque<Storage>>>,
+    storage: Rc<StorageQueue>,
     /// Does the queued storage at once when the page goes away (a reload mid-run keeps the
     /// finished trainings).
     _on_pagehide: Option<OnPageHide>,
 }
 
-/// Runs the queued storage at once when the page goes away.
-fn flush_on_page_hide(queue: Rc<RefCell<VecDeque<Storage>>>, sinks: Sinks) -> Option<OnPageHide> {
-    OnPageHide::new(move || {
-        let jobs: Vec<Storage> = queue.borrow_mut().drain(..).collect();
-        for job in jobs {
-            run_storage(job, sinks);
-        }
-    })
+/// Hands the queued storage to the browser at once when the page goes away.
+fn flush_on_page_hide(queue: Rc<StorageQueue>) -> Option<OnPageHide> {
+    OnPageHide::new(move || queue.flush())
 }
 
 impl PoolRun {
@@ -105,13 +85,13 @@ impl PoolRun {
             now_secs(),
         );
         let count = controller.workers();
-        let storage = Rc::<RefCell<VecDeque<Storage>>>::default();
+        let storage = Rc::<StorageQueue>::default();
         let run = Rc::new(Self {
             workers: RefCell::new(Vec::new()),
             controller: RefCell::new(controller),
             data: RefCell::new(None),
             sinks,
-            _on_pagehide: flush_on_page_hide(storage.clone(), sinks),
+            _on_pagehide: flush_on_page_hide(storage.clone()),
             storage,
         });
         run.apply(actions);
@@ -201,10 +181,7 @@ impl PoolRun {
                 Action::Weights(weights) => sinks.weights.set(weights),
                 Action::SaveInProgress(partial) => self.store(Storage::SaveInProgress(partial)),
                 Action::ClearInProgress => self.store(Storage::ClearInProgress),
-                Action::Store(results) => {
-                    self.store(Storage::Store(results));
-                    self.store(Storage::List);
-                }
+                Action::Store(results) => self.store(Storage::Store(results)),
                 // Rendered in a task of its own, after the one that parsed the message.
                 Action::Results(results) => leptos::task::spawn_local(async move {
                     sleep(0).await;
@@ -215,54 +192,8 @@ impl PoolRun {
         }
     }
 
-    /// Queues `job`; one task drains the queue, one job per idle period.
+    /// Queues `job` for the browser's store.
     fn store(&self, job: Storage) {
-        let first = {
-            let mut queue = self.storage.borrow_mut();
-            queue.push_back(job);
-            queue.len() == 1
-        };
-        if !first {
-            return;
-        }
-        let queue = self.storage.clone();
-        let sinks = self.sinks;
-        leptos::task::spawn_local(async move {
-            // The queue is non-empty while this task waits; it ends with the queue empty.
-            loop {
-                idle(IDLE_TIMEOUT_MS).await;
-                let job = queue.borrow_mut().pop_front();
-                let Some(job) = job else { return };
-                run_storage(job, sinks);
-                if queue.borrow().is_empty() {
-                    return;
-                }
-            }
-        });
-    }
-}
-
-/// Does one storage job.
-fn run_storage(job: Storage, sinks: Sinks) {
-    match job {
-        Storage::SaveInProgress(partial) => {
-            if let Ok(json) = serde_json::to_string(&partial.without_weights()) {
-                run_store::save_in_progress(&json);
-            }
-        }
-        Storage::ClearInProgress => run_store::clear_in_progress(),
-        Storage::Store(results) => {
-            if let Ok(json) = serde_json::to_string(&results.without_weights()) {
-                match run_store::store_run(json, 10) {
-                    Ok(Some(message)) | Err(message) => {
-                        let _ = sinks.notice.try_set(message);
-                    }
-                    Ok(None) => {}
-                }
-            }
-        }
-        Storage::List => {
-            let _ = sinks.stored.try_set(run_store::stored_runs());
-        }
+        self.storage.push(job, self.sinks.storage);
     }
 }

@@ -8,15 +8,19 @@ use super::committed_beside::CommittedBeside;
 use super::committed_runs::CommittedRuns;
 use super::horizon_lens::{lens_from_url, HorizonLens};
 use super::panel::Panel;
+use super::run_storage::refresh;
 use super::{ResultsCharts, ResultsTable};
-use unroll_browser::files;
+use unroll_browser::storage_quota::bytes;
+use unroll_browser::timer::local_date;
+use unroll_browser::{files, run_store};
 use unroll_core::study::data::results::StudyResults;
+use unroll_report::judged_export::results_json;
 use unroll_report::results_text::ResultsText;
 
 /// Downloads `results` as `results.json` or `results.csv` (`kind`: `json` or `csv`).
 fn export(results: &StudyResults, kind: &str) -> Result<(), String> {
     match kind {
-        "json" => serde_json::to_string(results)
+        "json" => results_json(results)
             .map_err(|e| e.to_string())
             .and_then(|t| files::download("results.json", "application/json", &t)),
         _ => files::download("results.csv", "text/csv", &results.to_csv()),
@@ -95,25 +99,83 @@ fn WeightsDownloads(panel: Panel) -> impl IntoView {
     }
 }
 
-/// The runs stored in this browser, newest first, each with a View button.
+/// The runs stored in this browser, newest first, each with View, Export and Delete; above
+/// them, how much of the browser's storage they use.
 #[component]
 fn StoredRuns(panel: Panel) -> impl IntoView {
+    let usage = move || match panel.storage_use.get() {
+        Some(usage) => format!(
+            "{} stored run(s); this site's storage: {}.",
+            panel.stored.with(Vec::len),
+            usage.words()
+        ),
+        None => format!("{} stored run(s).", panel.stored.with(Vec::len)),
+    };
     view! {
+        <p id="storage-use">{usage}</p>
         <ul id="stored-runs">
-            {move || panel.stored.get().into_iter().enumerate().rev().map(|(i, json)| {
-                let label = match StudyResults::summary_from_json(&json) {
-                    Ok(summary) => format!("run {}: {summary}", i + 1),
-                    Err(err) => format!("run {}: unreadable ({err})", i + 1),
-                };
+            {move || panel.stored.get().into_iter().rev().map(|run| {
+                let id = run.id;
+                let label = format!(
+                    "run {id}: {} (stored {}, {})",
+                    run.summary,
+                    local_date(run.saved_ms),
+                    bytes(run.bytes as f64)
+                );
                 view! {
-                    <li>{label} " "
-                        <button on:click=move |_| if let Ok(r) = StudyResults::from_json(&json) {
-                            panel.weights.set(Vec::new());
-                            panel.results.set(Some(r));
-                        }>"View"</button>
+                    <li data-run=id>{label} " "
+                        <button on:click=move |_| stored_action(panel, id, Use::View)>"View"</button>
+                        <button on:click=move |_| stored_action(panel, id, Use::Export)>"Export"</button>
+                        <button on:click=move |_| stored_action(panel, id, Use::Delete)>"Delete"</button>
                     </li>
                 }
             }).collect_view()}
         </ul>
     }
+}
+
+/// What the reader does with a stored run.
+#[derive(Clone, Copy)]
+enum Use {
+    View,
+    Export,
+    Delete,
+}
+
+/// Views, exports (`results-run-ID.json`) or deletes (after asking) stored run `id`; a
+/// failure is the notice.
+fn stored_action(panel: Panel, id: u32, what: Use) {
+    if matches!(what, Use::Delete)
+        && !files::confirm(&format!(
+            "Delete stored run {id}? Export it first to keep a copy."
+        ))
+    {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let done = async {
+            let store = run_store::open().await?;
+            match what {
+                Use::View => {
+                    let results = StudyResults::from_json(&store.run(id).await?)
+                        .map_err(|e| e.to_string())?;
+                    let _ = panel.weights.try_set(Vec::new());
+                    let _ = panel.results.try_set(Some(results));
+                }
+                Use::Export => files::download(
+                    &format!("results-run-{id}.json"),
+                    "application/json",
+                    &store.run(id).await?,
+                )?,
+                Use::Delete => store.delete(id).await?,
+            }
+            Ok::<(), String>(())
+        };
+        if let Err(err) = done.await {
+            let _ = panel.notice.try_set(format!("Stored run {id}: {err}."));
+        }
+        if matches!(what, Use::Delete) {
+            refresh(panel.storage_sinks()).await;
+        }
+    });
 }

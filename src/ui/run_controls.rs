@@ -117,5 +117,30 @@ fn RunStatus(panel: Panel, training_note: ReadSignal<String>) -> impl IntoView {
         <p id="status" role="status">{move || panel.status.get()}</p>
         <p id="url-notice" class="notice" class:hidden=move || notice.get().is_empty()>{move || notice.get()}</p>
         <p id="training-note" class="notice" class:hidden=move || training_note.get().is_empty()>{training_note}</p>
+        <p id="storage-warning" class="notice" class:hidden=move || storage_warning(panel).is_none()>
+            {move || storage_warning(panel).unwrap_or_default()}
+            " " <a href="#stored-runs">"Stored runs ↓"</a>
+        </p>
     }
+}
+
+/// Bytes a run needs kept at least: twice the largest stored run (the browser keeps its text
+/// as UTF-16), and never less than 10 MB.
+const ROOM_FLOOR: f64 = 10e6;
+
+/// What to say before a run when the browser's storage may not keep it: nothing is dropped to
+/// make room, so the reader chooses what to export or delete.
+fn storage_warning(panel: Panel) -> Option<String> {
+    let usage = panel.storage_use.get()?;
+    let largest = panel
+        .stored
+        .with(|runs| runs.iter().map(|r| r.bytes).max().unwrap_or(0));
+    let needed = (4.0 * largest as f64).max(ROOM_FLOOR);
+    (usage.left() < needed).then(|| {
+        format!(
+            "This site's browser storage is nearly full ({}): the next run may not be kept here. \
+             Export or delete stored runs first, or export the run's results when it ends.",
+            usage.words()
+        )
+    })
 }

@@ -12,9 +12,11 @@ use super::panel::Panel;
 use super::playground::Playground;
 use super::results_section::ResultsSection;
 use super::run_controls::RunControls;
+use super::run_storage::refresh;
 use super::workbench::Workbench;
 use super::{Intro, Later, WhenMounted};
-use unroll_browser::timer::sleep;
+use unroll_browser::run_store::RunStore;
+use unroll_browser::timer::{epoch_ms, sleep};
 use unroll_browser::workers::hardware_concurrency;
 use unroll_browser::{files, run_store};
 use unroll_core::system::config::Preset;
@@ -93,23 +95,45 @@ fn PresetChoice(experiment: RwSignal<Experiment>) -> impl IntoView {
     }
 }
 
-/// Reads storage in a task of its own, not the one that mounts the page (its first access opens
-/// the browser's storage; the list may be long): an interrupted run is kept as a partial one,
-/// then the stored runs are listed.
+/// Opens the browser's run store in a task of its own, not the one that mounts the page: an
+/// interrupted run is kept as a partial one, then the stored runs and the storage's use are
+/// listed.
 fn restore_storage(panel: Panel) {
     leptos::task::spawn_local(async move {
         sleep(0).await;
-        if let Some(json) = run_store::take_in_progress() {
-            let kept = match run_store::store_run(json, 10) {
-                Ok(_) => {
-                    "its finished trainings are kept as a partial run under Stored runs".into()
-                }
-                Err(err) => format!("its finished trainings could not be kept: {err}"),
-            };
-            let _ = panel.notice.try_set(format!(
-                "The previous run was interrupted (the page was closed or reloaded): {kept}."
-            ));
+        match run_store::open().await {
+            Ok(store) => keep_interrupted(&store, panel).await,
+            Err(err) => {
+                let _ = panel
+                    .notice
+                    .try_set(format!("No runs can be kept in this browser: {err}."));
+            }
         }
-        let _ = panel.stored.try_set(run_store::stored_runs());
+        refresh(panel.storage_sinks()).await;
     });
+}
+
+/// Stores the partial results of a run the page was closed or reloaded during (they stay
+/// saved for the next visit where storing fails), saying so.
+async fn keep_interrupted(store: &RunStore, panel: Panel) {
+    let json = match store.in_progress().await {
+        Ok(Some(json)) => json,
+        Ok(None) => return,
+        Err(err) => {
+            let _ = panel
+                .notice
+                .try_set(format!("An interrupted run cannot be read: {err}."));
+            return;
+        }
+    };
+    let kept = match store.add(&json, epoch_ms()).await {
+        Ok(_) => match store.clear_in_progress().await {
+            Ok(()) => "its finished trainings are kept as a partial run under Stored runs".into(),
+            Err(err) => format!("its finished trainings are kept under Stored runs ({err})"),
+        },
+        Err(err) => format!("its finished trainings could not be stored ({err}); they stay saved"),
+    };
+    let _ = panel.notice.try_set(format!(
+        "The previous run was interrupted (the page was closed or reloaded): {kept}."
+    ));
 }

@@ -26,3 +26,27 @@ export async function launch() {
   });
   return context;
 }
+
+// Empties every object store of the page's run stores (IndexedDB databases named
+// `unroll-lab/…`) without closing the page's own connection: a test's start from no stored run.
+export async function clearRunStore(page) {
+  await page.evaluate(async () => {
+    const done = (request) => new Promise((ok, fail) => { request.onsuccess = () => ok(request.result); request.onerror = () => fail(request.error); });
+    for (const { name } of await indexedDB.databases()) {
+      if (!name.startsWith("unroll-lab/")) continue;
+      const db = await done(indexedDB.open(name));
+      const stores = [...db.objectStoreNames];
+      if (stores.length > 0) {
+        const tx = db.transaction(stores, "readwrite");
+        for (const store of stores) tx.objectStore(store).clear();
+        await new Promise((ok, fail) => { tx.oncomplete = ok; tx.onerror = () => fail(tx.error); });
+      }
+      db.close();
+    }
+  });
+}
+
+// The names of the page origin's IndexedDB databases.
+export async function runStoreNames(page) {
+  return page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
+}

@@ -5,7 +5,8 @@
 // are carried over once; an app that cannot start says so within seconds.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { launch } from "./browser.mjs";
+import { readFileSync } from "node:fs";
+import { launch, runStoreNames } from "./browser.mjs";
 
 const base = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080/";
 const second = process.env.E2E_SECOND_BASE_URL;
@@ -73,31 +74,31 @@ test("an app whose module cannot load says so within seconds", async () => {
   await page.close();
 });
 
-test("a second deployment on the same origin keeps its own runs; unscoped runs are carried over once", { skip: !second }, async () => {
-  // A run stored by the first site.
+test("a second deployment on the same origin keeps its own runs; runs kept in localStorage move over once", { skip: !second }, async () => {
+  // A run stored by the first site, in its own database.
   const { page } = await watched();
   await page.goto(`${base}?preset=headline&seeds=1&iterations=2&rollout=12&device=cpu`);
   await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 300_000 });
   await page.click("#run");
   await page.waitForSelector("#results-table", { timeout: 600_000 });
   await page.waitForSelector("#stored-runs li", { timeout: 30_000 });
-  const keys = await page.evaluate(() => Object.keys(localStorage));
   const scoped = `unroll-lab/runs@${new URL(base).origin}${new URL(base).pathname}`;
-  assert.ok(keys.includes(scoped), `the run is kept under ${scoped}: ${keys}`);
-  const kept = await page.evaluate((key) => localStorage.getItem(key), scoped);
+  assert.ok((await runStoreNames(page)).includes(scoped), `the run is kept in ${scoped}`);
   await page.close();
   // The second site sees none of them.
   const other = await browser.newPage();
   await other.goto(`${second}?device=cpu`);
   await other.waitForSelector("#run");
+  await other.waitForSelector("#storage-use");
   await other.waitForTimeout(1_000);
   assert.equal((await other.$$("#stored-runs li")).length, 0, "the second site lists no run of the first");
-  // Runs under the earlier key for the whole origin are carried over to the first site that opens.
-  await other.evaluate((runs) => localStorage.setItem("unroll-lab/runs", runs), kept);
+  // Runs an earlier version kept in localStorage for the whole origin move to the first site that opens.
+  const old = readFileSync(new URL("./fixtures/old-quick-results.json", import.meta.url), "utf8");
+  await other.evaluate((runs) => localStorage.setItem("unroll-lab/runs", runs), JSON.stringify([old]));
   await other.reload();
   await other.waitForSelector("#stored-runs li", { timeout: 30_000 });
   assert.equal((await other.$$("#stored-runs li")).length, 1);
-  assert.equal(await other.evaluate(() => localStorage.getItem("unroll-lab/runs")), null, "carried over once");
+  assert.equal(await other.evaluate(() => localStorage.getItem("unroll-lab/runs")), null, "moved once");
   await other.close();
   // The first site still has exactly its own run.
   const again = await browser.newPage();

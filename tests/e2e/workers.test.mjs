@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launch } from "./browser.mjs";
+import { launch, clearRunStore } from "./browser.mjs";
 
 const base = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080/";
 const cli = process.env.UNROLL_LAB_BIN;
@@ -143,7 +143,7 @@ test("a worker that panics or cannot start ends the run with a message naming th
 
 test("a reload mid-run keeps the finished trainings as a partial stored run", async () => {
   const { page } = await open("?preset=headline&seeds=1&iterations=200&rollout=24&channels=4&depth=1&device=cpu&workers=1&modalities=one,nog,wig&modes=predict,correct,transition");
-  await page.evaluate(() => localStorage.clear());
+  await clearRunStore(page);
   await page.click("#run");
   await page.waitForFunction(() => /^[1-3] of 9 trainings done/.test(document.querySelector("#status").textContent), null, { timeout: 300_000 });
   await page.reload();

@@ -45,6 +45,13 @@ pub fn download_data_url(file_name: &str, url: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Asks the reader `question` (the browser's OK / Cancel dialog); false where it cannot ask.
+pub fn confirm(question: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.confirm_with_message(question).ok())
+        .unwrap_or(false)
+}
+
 /// The text of the file picked in the `<input type="file">` that fired `event`.
 pub async fn read_file_of_event(event: web_sys::Event) -> Result<String, String> {
     let input = event

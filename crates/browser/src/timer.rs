@@ -74,6 +74,24 @@ thread_local! {
     };
 }
 
+/// Milliseconds since the Unix epoch: the wall clock, for the dates shown.
+pub fn epoch_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// `2026-12-07 23:10`: the moment `epoch_ms` in the browser's local time.
+pub fn local_date(epoch_ms: f64) -> String {
+    let date = js_sys::Date::new(&epoch_ms.into());
+    format!(
+        "{:04}-{:02}-{:02} {:02}:{:02}",
+        date.get_full_year(),
+        date.get_month() + 1,
+        date.get_date(),
+        date.get_hours(),
+        date.get_minutes()
+    )
+}
+
 /// The browser clock in seconds (`performance.now()`, page or worker).
 pub fn now_secs() -> f64 {
     CLOCK

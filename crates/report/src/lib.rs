@@ -21,6 +21,7 @@ pub mod experiment;
 pub mod gradient_captions;
 pub mod horizons;
 pub mod interval;
+pub mod judged_export;
 pub mod lens;
 pub mod orderings;
 pub mod page_copy;

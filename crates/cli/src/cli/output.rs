@@ -8,6 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+use unroll_report::judged_export::results_json;
 
 use super::CliError;
 use unroll_core::study::data::results::StudyResults;
@@ -146,7 +147,7 @@ pub fn write_results(
     csv: Option<&Path>,
     keep: &[&Path],
 ) -> Result<(), CliError> {
-    let json = serde_json::to_string(results).map_err(|e| CliError::Output(e.to_string()))?;
+    let json = results_json(results).map_err(|e| CliError::Output(e.to_string()))?;
     let written = write_kept(out, &json, keep);
     let csv_written = csv.map_or(Ok(()), |csv| write_kept(csv, &results.to_csv(), keep));
     println!("{}", results.table());
