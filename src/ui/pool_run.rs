@@ -13,9 +13,10 @@ use unroll_browser::timer::{now_secs, sleep};
 use unroll_browser::workers::{worker_script, Heard, WorkerHandle, WorkerText};
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::study::data::results::StudyResults;
+use unroll_core::study::run::driver::RunEvent;
 use unroll_core::system::System;
 use unroll_pool::controller::{Action, Input, PoolController};
-use unroll_pool::pool::Fault;
+use unroll_pool::pool::{Fault, FromWorker};
 use unroll_report::charts::{extend_curve, LossCurve};
 
 use super::run_storage::{Storage, StorageQueue, StorageSinks};
@@ -51,13 +52,37 @@ pub struct Launch {
     pub workers: usize,
     /// Train on WebGPU in the workers.
     pub webgpu: bool,
-    /// A failure to inject (`?worker-fault=`): `Some(None)` = a worker that cannot start.
-    pub fault: Option<Option<Fault>>,
+    /// A failure to inject into worker 1 (`?worker-fault=`).
+    pub fault: Option<PageFault>,
 }
+
+/// A failure the page injects into worker 1 (`?worker-fault=`, the fault tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageFault {
+    /// It panics when its first training starts (every time it is started).
+    Panic,
+    /// Its script cannot load (the first time).
+    Start,
+    /// It is terminated after its first finished training, as a browser kills a worker.
+    Kill,
+    /// It says its WebGPU device was lost after its first finished training.
+    DeviceLost,
+}
+
+/// What hears worker N's messages, with N.
+type Listener = Rc<dyn Fn(usize, Heard)>;
+
+/// The handle of a worker that is not there.
+const NO_WORKER: Option<WorkerHandle> = None;
 
 /// A run in progress.
 pub struct PoolRun {
-    workers: RefCell<Vec<WorkerHandle>>,
+    /// Worker N at N (none where it could not start).
+    workers: RefCell<Vec<Option<WorkerHandle>>>,
+    /// What every worker's messages go to.
+    hear: RefCell<Option<Listener>>,
+    /// The failure still to inject after worker 1's first finished training.
+    late_fault: std::cell::Cell<Option<PageFault>>,
     controller: RefCell<PoolController>,
     /// The maker's data message, as the browser handed it over (never read here).
     data: RefCell<Option<WorkerText>>,
@@ -81,13 +106,16 @@ impl PoolRun {
             System::description,
             launch.workers,
             launch.webgpu,
-            launch.fault.flatten(),
+            (launch.fault == Some(PageFault::Panic)).then_some(Fault::Panic),
             now_secs(),
         );
         let count = controller.workers();
         let storage = Rc::<StorageQueue>::default();
+        let late = matches!(launch.fault, Some(PageFault::Kill | PageFault::DeviceLost));
         let run = Rc::new(Self {
-            workers: RefCell::new(Vec::new()),
+            workers: RefCell::new((0..count).map(|_| None).collect()),
+            hear: RefCell::new(None),
+            late_fault: std::cell::Cell::new(launch.fault.filter(|_| late)),
             controller: RefCell::new(controller),
             data: RefCell::new(None),
             sinks,
@@ -96,30 +124,63 @@ impl PoolRun {
         });
         run.apply(actions);
         let weak: Weak<Self> = Rc::downgrade(&run);
-        let hear: Rc<dyn Fn(usize, Heard)> = Rc::new(move |index, heard| {
+        *run.hear.borrow_mut() = Some(Rc::new(move |index, heard| {
             if let Some(run) = weak.upgrade() {
-                match heard {
-                    Heard::Data(text) => *run.data.borrow_mut() = Some(text),
-                    Heard::Message(message) => run.step(Input::Heard(index, message)),
-                    Heard::Died(message) => run.step(Input::Died(index, message)),
-                }
+                run.hear(index, heard);
             }
-        });
+        }));
         for index in 0..count {
-            let script = if index == 0 && launch.fault == Some(None) {
+            let script = if index == 0 && launch.fault == Some(PageFault::Start) {
                 "./no-such-worker_loader.js"
             } else {
                 worker_script(launch.webgpu)
             };
-            match WorkerHandle::spawn(script, index, hear.clone()) {
-                Ok(worker) => run.workers.borrow_mut().push(worker),
-                Err(message) => {
-                    run.step(Input::Died(index, message));
-                    break;
-                }
-            }
+            run.spawn(index, script);
         }
         run
+    }
+
+    /// Starts worker `index` from `script` (a worker that cannot start is reported dead).
+    fn spawn(&self, index: usize, script: &str) {
+        let Some(hear) = self.hear.borrow().clone() else {
+            return;
+        };
+        match WorkerHandle::spawn(script, index, hear) {
+            Ok(worker) => {
+                if let Some(slot) = self.workers.borrow_mut().get_mut(index) {
+                    *slot = Some(worker);
+                }
+            }
+            Err(message) => self.step(Input::Died(index, message)),
+        }
+    }
+
+    /// What worker `index` said; after worker 1's first finished training, the late fault.
+    fn hear(&self, index: usize, heard: Heard) {
+        match heard {
+            Heard::Data(text) => *self.data.borrow_mut() = Some(text),
+            Heard::Message(message) => {
+                let finished = matches!(&message, FromWorker::Event(RunEvent::TrainingFinished(_)));
+                self.step(Input::Heard(index, message));
+                if index == 0 && finished {
+                    self.inject_late_fault();
+                }
+            }
+            Heard::Died(message) => self.step(Input::Died(index, message)),
+        }
+    }
+
+    /// Kills worker 1, or has it lose its device, once (the fault tests).
+    fn inject_late_fault(&self) {
+        let why = match self.late_fault.take() {
+            Some(PageFault::Kill) => "the worker was killed (injected fault)",
+            Some(PageFault::DeviceLost) => "the WebGPU device was lost (injected fault)",
+            _ => return,
+        };
+        if let Some(worker) = self.workers.borrow().first().and_then(Option::as_ref) {
+            worker.terminate();
+        }
+        self.step(Input::Died(0, why.into()));
     }
 
     /// Pauses (`true`) or resumes every worker.
@@ -143,15 +204,12 @@ impl PoolRun {
         for action in actions {
             match action {
                 Action::Post(index, message) => {
-                    if let Some(worker) = self.workers.borrow().get(index) {
+                    if let Some(worker) = self.worker(index).as_ref() {
                         worker.send(&message);
                     }
                 }
                 Action::ShipData(index) => {
-                    match (
-                        self.workers.borrow().get(index),
-                        self.data.borrow().as_ref(),
-                    ) {
+                    match (self.worker(index).as_ref(), self.data.borrow().as_ref()) {
                         (Some(worker), Some(text)) => worker.send_text(text),
                         _ => sinks.status.set(
                             "A worker was to get the study's data before they were made.".into(),
@@ -159,9 +217,20 @@ impl PoolRun {
                     }
                 }
                 Action::Terminate(index) => {
-                    if let Some(worker) = self.workers.borrow().get(index) {
+                    if let Some(worker) = self.worker(index).as_ref() {
                         worker.terminate();
                     }
+                }
+                Action::Restart { worker, webgpu } => {
+                    let old = self
+                        .workers
+                        .borrow_mut()
+                        .get_mut(worker)
+                        .and_then(Option::take);
+                    if let Some(old) = old {
+                        old.terminate();
+                    }
+                    self.spawn(worker, worker_script(webgpu));
                 }
                 Action::Status(text) => sinks.status.set(text),
                 Action::WorkerLines(lines) => sinks.workers.set(lines),
@@ -190,6 +259,13 @@ impl PoolRun {
                 Action::Running(running) => sinks.running.set(running),
             }
         }
+    }
+
+    /// Worker `index`'s handle, borrowed.
+    fn worker(&self, index: usize) -> std::cell::Ref<'_, Option<WorkerHandle>> {
+        std::cell::Ref::map(self.workers.borrow(), |w| {
+            w.get(index).unwrap_or(&NO_WORKER)
+        })
     }
 
     /// Queues `job` for the browser's store.

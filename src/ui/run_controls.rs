@@ -7,20 +7,23 @@
 use leptos::prelude::*;
 
 use super::panel::Panel;
-use super::pool_run::{Launch, PoolRun};
+use super::pool_run::{Launch, PageFault, PoolRun};
 use unroll_browser::files;
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::system::System;
-use unroll_pool::pool::Fault;
 use unroll_report::experiment::estimate::RunEstimate;
 use unroll_report::experiment::Experiment;
 
-/// The failure `?worker-fault=` injects: `panic` (a worker panics at its first training) or
-/// `start` (a worker whose script cannot load).
-fn injected_fault() -> Option<Option<Fault>> {
+/// The failure `?worker-fault=` injects into worker 1: `panic` (it panics at its first
+/// training, every time it starts), `start` (its script cannot load, the first time), `kill`
+/// (it is terminated after its first finished training), `device-lost` (its WebGPU device is
+/// lost then).
+fn injected_fault() -> Option<PageFault> {
     match files::query_value("worker-fault")?.as_str() {
-        "panic" => Some(Some(Fault::Panic)),
-        "start" => Some(None),
+        "panic" => Some(PageFault::Panic),
+        "start" => Some(PageFault::Start),
+        "kill" => Some(PageFault::Kill),
+        "device-lost" => Some(PageFault::DeviceLost),
         _ => None,
     }
 }

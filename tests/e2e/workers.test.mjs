@@ -1,7 +1,8 @@
 // The study in Web Workers: results do not depend on the pool's size (1 worker against 3, number
 // for number) and match the native CLI's within a stated tolerance; pause and resume; cancel
-// stops every worker and a new run works; a worker that panics or cannot start ends the run
-// with a message naming the training; a reload mid-run keeps the finished trainings as a
+// stops every worker and a new run works; a worker killed mid-study, one whose device is lost
+// and one that cannot start are restarted and the study ends with the undisturbed numbers; a
+// worker that panics every try ends the run with a message naming the training; a reload mid-run keeps the finished trainings as a
 // partial stored run; a run estimated over 30 minutes asks first and offers the CLI command.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -129,16 +130,37 @@ test("pause holds every worker, resume goes on; cancel stops them and a new run 
   await page.close();
 });
 
-test("a worker that panics or cannot start ends the run with a message naming the training", async () => {
-  for (const [fault, expected] of [["panic", /Worker 1 failed while running P-ONE 4×1 m=3 seed 0: the worker panicked: .*injected fault/s], ["start", /Worker 1 failed while running P-ONE 4×1 m=3 seed 0: .*The other workers were stopped/s]]) {
+test("a worker that dies mid-study is restarted and the study ends with the undisturbed numbers", async () => {
+  const { page: quiet, errors: quietErrors } = await open(`${TINY}&workers=2`);
+  await runToResults(quiet);
+  const undisturbed = untimed(await exported(quiet));
+  assert.deepEqual(quietErrors, []);
+  await quiet.close();
+  for (const fault of ["kill", "device-lost", "start"]) {
     const { page, errors } = await open(`${TINY}&workers=2&worker-fault=${fault}`);
-    await page.click("#run");
-    await page.waitForFunction(() => document.querySelector("#status").textContent.includes("failed while running"), null, { timeout: 300_000 });
-    assert.match(await page.textContent("#status"), expected);
-    assert.equal(await page.$eval("#run", (b) => b.disabled), false, "the page is usable");
+    // Every status line the run shows, to find the restart's.
+    await page.evaluate(() => {
+      window.statuses = [];
+      const status = document.querySelector("#status");
+      new MutationObserver(() => window.statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+    });
+    await runToResults(page);
+    const said = (await page.evaluate(() => window.statuses)).join("\n");
+    assert.match(said, /Worker 1 stopped while running .*: restarted, try 2 of 3\./, `${fault}: ${said}`);
+    assert.deepEqual(untimed(await exported(page)), undisturbed, `${fault}: the same numbers`);
     assert.deepEqual(errors, []);
     await page.close();
   }
+});
+
+test("a worker that panics every try ends the run with a message naming the training, keeping the rest", async () => {
+  const { page, errors } = await open(`${TINY}&workers=2&worker-fault=panic`);
+  await page.click("#run");
+  await page.waitForFunction(() => document.querySelector("#status").textContent.includes("failed while running"), null, { timeout: 300_000 });
+  assert.match(await page.textContent("#status"), /Worker 1 failed while running P-ONE 4×1 m=3 seed 0: the worker panicked: .*injected fault.* \(3 tries\)\. The other workers were stopped/s);
+  assert.equal(await page.$eval("#run", (b) => b.disabled), false, "the page is usable");
+  assert.deepEqual(errors, []);
+  await page.close();
 });
 
 test("a reload mid-run keeps the finished trainings as a partial stored run", async () => {

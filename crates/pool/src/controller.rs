@@ -2,9 +2,14 @@
 //! machine. It is fed what the workers say and what the reader does ([`Input`]) with the time,
 //! and returns what the page must carry out ([`Action`]: post to worker N, terminate it, show a
 //! status line, store the results…). It hands out the cells ([`partition`]); the first worker
-//! ready makes the study's data and baseline and shares them, the others start from them; a
-//! failed worker or a cancel stops every worker and keeps the finished trainings as partial
+//! ready makes the study's data and baseline and shares them, the others start from them. A
+//! worker that dies (a trap, out of memory, the browser killing it, a lost WebGPU device) is
+//! restarted with the trainings of its share not done yet, each from its seed (the CPU backend
+//! after a lost device), at most [`MAX_RESTARTS`] times per training; a training that fails
+//! every time, or a cancel, stops every worker and keeps the finished trainings as partial
 //! results. No browser code: the page (`ui::pool_run`) only executes the actions.
+
+use std::collections::HashMap;
 
 use super::pool::{partition, Assembly, Fault, FromWorker, ToWorker};
 use unroll_core::study::cells::batch::DataSource;
@@ -41,6 +46,14 @@ pub enum Action {
     ShipData(usize),
     /// Stop worker N at once.
     Terminate(usize),
+    /// Stop worker N and start a new one in its place (on WebGPU when `webgpu`); it says
+    /// [`FromWorker::Ready`] like the first.
+    Restart {
+        /// The worker.
+        worker: usize,
+        /// Its backend.
+        webgpu: bool,
+    },
     /// Show this status line.
     Status(String),
     /// Show one line per worker.
@@ -65,19 +78,23 @@ pub enum Action {
     Running(bool),
 }
 
+/// Restarts of one training before the study ends with its failure (three tries in all).
+pub const MAX_RESTARTS: usize = 2;
+
 /// One worker as the controller sees it.
 #[derive(Debug, Clone, Default)]
 struct Worker {
     ready: bool,
     running: bool,
     line: String,
+    /// Trains on WebGPU (false after it lost its device).
+    webgpu: bool,
 }
 
 /// A pooled run in progress.
 pub struct PoolController {
     assembly: Assembly,
     workers: Vec<Worker>,
-    webgpu: bool,
     fault: Option<Fault>,
     started_secs: f64,
     paused: bool,
@@ -86,6 +103,8 @@ pub struct PoolController {
     /// The data are made: the maker's data message is at the page (the page keeps only
     /// their baseline and samples, in the assembly).
     shipped: bool,
+    /// Restarts per cell.
+    restarts: HashMap<usize, usize>,
 }
 
 impl PoolController {
@@ -109,17 +128,18 @@ impl PoolController {
             workers: vec![
                 Worker {
                     line: "starting".into(),
+                    webgpu,
                     ..Worker::default()
                 };
                 count
             ],
-            webgpu,
             fault,
             started_secs: now,
             paused: false,
             stopped: false,
             maker: None,
             shipped: false,
+            restarts: HashMap::new(),
         };
         let actions = vec![
             Action::Running(true),
@@ -204,8 +224,8 @@ impl PoolController {
             worker,
             ToWorker::Run {
                 plan: Box::new(self.assembly.plan().clone()),
-                cells: self.assembly.share(worker).to_vec(),
-                webgpu: self.webgpu,
+                cells: self.assembly.left(worker),
+                webgpu: self.workers[worker].webgpu,
                 fault: if worker == 0 { self.fault } else { None },
                 data,
             },
@@ -320,19 +340,66 @@ impl PoolController {
         }
     }
 
-    /// Worker `worker` failed: everything stops, the finished trainings are kept.
+    /// Worker `worker` failed: it is restarted with what its share has left, unless the
+    /// training it was on failed every try; then everything stops, the finished trainings are
+    /// kept.
     fn fail(&mut self, worker: usize, message: &str, now: f64) -> Vec<Action> {
-        let running = self
-            .assembly
-            .current_cell(worker)
-            .map_or("its first training".to_string(), |c| c.label.clone());
+        let Some(cell) = self.assembly.current_cell(worker).map(|c| c.index) else {
+            // Its share was done: nothing is lost.
+            return self.set_line(worker, format!("stopped after its trainings ({message})"));
+        };
+        let running = self.assembly.plan().cells[cell].label.clone();
+        let tries = self.restarts.entry(cell).or_default();
+        *tries += 1;
+        if *tries <= MAX_RESTARTS {
+            let tries = *tries;
+            return self.restart(worker, &running, message, tries);
+        }
         self.end(
             &format!(
-                "Worker {} failed while running {running}: {message}. The other workers were stopped.",
-                worker + 1
+                "Worker {} failed while running {running}: {message} ({} tries). The other workers were stopped.",
+                worker + 1,
+                MAX_RESTARTS + 1
             ),
             now,
         )
+    }
+
+    /// Starts a new worker in place of `worker`, which died on `running` (its `tries`-th
+    /// restart); on the CPU backend where it lost its WebGPU device.
+    fn restart(
+        &mut self,
+        worker: usize,
+        running: &str,
+        message: &str,
+        tries: usize,
+    ) -> Vec<Action> {
+        let lost_device = self.workers[worker].webgpu && is_device_loss(message);
+        let webgpu = self.workers[worker].webgpu && !lost_device;
+        self.workers[worker] = Worker {
+            line: "restarting".into(),
+            webgpu,
+            ..Worker::default()
+        };
+        if self.maker == Some(worker) && !self.shipped {
+            self.maker = None;
+        }
+        self.assembly.restart(worker);
+        let backend = if lost_device {
+            " on the CPU backend (its WebGPU device was lost)"
+        } else {
+            ""
+        };
+        vec![
+            Action::Restart { worker, webgpu },
+            Action::Status(format!(
+                "Worker {} stopped while running {running} ({message}): restarted{backend}, try {} of {}.",
+                worker + 1,
+                tries + 1,
+                MAX_RESTARTS + 1
+            )),
+            self.lines(),
+        ]
     }
 
     /// Stops the run with `why`; keeps the finished trainings as partial results.
@@ -383,6 +450,12 @@ impl PoolController {
                 .collect(),
         )
     }
+}
+
+/// Whether a worker's last words say its WebGPU device was lost.
+fn is_device_loss(message: &str) -> bool {
+    let message = message.to_lowercase();
+    message.contains("device lost") || message.contains("device was lost")
 }
 
 #[cfg(test)]

@@ -187,10 +187,18 @@ fn all_done_ships_the_data_once_and_ends_with_the_merged_results() {
         2
     );
     // The same numbers as the one-process assembly of the same events.
+    let mut expected = undisturbed(&plan, &events);
+    expected.wall_secs = done.wall_secs;
+    assert_eq!(done, &expected);
+    assert!(controller.step(Input::Cancel, 2.0).is_empty(), "ended");
+}
+
+/// The undisturbed results of `events` (the one-process assembly of them).
+fn undisturbed(plan: &StudyPlan, events: &[Vec<RunEvent>]) -> StudyResults {
     let mut assembly = Assembly::new(
         plan.clone(),
         unroll_core::system::System::description,
-        partition(&plan, 2, false),
+        partition(plan, 2, false),
     );
     for event in events.iter().flatten() {
         match event {
@@ -201,14 +209,11 @@ fn all_done_ships_the_data_once_and_ends_with_the_merged_results() {
             _ => {}
         }
     }
-    let mut expected = assembly.results(false).expect("merge");
-    expected.wall_secs = done.wall_secs;
-    assert_eq!(done, &expected);
-    assert!(controller.step(Input::Cancel, 2.0).is_empty(), "ended");
+    assembly.results(false).expect("merge")
 }
 
 #[test]
-fn a_failing_worker_stops_the_others_and_keeps_the_finished_trainings() {
+fn a_dying_worker_is_restarted_and_the_study_ends_with_the_undisturbed_results() {
     let plan = plan();
     let events = recorded(&plan);
     let mut controller = started(&plan);
@@ -218,11 +223,66 @@ fn a_failing_worker_stops_the_others_and_keeps_the_finished_trainings() {
         .expect("a training");
     feed(&mut controller, 0, events[0][..=first_done].iter().cloned());
     let actions = controller.step(Input::Died(1, "out of memory".into()), 2.0);
+    let share = partition(&plan, 2, false)[1].clone();
+    let second = &plan.cells[share[0]].label;
+    assert_eq!(
+        statuses(&actions),
+        [format!(
+            "Worker 2 stopped while running {second} (out of memory): restarted, try 2 of 3."
+        )]
+    );
+    assert!(actions.contains(&Action::Restart {
+        worker: 1,
+        webgpu: false
+    }));
+    assert!(
+        !actions.iter().any(|a| matches!(a, Action::Terminate(0))),
+        "worker 1 goes on"
+    );
+    assert!(!controller.stopped());
+    // The new worker 2 takes its whole share (none of it was done) with the shipped data.
+    let ready = controller.step(Input::Heard(1, FromWorker::Ready), 2.0);
+    let [(1, ToWorker::Run { data, cells, .. })] = posts(&ready)[..] else {
+        panic!("worker 2 runs again: {ready:?}");
+    };
+    assert_eq!((data, cells), (&DataSource::Shipped, &share));
+    assert!(ready.contains(&Action::ShipData(1)));
+    feed(
+        &mut controller,
+        0,
+        events[0][first_done + 1..].iter().cloned(),
+    );
+    let end = feed(&mut controller, 1, events[1].iter().cloned());
+    let done = results(&end).expect("the study finishes");
+    let mut expected = undisturbed(&plan, &events);
+    expected.wall_secs = done.wall_secs;
+    assert_eq!(done, &expected);
+}
+
+#[test]
+fn a_training_that_fails_every_try_ends_the_study_keeping_the_rest() {
+    let plan = plan();
+    let events = recorded(&plan);
+    let mut controller = started(&plan);
+    let first_done = events[0]
+        .iter()
+        .position(is_training_finished)
+        .expect("a training");
+    feed(&mut controller, 0, events[0][..=first_done].iter().cloned());
+    for _ in 0..MAX_RESTARTS {
+        let actions = controller.step(Input::Died(1, "out of memory".into()), 2.0);
+        assert!(actions.contains(&Action::Restart {
+            worker: 1,
+            webgpu: false
+        }));
+        controller.step(Input::Heard(1, FromWorker::Ready), 2.0);
+    }
+    let actions = controller.step(Input::Died(1, "out of memory".into()), 2.0);
     let second = &plan.cells[partition(&plan, 2, false)[1][0]].label;
     assert_eq!(
         statuses(&actions),
         [format!(
-            "Worker 2 failed while running {second}: out of memory. The other workers were stopped. \
+            "Worker 2 failed while running {second}: out of memory (3 tries). The other workers were stopped. \
              The 1 finished training(s) are kept: partial results below (exportable, and under Stored runs)."
         )]
     );
@@ -234,7 +294,45 @@ fn a_failing_worker_stops_the_others_and_keeps_the_finished_trainings() {
 }
 
 #[test]
-fn a_worker_error_before_any_training_keeps_nothing() {
+fn a_maker_that_dies_before_the_data_hands_the_making_on_and_a_lost_device_goes_to_the_cpu() {
+    let plan = plan();
+    let (mut controller, _) = PoolController::new(
+        plan.clone(),
+        unroll_core::system::System::description,
+        2,
+        true,
+        None,
+        0.0,
+    );
+    controller.step(Input::Heard(0, FromWorker::Ready), 0.0);
+    controller.step(Input::Heard(1, FromWorker::Ready), 0.0);
+    let lost = "the WebGPU device was lost (the driver reset)";
+    let actions = controller.step(Input::Died(0, lost.into()), 1.0);
+    assert!(
+        actions.contains(&Action::Restart {
+            worker: 0,
+            webgpu: false
+        }),
+        "{actions:?}"
+    );
+    assert!(
+        statuses(&actions)[0].contains("restarted on the CPU backend (its WebGPU device was lost)")
+    );
+    let ready = controller.step(Input::Heard(0, FromWorker::Ready), 1.0);
+    let [(0, ToWorker::Run { data, webgpu, .. })] = posts(&ready)[..] else {
+        panic!("the new worker 1 makes the data: {ready:?}");
+    };
+    assert_eq!((data, *webgpu), (&DataSource::Make { share: true }, false));
+    // A worker that dies of anything else keeps its backend.
+    let actions = controller.step(Input::Died(1, "out of memory".into()), 1.0);
+    assert!(actions.contains(&Action::Restart {
+        worker: 1,
+        webgpu: true
+    }));
+}
+
+#[test]
+fn a_worker_failing_every_try_before_any_training_keeps_nothing() {
     let plan = plan();
     let (mut controller, _) = PoolController::new(
         plan.clone(),
@@ -255,13 +353,32 @@ fn a_worker_error_before_any_training_keeps_nothing() {
             }
         )]
     ));
-    let actions = controller.step(heard(0, RunEvent::Error("the worker panicked".into())), 1.0);
+    let panicked = || heard(0, RunEvent::Error("the worker panicked".into()));
+    for _ in 0..MAX_RESTARTS {
+        let actions = controller.step(panicked(), 1.0);
+        assert!(actions.contains(&Action::Restart {
+            worker: 0,
+            webgpu: false
+        }));
+        let again = controller.step(Input::Heard(0, FromWorker::Ready), 1.0);
+        assert!(matches!(
+            posts(&again)[..],
+            [(
+                0,
+                ToWorker::Run {
+                    fault: Some(Fault::Panic),
+                    ..
+                }
+            )]
+        ));
+    }
+    let actions = controller.step(panicked(), 1.0);
     let first = &plan.cells[partition(&plan, 2, false)[0][0]].label;
     assert_eq!(
         statuses(&actions),
         [format!(
-            "Worker 1 failed while running {first}: the worker panicked. The other workers were \
-             stopped. No training had finished."
+            "Worker 1 failed while running {first}: the worker panicked (3 tries). The other \
+             workers were stopped. No training had finished."
         )]
     );
     assert!(actions.contains(&Action::ClearInProgress));

@@ -168,6 +168,9 @@ pub struct Assembly {
     states: Vec<CellState>,
     weights: Vec<(String, Vec<u8>)>,
     fractions: Vec<f64>,
+    /// Each worker's fraction done when it last (re)started: a restarted worker's batch counts
+    /// from 0 over what its share has left.
+    starts: Vec<f64>,
     work: Vec<f64>,
     baseline: Option<(Vec<TestMetrics>, Vec<SampleTest>)>,
 }
@@ -183,6 +186,7 @@ impl Assembly {
         Self {
             states: vec![CellState::Missing; plan.cells.len()],
             fractions: vec![0.0; shares.len()],
+            starts: vec![0.0; shares.len()],
             weights: Vec::new(),
             work,
             shares,
@@ -215,8 +219,9 @@ impl Assembly {
     /// Records worker `worker`'s own fraction done; the whole study's fraction (each worker
     /// weighted by its share of the counted FLOPs).
     pub fn progress(&mut self, worker: usize, fraction: f64) -> f64 {
+        let start = self.starts.get(worker).copied().unwrap_or(0.0);
         if let Some(f) = self.fractions.get_mut(worker) {
-            *f = fraction.clamp(0.0, 1.0);
+            *f = start + (1.0 - start) * fraction.clamp(0.0, 1.0);
         }
         let total: f64 = self.work.iter().sum();
         let done: f64 = self
@@ -265,6 +270,29 @@ impl Assembly {
             .iter()
             .find(|&&i| !self.is_done(i))
             .map(|&i| &self.plan.cells[i])
+    }
+
+    /// The cells of worker `worker`'s share not done yet, in order.
+    pub fn left(&self, worker: usize) -> Vec<usize> {
+        let share = self.share(worker).iter().copied();
+        share.filter(|&i| !self.is_done(i)).collect()
+    }
+
+    /// Worker `worker` starts again with what its share has left: its progress counts from
+    /// the work of its done cells.
+    pub fn restart(&mut self, worker: usize) {
+        let flops = |i: &usize| self.plan.cells[*i].flops.max(1.0);
+        let done: f64 = self
+            .share(worker)
+            .iter()
+            .filter(|&&i| self.is_done(i))
+            .map(flops)
+            .sum();
+        let total = self.work.get(worker).copied().unwrap_or(0.0);
+        let start = if total > 0.0 { done / total } else { 0.0 };
+        if let (Some(s), Some(f)) = (self.starts.get_mut(worker), self.fractions.get_mut(worker)) {
+            (*s, *f) = (start, start);
+        }
     }
 
     /// True when every cell of worker `worker`'s share is done.
