@@ -29,6 +29,7 @@ mod run_storage;
 mod show_results;
 mod state_controls;
 mod study_panel;
+mod unfinished_prompt;
 mod workbench;
 
 pub use app::App;

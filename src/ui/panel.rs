@@ -14,6 +14,7 @@ use unroll_browser::files;
 use unroll_browser::run_store::RunSummary;
 use unroll_browser::storage_quota::StorageUse;
 use unroll_core::study::data::results::StudyResults;
+use unroll_pool::unfinished::Unfinished;
 use unroll_report::charts::LossCurve;
 use unroll_report::experiment::estimate::{Machine, RunEstimate};
 use unroll_report::experiment::Experiment;
@@ -49,6 +50,8 @@ pub struct Panel {
     pub confirm: RwSignal<Option<String>>,
     /// The stored runs, oldest first.
     pub stored: RwSignal<Vec<RunSummary>>,
+    /// A study the page left unfinished, offered to continue.
+    pub unfinished: RwSignal<Option<Unfinished>>,
     /// This origin's use of the browser's storage, once known.
     pub storage_use: RwSignal<Option<StorageUse>>,
     /// The run in progress.
@@ -78,6 +81,7 @@ impl Panel {
             confirm: RwSignal::new(None),
             stored: RwSignal::new(Vec::new()),
             storage_use: RwSignal::new(None),
+            unfinished: RwSignal::new(None),
             run: StoredValue::new_local(None),
             reference: RwSignal::new(None),
         }

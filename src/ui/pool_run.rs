@@ -13,10 +13,11 @@ use unroll_browser::timer::{now_secs, sleep};
 use unroll_browser::workers::{worker_script, Heard, WorkerHandle, WorkerText};
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::study::data::results::StudyResults;
-use unroll_core::study::run::driver::RunEvent;
+use unroll_core::study::run::driver::{Losses, RunEvent};
 use unroll_core::system::System;
 use unroll_pool::controller::{Action, Input, PoolController};
 use unroll_pool::pool::{Fault, FromWorker};
+use unroll_pool::unfinished::Unfinished;
 use unroll_report::charts::{extend_curve, LossCurve};
 
 use super::run_storage::{Storage, StorageQueue, StorageSinks};
@@ -54,6 +55,13 @@ pub struct Launch {
     pub webgpu: bool,
     /// A failure to inject into worker 1 (`?worker-fault=`).
     pub fault: Option<PageFault>,
+    /// The experiment's URL query (saved with an unfinished study).
+    pub query: String,
+    /// The unfinished study this continues, if it does (its plan is `plan`).
+    pub continues: Option<Box<Unfinished>>,
+    /// What an unfinished study the reader did not continue had done: stored first, as a
+    /// partial run (its saved state is replaced by this run's).
+    pub keep: Option<Box<StudyResults>>,
 }
 
 /// A failure the page injects into worker 1 (`?worker-fault=`, the fault tests).
@@ -69,6 +77,17 @@ pub enum PageFault {
     DeviceLost,
 }
 
+/// Adds `losses` to the live curves.
+fn add_losses(curves: WriteSignal<Vec<LossCurve>>, losses: &Losses) {
+    let first = losses.first_iteration;
+    let points = losses
+        .values
+        .iter()
+        .enumerate()
+        .map(|(i, &l)| (first + i, l));
+    curves.update(|curves| extend_curve(curves, &losses.series, losses.hue, points));
+}
+
 /// What hears worker N's messages, with N.
 type Listener = Rc<dyn Fn(usize, Heard)>;
 
@@ -81,6 +100,8 @@ pub struct PoolRun {
     workers: RefCell<Vec<Option<WorkerHandle>>>,
     /// What every worker's messages go to.
     hear: RefCell<Option<Listener>>,
+    /// The experiment's URL query.
+    query: String,
     /// The failure still to inject after worker 1's first finished training.
     late_fault: std::cell::Cell<Option<PageFault>>,
     controller: RefCell<PoolController>,
@@ -101,20 +122,31 @@ fn flush_on_page_hide(queue: Rc<StorageQueue>) -> Option<OnPageHide> {
 impl PoolRun {
     /// Starts the workers; the controller hands out the cells as they say they are ready.
     pub fn start(launch: Launch, sinks: Sinks) -> Rc<Self> {
-        let (controller, actions) = PoolController::new(
-            launch.plan,
-            System::description,
-            launch.workers,
-            launch.webgpu,
-            (launch.fault == Some(PageFault::Panic)).then_some(Fault::Panic),
-            now_secs(),
-        );
+        let fault = (launch.fault == Some(PageFault::Panic)).then_some(Fault::Panic);
+        let (controller, actions) = match launch.continues {
+            Some(unfinished) => PoolController::resume(
+                *unfinished,
+                System::description,
+                launch.workers,
+                launch.webgpu,
+                now_secs(),
+            ),
+            None => PoolController::new(
+                launch.plan,
+                System::description,
+                launch.workers,
+                launch.webgpu,
+                fault,
+                now_secs(),
+            ),
+        };
         let count = controller.workers();
         let storage = Rc::<StorageQueue>::default();
         let late = matches!(launch.fault, Some(PageFault::Kill | PageFault::DeviceLost));
         let run = Rc::new(Self {
             workers: RefCell::new((0..count).map(|_| None).collect()),
             hear: RefCell::new(None),
+            query: launch.query,
             late_fault: std::cell::Cell::new(launch.fault.filter(|_| late)),
             controller: RefCell::new(controller),
             data: RefCell::new(None),
@@ -122,6 +154,9 @@ impl PoolRun {
             _on_pagehide: flush_on_page_hide(storage.clone()),
             storage,
         });
+        if let Some(partial) = launch.keep {
+            run.store(Storage::Store(partial));
+        }
         run.apply(actions);
         let weak: Weak<Self> = Rc::downgrade(&run);
         *run.hear.borrow_mut() = Some(Rc::new(move |index, heard| {
@@ -221,34 +256,17 @@ impl PoolRun {
                         worker.terminate();
                     }
                 }
-                Action::Restart { worker, webgpu } => {
-                    let old = self
-                        .workers
-                        .borrow_mut()
-                        .get_mut(worker)
-                        .and_then(Option::take);
-                    if let Some(old) = old {
-                        old.terminate();
-                    }
-                    self.spawn(worker, worker_script(webgpu));
-                }
+                Action::Restart { worker, webgpu } => self.restart(worker, webgpu),
                 Action::Status(text) => sinks.status.set(text),
                 Action::WorkerLines(lines) => sinks.workers.set(lines),
                 Action::Fraction(fraction) => sinks.fraction.set(fraction),
-                Action::Losses(losses) => {
-                    let first = losses.first_iteration;
-                    let points = losses
-                        .values
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &l)| (first + i, l));
-                    sinks
-                        .losses
-                        .update(|curves| extend_curve(curves, &losses.series, losses.hue, points));
-                }
+                Action::Losses(losses) => add_losses(sinks.losses, &losses),
                 Action::VariantLine(line) => sinks.finished.update(|list| list.push(line)),
                 Action::Weights(weights) => sinks.weights.set(weights),
-                Action::SaveInProgress(partial) => self.store(Storage::SaveInProgress(partial)),
+                Action::SaveInProgress(mut unfinished) => {
+                    unfinished.query.clone_from(&self.query);
+                    self.store(Storage::SaveInProgress(unfinished));
+                }
                 Action::ClearInProgress => self.store(Storage::ClearInProgress),
                 Action::Store(results) => self.store(Storage::Store(results)),
                 // Rendered in a task of its own, after the one that parsed the message.
@@ -259,6 +277,19 @@ impl PoolRun {
                 Action::Running(running) => sinks.running.set(running),
             }
         }
+    }
+
+    /// Stops worker `index` and starts a new one in its place (on WebGPU when `webgpu`).
+    fn restart(&self, index: usize, webgpu: bool) {
+        let old = self
+            .workers
+            .borrow_mut()
+            .get_mut(index)
+            .and_then(Option::take);
+        if let Some(old) = old {
+            old.terminate();
+        }
+        self.spawn(index, worker_script(webgpu));
     }
 
     /// Worker `index`'s handle, borrowed.

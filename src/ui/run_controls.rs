@@ -8,9 +8,11 @@ use leptos::prelude::*;
 
 use super::panel::Panel;
 use super::pool_run::{Launch, PageFault, PoolRun};
+use super::unfinished_prompt::UnfinishedPrompt;
 use unroll_browser::files;
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::system::System;
+use unroll_pool::unfinished::Unfinished;
 use unroll_report::experiment::estimate::RunEstimate;
 use unroll_report::experiment::Experiment;
 
@@ -39,6 +41,23 @@ fn launch(panel: Panel, estimate: &RunEstimate, webgpu: bool) {
             return;
         }
     };
+    start_run(panel, plan, estimate.workers, webgpu, None);
+}
+
+/// Starts `plan` on `workers` workers, continuing `continues` where given. An unfinished study
+/// the reader did not continue is first kept as a stored partial run.
+pub fn start_run(
+    panel: Panel,
+    plan: StudyPlan,
+    workers: usize,
+    webgpu: bool,
+    continues: Option<Box<Unfinished>>,
+) {
+    let left = panel.unfinished.get_untracked();
+    panel.unfinished.set(None);
+    let keep = left
+        .filter(|_| continues.is_none())
+        .map(|u| Box::new(u.partial));
     panel.paused.set(false);
     panel.results.set(None);
     panel.losses.set(Vec::new());
@@ -47,9 +66,12 @@ fn launch(panel: Panel, estimate: &RunEstimate, webgpu: bool) {
     panel.fraction.set(0.0);
     let launch = Launch {
         plan,
-        workers: estimate.workers,
+        workers,
         webgpu,
         fault: injected_fault(),
+        query: panel.experiment.with_untracked(Experiment::to_query),
+        continues,
+        keep,
     };
     panel
         .run
@@ -107,6 +129,7 @@ pub fn RunControls(
             <button id="confirm-run-anyway" on:click=move |_| go()>"Run in the browser anyway"</button>
             <button id="confirm-run-cancel" on:click=move |_| confirm.set(None)>"Cancel"</button>
         </div>
+        <UnfinishedPrompt panel ready webgpu />
         <RunStatus panel training_note />
     }
 }

@@ -13,11 +13,12 @@ use unroll_browser::run_store::{self, RunStore, RunSummary};
 use unroll_browser::storage_quota::{self, StorageUse};
 use unroll_browser::timer::{epoch_ms, idle};
 use unroll_core::study::data::results::StudyResults;
+use unroll_pool::unfinished::Unfinished;
 
 /// A storage job.
 pub enum Storage {
-    /// Replace the running study's partial results.
-    SaveInProgress(Box<StudyResults>),
+    /// Replace the unfinished study's saved state (what a reload continues).
+    SaveInProgress(Box<Unfinished>),
     /// Forget them (the run ended; skipped when storing it failed, so they stay).
     ClearInProgress,
     /// Add these results to the stored runs.
@@ -74,13 +75,12 @@ impl StorageQueue {
     pub fn flush(&self) {
         let jobs: Vec<Storage> = self.jobs.borrow_mut().drain(..).collect();
         let newest = jobs.into_iter().rev().find_map(|job| match job {
-            Storage::SaveInProgress(results) | Storage::Store(results) => Some(results),
+            Storage::SaveInProgress(unfinished) => serde_json::to_string(&unfinished).ok(),
+            Storage::Store(results) => serde_json::to_string(&results.without_weights()).ok(),
             Storage::ClearInProgress => None,
         });
-        if let (Some(results), Some(store)) = (newest, run_store::opened()) {
-            if let Ok(json) = serde_json::to_string(&results.without_weights()) {
-                let _ = store.save_in_progress(&json);
-            }
+        if let (Some(json), Some(store)) = (newest, run_store::opened()) {
+            let _ = store.save_in_progress(&json);
         }
     }
 }
@@ -102,9 +102,8 @@ async fn run(job: Storage, sinks: StorageSinks) -> Result<(), String> {
 
 async fn run_on(store: &RunStore, job: Storage) -> Result<(), String> {
     match job {
-        Storage::SaveInProgress(partial) => {
-            let json =
-                serde_json::to_string(&partial.without_weights()).map_err(|e| e.to_string())?;
+        Storage::SaveInProgress(unfinished) => {
+            let json = serde_json::to_string(&unfinished).map_err(|e| e.to_string())?;
             store.save_in_progress(&json)?.await
         }
         Storage::ClearInProgress => store.clear_in_progress().await,

@@ -20,6 +20,7 @@ use unroll_browser::timer::{epoch_ms, sleep};
 use unroll_browser::workers::hardware_concurrency;
 use unroll_browser::{files, run_store};
 use unroll_core::system::config::Preset;
+use unroll_pool::unfinished::Unfinished;
 use unroll_report::experiment::estimate::Machine;
 use unroll_report::experiment::Experiment;
 
@@ -113,8 +114,8 @@ fn restore_storage(panel: Panel) {
     });
 }
 
-/// Stores the partial results of a run the page was closed or reloaded during (they stay
-/// saved for the next visit where storing fails), saying so.
+/// Offers to continue a study the page was closed or reloaded during; an earlier page's partial
+/// results are stored as a run (they stay saved for the next visit where storing fails).
 async fn keep_interrupted(store: &RunStore, panel: Panel) {
     let json = match store.in_progress().await {
         Ok(Some(json)) => json,
@@ -126,6 +127,18 @@ async fn keep_interrupted(store: &RunStore, panel: Panel) {
             return;
         }
     };
+    // A study saved to be continued is offered; an earlier page's partial results are stored.
+    match Unfinished::from_json(&json) {
+        Ok(Some(unfinished)) => {
+            let _ = panel.unfinished.try_set(Some(unfinished));
+            return;
+        }
+        Ok(None) => {}
+        Err(err) => {
+            let _ = panel.notice.try_set(format!("{err}."));
+            return;
+        }
+    }
     let kept = match store.add(&json, epoch_ms()).await {
         Ok(_) => match store.clear_in_progress().await {
             Ok(()) => "its finished trainings are kept as a partial run under Stored runs".into(),

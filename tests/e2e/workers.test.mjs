@@ -2,8 +2,10 @@
 // for number) and match the native CLI's within a stated tolerance; pause and resume; cancel
 // stops every worker and a new run works; a worker killed mid-study, one whose device is lost
 // and one that cannot start are restarted and the study ends with the undisturbed numbers; a
-// worker that panics every try ends the run with a message naming the training; a reload mid-run keeps the finished trainings as a
-// partial stored run; a run estimated over 30 minutes asks first and offers the CLI command.
+// worker that panics every try ends the run with a message naming the training; a reload
+// mid-study offers to continue it: continued, it ends with the undisturbed numbers, declined,
+// what it did is kept as a partial stored run; a run estimated over 30 minutes asks first and
+// offers the CLI command.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -163,17 +165,34 @@ test("a worker that panics every try ends the run with a message naming the trai
   await page.close();
 });
 
-test("a reload mid-run keeps the finished trainings as a partial stored run", async () => {
-  const { page } = await open("?preset=headline&seeds=1&iterations=200&rollout=24&channels=4&depth=1&device=cpu&workers=1&modalities=one,nog,wig&modes=predict,correct,transition");
+test("a reload mid-study offers to continue it: continued, it ends with the undisturbed numbers; else what it did is kept", async () => {
+  const query = "?preset=headline&seeds=1&iterations=150&rollout=24&channels=4&depth=1&device=cpu&workers=1&modalities=one,nog,wig&modes=predict,correct";
+  const { page: quiet } = await open(query);
+  await runToResults(quiet);
+  const undisturbed = untimed(await exported(quiet));
+  await quiet.close();
+  const { page, errors } = await open(query);
   await clearRunStore(page);
-  await page.click("#run");
-  await page.waitForFunction(() => /^[1-3] of 9 trainings done/.test(document.querySelector("#status").textContent), null, { timeout: 300_000 });
-  await page.reload();
-  await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 300_000 });
-  assert.match(await page.textContent("#url-notice"), /previous run was interrupted .* kept as a partial run/);
-  assert.match(await page.textContent("#stored-runs"), /partial: [6-8] training\(s\) missing/);
-  await page.click("#stored-runs li button");
-  await page.waitForSelector("#partial-results");
+  const reloadMidStudy = async () => {
+    await page.click("#run");
+    await page.waitForFunction(() => /^[1-3] of 6 trainings done/.test(document.querySelector("#status").textContent), null, { timeout: 300_000 });
+    await page.reload();
+    await page.waitForSelector("#unfinished:not(.hidden)", { timeout: 30_000 });
+    assert.match(await page.textContent("#unfinished"), /left unfinished when the page closed \([1-3] of 6 trainings done\)/);
+    await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 300_000 });
+  };
+  await reloadMidStudy();
+  await page.click("#unfinished-continue");
+  await page.waitForSelector("#results-table", { timeout: 600_000 });
+  assert.match(await page.textContent("#status"), /^Done in/);
+  assert.deepEqual(untimed(await exported(page)), undisturbed, "continued: the undisturbed numbers");
+  await page.waitForSelector("#unfinished.hidden", { state: "attached" });
+  // Declined: what it did is kept as a partial stored run.
+  await reloadMidStudy();
+  await page.click("#unfinished-keep");
+  await page.waitForFunction(() => /partial: [3-5] training\(s\) missing/.test(document.querySelector("#stored-runs").textContent), null, { timeout: 30_000 });
+  assert.match(await page.textContent("#url-notice"), /kept as a partial run under Stored runs/);
+  assert.deepEqual(errors, []);
   await page.close();
 });
 

@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 
 use super::pool::{partition, Assembly, Fault, FromWorker, ToWorker};
+use super::unfinished::{Unfinished, UNFINISHED_SCHEMA};
 use unroll_core::study::cells::batch::DataSource;
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::study::data::progress::eta_secs;
@@ -66,8 +67,9 @@ pub enum Action {
     VariantLine(String),
     /// The trained weights received so far.
     Weights(Vec<(String, Vec<u8>)>),
-    /// Keep this partial run where a reload finds it (the in-progress copy).
-    SaveInProgress(Box<StudyResults>),
+    /// Keep the unfinished study where a reload finds it, to continue it (the in-progress
+    /// copy; the page fills in its query).
+    SaveInProgress(Box<Unfinished>),
     /// Drop the in-progress copy.
     ClearInProgress,
     /// Store these results with the stored runs.
@@ -151,6 +153,33 @@ impl PoolController {
         (controller, actions)
     }
 
+    /// The unfinished study `unfinished` continued on (at most) `workers` workers: only the
+    /// cells it did not finish are trained (see [`Self::new`]).
+    pub fn resume(
+        unfinished: Unfinished,
+        systems: Descriptions,
+        workers: usize,
+        webgpu: bool,
+        now: f64,
+    ) -> (Self, Vec<Action>) {
+        let done = unfinished.cells.len();
+        let (mut controller, mut actions) =
+            Self::new(unfinished.plan, systems, workers, webgpu, None, now);
+        controller
+            .assembly
+            .resume(unfinished.cells, unfinished.weights);
+        let left = controller.assembly.plan().cells.len() - controller.assembly.done();
+        actions.push(Action::Status(format!(
+            "Continuing the study ({done} training(s) were done): starting {} worker(s) for the {left} left…",
+            controller.workers.len()
+        )));
+        actions.push(Action::Weights(controller.assembly.weights()));
+        if controller.assembly.finished() {
+            actions.extend(controller.finish(now));
+        }
+        (controller, actions)
+    }
+
     /// Workers to start (worker N is the N-th started, from 0).
     pub fn workers(&self) -> usize {
         self.workers.len()
@@ -206,6 +235,9 @@ impl PoolController {
             return Vec::new();
         };
         state.ready = true;
+        if self.assembly.left(worker).is_empty() {
+            return self.set_line(worker, "nothing left to train".into());
+        }
         if self.maker.is_none() {
             self.maker = Some(worker);
             return self.run(worker, DataSource::Make { share: true });
@@ -297,7 +329,14 @@ impl PoolController {
         }
         actions.push(Action::Weights(self.assembly.weights()));
         if let Some(partial) = self.partial(now) {
-            actions.push(Action::SaveInProgress(Box::new(partial)));
+            actions.push(Action::SaveInProgress(Box::new(Unfinished {
+                schema: UNFINISHED_SCHEMA.into(),
+                query: String::new(),
+                plan: self.assembly.plan().clone(),
+                cells: self.assembly.done_cells(),
+                weights: self.assembly.received_weights().to_vec(),
+                partial,
+            })));
         }
         if self.assembly.share_done(worker) {
             actions.extend(self.set_line(worker, "done".into()));

@@ -475,3 +475,66 @@ fn cancel_and_partial_save_keep_what_is_done() {
     );
     assert!(cancelled.contains(&Action::Running(false)));
 }
+
+#[test]
+fn an_unfinished_study_continues_with_the_cells_left_to_the_undisturbed_results() {
+    let plan = plan();
+    let events = recorded(&plan);
+    let mut controller = started(&plan);
+    let first_done = events[0]
+        .iter()
+        .position(is_training_finished)
+        .expect("a training");
+    let actions = feed(&mut controller, 0, events[0][..=first_done].iter().cloned());
+    let saved = actions
+        .iter()
+        .find_map(|a| match a {
+            Action::SaveInProgress(u) => Some((**u).clone()),
+            _ => None,
+        })
+        .expect("saved after the first training");
+    assert_eq!(saved.progress(), "1 of 4 trainings done");
+    let text = serde_json::to_string(&saved).expect("JSON");
+    let saved = Unfinished::from_json(&text)
+        .expect("reads")
+        .expect("this schema");
+    assert_eq!(
+        Unfinished::from_json("{\"schema\":\"unroll-lab/results@1\"}"),
+        Ok(None)
+    );
+    // The page reloads: a new controller takes the saved study.
+    let (mut controller, actions) = PoolController::resume(
+        saved,
+        unroll_core::system::System::description,
+        2,
+        false,
+        5.0,
+    );
+    assert!(statuses(&actions)
+        .iter()
+        .any(|s| s.starts_with("Continuing the study (1 training(s) were done)")));
+    let ready = controller.step(Input::Heard(0, FromWorker::Ready), 5.0);
+    let share = partition(&plan, 2, false)[0].clone();
+    let [(0, ToWorker::Run { data, cells, .. })] = posts(&ready)[..] else {
+        panic!("worker 1 makes the data again: {ready:?}");
+    };
+    assert_eq!(data, &DataSource::Make { share: true });
+    assert_eq!(
+        cells,
+        &share[1..],
+        "the finished training is not trained again"
+    );
+    controller.step(Input::Heard(1, FromWorker::Ready), 5.0);
+    let again: Vec<RunEvent> = events[0]
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != first_done)
+        .map(|(_, e)| e.clone())
+        .collect();
+    feed(&mut controller, 0, again);
+    let end = feed(&mut controller, 1, events[1].iter().cloned());
+    let done = results(&end).expect("the study finishes");
+    let mut expected = undisturbed(&plan, &events);
+    expected.wall_secs = done.wall_secs;
+    assert_eq!(done, &expected);
+}

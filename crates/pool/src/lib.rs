@@ -15,3 +15,4 @@
 pub mod controller;
 pub mod device_choice;
 pub mod pool;
+pub mod unfinished;

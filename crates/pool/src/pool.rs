@@ -272,6 +272,34 @@ impl Assembly {
             .map(|&i| &self.plan.cells[i])
     }
 
+    /// Takes in the trainings a study finished before (continuing it), with their weights.
+    pub fn resume(&mut self, cells: Vec<CellResult>, weights: Vec<(String, Vec<u8>)>) {
+        for cell in cells {
+            let index = cell.cell;
+            if index < self.states.len() {
+                self.states[index] = CellState::of_result(&self.plan, index, cell);
+            }
+        }
+        self.weights = weights;
+        for worker in 0..self.shares.len() {
+            self.restart(worker);
+        }
+    }
+
+    /// The finished trainings' cell results, in plan order.
+    pub fn done_cells(&self) -> Vec<CellResult> {
+        let done = self.states.iter().filter_map(|s| match s {
+            CellState::Done(result) => Some((**result).clone()),
+            _ => None,
+        });
+        done.collect()
+    }
+
+    /// The trained weights received, as they came.
+    pub fn received_weights(&self) -> &[(String, Vec<u8>)] {
+        &self.weights
+    }
+
     /// The cells of worker `worker`'s share not done yet, in order.
     pub fn left(&self, worker: usize) -> Vec<usize> {
         let share = self.share(worker).iter().copied();
