@@ -64,8 +64,13 @@ pub struct Launch {
     pub keep: Option<Box<StudyResults>>,
 }
 
-/// A failure the page injects into worker 1 (`?worker-fault=`, the fault tests).
+/// A failure the page injects into worker 1 (`?worker-fault=`, the fault tests; dev builds
+/// only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    not(debug_assertions),
+    allow(dead_code, reason = "injected in dev builds only")
+)]
 pub enum PageFault {
     /// It panics when its first training starts (every time it is started).
     Panic,
@@ -100,6 +105,9 @@ pub struct PoolRun {
     workers: RefCell<Vec<Option<WorkerHandle>>>,
     /// What every worker's messages go to.
     hear: RefCell<Option<Listener>>,
+    /// Workers stopped and replaced, kept until the run ends: the callback that replaced one
+    /// may be running in its own message handler.
+    retired: RefCell<Vec<WorkerHandle>>,
     /// The experiment's URL query.
     query: String,
     /// The failure still to inject after worker 1's first finished training.
@@ -146,6 +154,7 @@ impl PoolRun {
         let run = Rc::new(Self {
             workers: RefCell::new((0..count).map(|_| None).collect()),
             hear: RefCell::new(None),
+            retired: RefCell::new(Vec::new()),
             query: launch.query,
             late_fault: std::cell::Cell::new(launch.fault.filter(|_| late)),
             controller: RefCell::new(controller),
@@ -288,6 +297,7 @@ impl PoolRun {
             .and_then(Option::take);
         if let Some(old) = old {
             old.terminate();
+            self.retired.borrow_mut().push(old);
         }
         self.spawn(index, worker_script(webgpu));
     }

@@ -20,6 +20,13 @@ use unroll_report::experiment::Experiment;
 /// training, every time it starts), `start` (its script cannot load, the first time), `kill`
 /// (it is terminated after its first finished training), `device-lost` (its WebGPU device is
 /// lost then).
+/// Compiled into dev builds only (the e2e site); a release build ignores the key.
+#[cfg(not(debug_assertions))]
+fn injected_fault() -> Option<PageFault> {
+    None
+}
+
+#[cfg(debug_assertions)]
 fn injected_fault() -> Option<PageFault> {
     match files::query_value("worker-fault")?.as_str() {
         "panic" => Some(PageFault::Panic),

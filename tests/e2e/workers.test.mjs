@@ -166,7 +166,8 @@ test("a worker that panics every try ends the run with a message naming the trai
 });
 
 test("a reload mid-study offers to continue it: continued, it ends with the undisturbed numbers; else what it did is kept", async () => {
-  const query = "?preset=headline&seeds=1&iterations=150&rollout=24&channels=4&depth=1&device=cpu&workers=1&modalities=one,nog,wig&modes=predict,correct";
+  // Long enough (≈ 3 s a training here) that the reload lands mid-study.
+  const query = "?preset=headline&seeds=1&iterations=2000&rollout=24&channels=4&depth=1&device=cpu&workers=1&modalities=one,nog,wig&modes=predict,correct";
   const { page: quiet } = await open(query);
   await runToResults(quiet);
   const undisturbed = untimed(await exported(quiet));
