@@ -25,6 +25,7 @@ mod results_section;
 mod results_table;
 mod rollout_figure;
 mod run_controls;
+mod run_start;
 mod run_storage;
 mod show_results;
 mod state_controls;

@@ -2,40 +2,17 @@
 //! question (a run the estimate puts over
 //! [`CONFIRM_ABOVE_SECS`](unroll_report::experiment::estimate::CONFIRM_ABOVE_SECS) asks first and offers the CLI
 //! command), the progress bar, the status and the notices. The worker count and the time are
-//! the experiment's [`RunEstimate`]'s; the run is a [`PoolRun`].
+//! the experiment's [`RunEstimate`]'s; the run is a [`PoolRun`](super::pool_run::PoolRun).
 
 use leptos::prelude::*;
 
 use super::panel::Panel;
-use super::pool_run::{Launch, PageFault, PoolRun};
+use super::run_start::start_run;
 use super::unfinished_prompt::UnfinishedPrompt;
-use unroll_browser::files;
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::system::System;
-use unroll_pool::unfinished::Unfinished;
 use unroll_report::experiment::estimate::RunEstimate;
 use unroll_report::experiment::Experiment;
-
-/// The failure `?worker-fault=` injects into worker 1: `panic` (it panics at its first
-/// training, every time it starts), `start` (its script cannot load, the first time), `kill`
-/// (it is terminated after its first finished training), `device-lost` (its WebGPU device is
-/// lost then).
-/// Compiled into dev builds only (the e2e site); a release build ignores the key.
-#[cfg(not(debug_assertions))]
-fn injected_fault() -> Option<PageFault> {
-    None
-}
-
-#[cfg(debug_assertions)]
-fn injected_fault() -> Option<PageFault> {
-    match files::query_value("worker-fault")?.as_str() {
-        "panic" => Some(PageFault::Panic),
-        "start" => Some(PageFault::Start),
-        "kill" => Some(PageFault::Kill),
-        "device-lost" => Some(PageFault::DeviceLost),
-        _ => None,
-    }
-}
 
 /// Starts the panel's experiment on its estimate's workers (`webgpu`: on WebGPU).
 fn launch(panel: Panel, estimate: &RunEstimate, webgpu: bool) {
@@ -49,40 +26,6 @@ fn launch(panel: Panel, estimate: &RunEstimate, webgpu: bool) {
         }
     };
     start_run(panel, plan, estimate.workers, webgpu, None);
-}
-
-/// Starts `plan` on `workers` workers, continuing `continues` where given. An unfinished study
-/// the reader did not continue is first kept as a stored partial run.
-pub fn start_run(
-    panel: Panel,
-    plan: StudyPlan,
-    workers: usize,
-    webgpu: bool,
-    continues: Option<Box<Unfinished>>,
-) {
-    let left = panel.unfinished.get_untracked();
-    panel.unfinished.set(None);
-    let keep = left
-        .filter(|_| continues.is_none())
-        .map(|u| Box::new(u.partial));
-    panel.paused.set(false);
-    panel.results.set(None);
-    panel.losses.set(Vec::new());
-    panel.weights.set(Vec::new());
-    panel.finished.set(Vec::new());
-    panel.fraction.set(0.0);
-    let launch = Launch {
-        plan,
-        workers,
-        webgpu,
-        fault: injected_fault(),
-        query: panel.experiment.with_untracked(Experiment::to_query),
-        continues,
-        keep,
-    };
-    panel
-        .run
-        .set_value(Some(PoolRun::start(launch, panel.sinks())));
 }
 
 /// The controls. `ready` turns true once the start-up probe has chosen a device (`webgpu` when

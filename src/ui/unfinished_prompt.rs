@@ -1,12 +1,12 @@
 //! The offer to continue a study the page left unfinished (closed, reloaded): its experiment,
 //! its finished trainings and the rest trained now, or what it did kept as a stored partial run.
-//! Starting another run keeps it that way too ([`super::run_controls::start_run`]): nothing is
+//! Starting another run keeps it that way too ([`super::run_start::start_run`]): nothing is
 //! dropped without the reader's word.
 
 use leptos::prelude::*;
 
 use super::panel::Panel;
-use super::run_controls::start_run;
+use super::run_start::start_run;
 use super::run_storage::refresh;
 use unroll_browser::run_store;
 use unroll_browser::timer::epoch_ms;

@@ -20,6 +20,7 @@ pub mod lifecycle;
 pub mod pointer;
 pub mod probe;
 pub mod run_store;
+pub mod site_address;
 pub mod slide;
 pub mod storage_quota;
 pub mod timer;

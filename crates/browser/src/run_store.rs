@@ -5,7 +5,7 @@
 //! list shows without reading the runs) and `study` (the running study's partial results).
 //! Nothing is dropped here: a write the browser refuses (its quota reached) is an error the
 //! page shows, and the reader decides what to export or delete. Runs that earlier versions
-//! kept in `localStorage` are moved over once ([`super::legacy_runs`]).
+//! kept in `localStorage` are moved in once ([`super::legacy_runs`]).
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -18,7 +18,9 @@ use unroll_core::study::data::results::StudyResults;
 use unroll_report::experiment::site::scoped_key;
 use wasm_bindgen::JsValue;
 
-use super::legacy_runs;
+use super::legacy_runs::{self, Legacy};
+use super::site_address::site;
+use super::timer::epoch_ms;
 
 const RUNS: &str = "runs";
 const SUMMARIES: &str = "summaries";
@@ -74,7 +76,7 @@ pub async fn open() -> Result<Rc<RunStore>, String> {
 }
 
 async fn open_now() -> Result<Rc<RunStore>, String> {
-    let name = scoped_key("runs", &legacy_runs::site());
+    let name = scoped_key("runs", &site());
     let factory = Factory::new().map_err(|e| format!("this browser offers no IndexedDB: {e}"))?;
     let mut request = factory.open(&name, Some(VERSION)).map_err(text)?;
     request.on_upgrade_needed(|event| {
@@ -92,11 +94,40 @@ async fn open_now() -> Result<Rc<RunStore>, String> {
             .await
             .map_err(|e| format!("cannot open the run store: {e}"))?,
     });
-    legacy_runs::move_into(&store).await;
+    store.move_legacy_in().await;
     Ok(store)
 }
 
 impl RunStore {
+    /// Moves what `localStorage` holds for this site in (a failure is logged and leaves the
+    /// key for the next page load).
+    async fn move_legacy_in(&self) {
+        for (key, held) in legacy_runs::held() {
+            let moved = match held {
+                Legacy::Runs(runs) => {
+                    let mut moved = Ok(());
+                    for json in &runs {
+                        moved = self.add(json, epoch_ms()).await.map(|_| ());
+                        if moved.is_err() {
+                            break;
+                        }
+                    }
+                    moved
+                }
+                Legacy::InProgress(json) => match self.save_in_progress(&json) {
+                    Ok(write) => write.await,
+                    Err(err) => Err(err),
+                },
+            };
+            match moved {
+                Ok(()) => legacy_runs::remove(&key),
+                Err(err) => {
+                    log::warn!("what localStorage kept under {key} could not be moved: {err}")
+                }
+            }
+        }
+    }
+
     /// The stored runs, oldest first.
     pub async fn runs(&self) -> Result<Vec<RunSummary>, String> {
         let tx = self
