@@ -114,8 +114,8 @@ pub struct OptimizerConfig {
     /// that both official scripts train with. A file without the field was trained with burn's
     /// default, [`BURN_ADAM_EPSILON`], and reads so.
     #[serde(
-        default = "burn_adam_epsilon",
-        skip_serializing_if = "is_burn_adam_epsilon"
+        default = "legacy_adam_epsilon",
+        skip_serializing_if = "is_legacy_adam_epsilon"
     )]
     pub epsilon: f64,
 }
@@ -125,11 +125,11 @@ pub const OFFICIAL_ADAM_EPSILON: f64 = 1e-8;
 /// burn's default Adam ε, what configurations written without the field trained with.
 pub const BURN_ADAM_EPSILON: f64 = 1e-5;
 
-fn burn_adam_epsilon() -> f64 {
+fn legacy_adam_epsilon() -> f64 {
     BURN_ADAM_EPSILON
 }
 
-fn is_burn_adam_epsilon(epsilon: &f64) -> bool {
+fn is_legacy_adam_epsilon(epsilon: &f64) -> bool {
     *epsilon == BURN_ADAM_EPSILON
 }
 
