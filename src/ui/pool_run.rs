@@ -149,7 +149,7 @@ impl PoolRun {
             ),
         };
         let count = controller.workers();
-        let storage = Rc::<StorageQueue>::default();
+        let storage = StorageQueue::shared();
         let late = matches!(launch.fault, Some(PageFault::Kill | PageFault::DeviceLost));
         let run = Rc::new(Self {
             workers: RefCell::new((0..count).map(|_| None).collect()),

@@ -43,7 +43,17 @@ pub struct StorageQueue {
     draining: Cell<bool>,
 }
 
+thread_local! {
+    static SHARED: Rc<StorageQueue> = Rc::default();
+}
+
 impl StorageQueue {
+    /// The page's one queue: every run's jobs in the order asked, so a finished run's last
+    /// writes never land after the next run's first.
+    pub fn shared() -> Rc<Self> {
+        SHARED.with(Rc::clone)
+    }
+
     /// Queues `job`, starting the task that drains the queue unless it runs.
     pub fn push(self: &Rc<Self>, job: Storage, sinks: StorageSinks) {
         self.jobs.borrow_mut().push_back(job);

@@ -50,3 +50,22 @@ export async function clearRunStore(page) {
 export async function runStoreNames(page) {
   return page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
 }
+
+// Whether the page's run store holds an unfinished study's saved state (saved in an idle period
+// after each finished training).
+export async function holdsUnfinished(page) {
+  return page.evaluate(async () => {
+    for (const { name } of await indexedDB.databases()) {
+      if (!name.startsWith("unroll-lab/")) continue;
+      const db = await new Promise((ok, fail) => { const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error); });
+      const saved = db.objectStoreNames.contains("study") && await new Promise((ok) => {
+        const r = db.transaction("study").objectStore("study").get("in-progress");
+        r.onsuccess = () => ok(typeof r.result === "string" && r.result.includes("unroll-lab/unfinished@1"));
+        r.onerror = () => ok(false);
+      });
+      db.close();
+      if (saved) return true;
+    }
+    return false;
+  });
+}

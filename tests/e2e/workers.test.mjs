@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launch, clearRunStore } from "./browser.mjs";
+import { launch, clearRunStore, holdsUnfinished } from "./browser.mjs";
 
 const base = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080/";
 const cli = process.env.UNROLL_LAB_BIN;
@@ -177,6 +177,12 @@ test("a reload mid-study offers to continue it: continued, it ends with the undi
   const reloadMidStudy = async () => {
     await page.click("#run");
     await page.waitForFunction(() => /^[1-3] of 6 trainings done/.test(document.querySelector("#status").textContent), null, { timeout: 300_000 });
+    // The page saves the unfinished study in an idle period after the training: a reload
+    // before that continues from the save before (here: none).
+    for (let tries = 0; !(await holdsUnfinished(page)); tries += 1) {
+      assert.ok(tries < 100, "the unfinished study is saved within 10 s");
+      await page.waitForTimeout(100);
+    }
     await page.reload();
     await page.waitForSelector("#unfinished:not(.hidden)", { timeout: 30_000 });
     assert.match(await page.textContent("#unfinished"), /left unfinished when the page closed \([1-3] of 6 trainings done\)/);
