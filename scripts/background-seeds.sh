@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The added seeds of the paper-budget runs (issue "every claim with its uncertainty"), on two
 # niced lanes (one core each, disjoint cells) until SECONDS from now, in the order the runs
-# matter: the blog's 26×8 seeds 1–5 (cells 1–4 and 13–15 are done), then the blog's 52×12
-# seeds 1–2 (ks-paper-official's seeds 3–5 are done and merged). Each run's extended plan and
+# matter: the blog's 26×8 seeds 1–5 (all done but cell 11, checkpointed), then the blog's 52×12
+# seeds 1–2 (cell 1 checkpointed; ks-paper-official's seeds 3–5 are done and merged). Each run's extended plan and
 # the cells trained for it live in results/<RUN>/extended/ (plan.json, cells/); the old plan's
 # cells are adopted into it when every added cell is done (docs/src/paper-budget.md says how).
 # Resumable: run it again in any later session; finished cells are skipped and running ones go
@@ -27,6 +27,6 @@ lane() {
     scripts/resume-runs.sh "$left" "${item%%:*}/extended" "${item#*:}"
   done
 }
-lane ks-blog26-official:16,5,7-8 ks-blog52-official:1-2,4 &
-lane ks-blog26-official:9-11,17 ks-blog52-official:5,7-8 &
+lane ks-blog26-official:11 ks-blog52-official:1-2,4 &
+lane ks-blog52-official:5,7-8 &
 wait
