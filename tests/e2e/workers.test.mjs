@@ -166,7 +166,7 @@ test("a worker that panics every try ends the run with a message naming the trai
 });
 
 test("a reload mid-study offers to continue it: continued, it ends with the undisturbed numbers; else what it did is kept", async () => {
-  // Long enough (≈ 3 s a training here) that the reload lands mid-study.
+  // Long enough that the reload lands mid-study (at 150 iterations the study ended first).
   const query = "?preset=headline&seeds=1&iterations=2000&rollout=24&channels=4&depth=1&device=cpu&workers=1&modalities=one,nog,wig&modes=predict,correct";
   const { page: quiet } = await open(query);
   await runToResults(quiet);

@@ -24,6 +24,16 @@ pub struct Checkpoints<'a> {
     pub stop_after_secs: Option<f64>,
 }
 
+/// The seconds between two saves that `--checkpoint-every SECS` asks for (0: none but the one at
+/// the stop).
+pub fn period(secs: f64) -> f64 {
+    if secs > 0.0 {
+        secs
+    } else {
+        f64::INFINITY
+    }
+}
+
 impl Checkpoints<'_> {
     /// True once the run is past its `stop_after_secs`, or Ctrl-C asked it to stop.
     pub fn time_is_up(&self, elapsed_secs: f64) -> bool {

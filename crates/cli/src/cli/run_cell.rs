@@ -9,7 +9,7 @@ use clap::Args;
 use super::cell_threads::{run_cells, units, Heard, Next};
 use super::cells::{failure_path, read_plan, result_path, to_json, write_atomic, write_or_keep};
 use super::checkpoints::{
-    checkpoint_holding, checkpoint_note, held_cells, remove_checkpoint, Checkpoints,
+    checkpoint_holding, checkpoint_note, held_cells, period, remove_checkpoint, Checkpoints,
 };
 use super::interrupt;
 use super::knobs::RunnerArgs;
@@ -204,10 +204,7 @@ fn cells_to_run(plan: &StudyPlan, args: &RunCellArgs) -> Result<Vec<usize>, CliE
 fn checkpoints(args: &RunCellArgs) -> Option<Checkpoints<'_>> {
     (args.checkpoint_every > 0.0 || args.stop_after.is_some()).then_some(Checkpoints {
         dir: &args.out,
-        every_secs: match args.checkpoint_every {
-            0.0 => f64::INFINITY,
-            secs => secs,
-        },
+        every_secs: period(args.checkpoint_every),
         stop_after_secs: args.stop_after,
     })
 }

@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::cell_threads::{Heard, Next};
-use super::checkpoints::Checkpoints;
+use super::checkpoints::{period, Checkpoints};
 use super::interrupt;
 use super::knobs::{experiment, KnobArgs, RunnerArgs};
 use super::output::write_results;
@@ -227,11 +227,7 @@ fn run_study(
         runner: &args.runner,
         checkpoints: Some(Checkpoints {
             dir: &work.dir,
-            every_secs: if args.checkpoint_every > 0.0 {
-                args.checkpoint_every
-            } else {
-                f64::INFINITY
-            },
+            every_secs: period(args.checkpoint_every),
             stop_after_secs: None,
         }),
         say_each: false,

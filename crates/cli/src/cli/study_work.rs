@@ -116,8 +116,7 @@ impl StudyWork {
         before
     }
 
-    /// Merges every cell into the results and removes the directory (a failed removal is said,
-    /// and leaves the results written).
+    /// Every cell merged into the results (what `study merge` writes).
     pub fn merge(&self, plan: &StudyPlan) -> Result<StudyResults, CliError> {
         let states = read_states(plan, &self.dir)?;
         merge::merge(plan, plan.config.system.physics(), &states, false)
