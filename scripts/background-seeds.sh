@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The added seeds of the paper-budget runs (issue "every claim with its uncertainty"), on two
-# niced lanes (one core each, disjoint cells) until SECONDS from now, in the order the runs
-# matter: the blog's 26×8 seeds 1–5 (all done but cell 11, checkpointed), then the blog's 52×12
-# seeds 1–2 (cell 1 checkpointed; ks-paper-official's seeds 3–5 are done and merged). Each run's extended plan and
-# the cells trained for it live in results/<RUN>/extended/ (plan.json, cells/); the old plan's
-# cells are adopted into it when every added cell is done (docs/src/paper-budget.md says how).
+# niced lanes (one core each, disjoint cells) until SECONDS from now: what is left is the blog's
+# 52×12 seeds 1–2 (ks-paper-official and the blog's 26×8 are at six seeds, merged). Its extended
+# plan and the cells trained for it live in results/ks-blog52-official/extended/ (plan.json,
+# cells/); the old plan's cells are adopted into it when every added cell is done
+# (docs/src/paper-budget.md says how).
 # Resumable: run it again in any later session; finished cells are skipped and running ones go
 # on from their last checkpoint (every 600 s). Commit results/*/extended before a session ends.
 # Usage: scripts/background-seeds.sh SECONDS
@@ -27,6 +27,6 @@ lane() {
     scripts/resume-runs.sh "$left" "${item%%:*}/extended" "${item#*:}"
   done
 }
-lane ks-blog26-official:11 ks-blog52-official:1-2,4 &
+lane ks-blog52-official:1-2,4 &
 lane ks-blog52-official:5,7-8 &
 wait
