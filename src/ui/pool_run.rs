@@ -55,6 +55,8 @@ pub struct Launch {
     pub webgpu: bool,
     /// A failure to inject into worker 1 (`?worker-fault=`).
     pub fault: Option<PageFault>,
+    /// How often CPU workers post their running training's checkpoint (seconds).
+    pub checkpoint_secs: f64,
     /// The experiment's URL query (saved with an unfinished study).
     pub query: String,
     /// The unfinished study this continues, if it does (its plan is `plan`).
@@ -131,7 +133,7 @@ impl PoolRun {
     /// Starts the workers; the controller hands out the cells as they say they are ready.
     pub fn start(launch: Launch, sinks: Sinks) -> Rc<Self> {
         let fault = (launch.fault == Some(PageFault::Panic)).then_some(Fault::Panic);
-        let (controller, actions) = match launch.continues {
+        let (mut controller, actions) = match launch.continues {
             Some(unfinished) => PoolController::resume(
                 *unfinished,
                 System::description,
@@ -148,6 +150,7 @@ impl PoolRun {
                 now_secs(),
             ),
         };
+        controller.set_checkpoint_secs(Some(launch.checkpoint_secs));
         let count = controller.workers();
         let storage = StorageQueue::shared();
         let late = matches!(launch.fault, Some(PageFault::Kill | PageFault::DeviceLost));

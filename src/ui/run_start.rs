@@ -1,5 +1,6 @@
 //! Starting a run: the panel cleared, the pool of workers started on a plan (or continuing an
-//! unfinished study), and the failure the fault tests inject (`?worker-fault=`, dev builds).
+//! unfinished study), and what the fault tests set (`?worker-fault=`, `?checkpoint-every=`, dev
+//! builds).
 
 use leptos::prelude::*;
 
@@ -7,6 +8,7 @@ use super::panel::Panel;
 use super::pool_run::{Launch, PageFault, PoolRun};
 use unroll_browser::files;
 use unroll_core::study::cells::plan::StudyPlan;
+use unroll_pool::pool::CHECKPOINT_SECS;
 use unroll_pool::unfinished::Unfinished;
 use unroll_report::experiment::Experiment;
 
@@ -31,6 +33,21 @@ fn injected_fault() -> Option<PageFault> {
     }
 }
 
+/// How often CPU workers post a checkpoint, in seconds: [`CHECKPOINT_SECS`], or in dev builds
+/// `?checkpoint-every=SECONDS` (the reload tests).
+#[cfg(not(debug_assertions))]
+fn checkpoint_secs() -> f64 {
+    CHECKPOINT_SECS
+}
+
+#[cfg(debug_assertions)]
+fn checkpoint_secs() -> f64 {
+    files::query_value("checkpoint-every")
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .unwrap_or(CHECKPOINT_SECS)
+}
+
 /// Starts `plan` on `workers` workers, continuing `continues` where given. An unfinished study
 /// the reader did not continue is first kept as a stored partial run.
 pub fn start_run(
@@ -44,7 +61,8 @@ pub fn start_run(
     panel.unfinished.set(None);
     let keep = left
         .filter(|_| continues.is_none())
-        .map(|u| Box::new(u.partial));
+        .and_then(|u| u.partial)
+        .map(Box::new);
     panel.paused.set(false);
     panel.results.set(None);
     panel.losses.set(Vec::new());
@@ -56,6 +74,7 @@ pub fn start_run(
         workers,
         webgpu,
         fault: injected_fault(),
+        checkpoint_secs: checkpoint_secs(),
         query: panel.experiment.with_untracked(Experiment::to_query),
         continues,
         keep,

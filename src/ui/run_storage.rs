@@ -54,9 +54,20 @@ impl StorageQueue {
         SHARED.with(Rc::clone)
     }
 
-    /// Queues `job`, starting the task that drains the queue unless it runs.
+    /// Queues `job`, starting the task that drains the queue unless it runs. A save of the
+    /// unfinished study replaces one still queued behind it (the newer holds all it did).
     pub fn push(self: &Rc<Self>, job: Storage, sinks: StorageSinks) {
-        self.jobs.borrow_mut().push_back(job);
+        {
+            let mut jobs = self.jobs.borrow_mut();
+            let superseded = matches!(
+                (jobs.back(), &job),
+                (Some(Storage::SaveInProgress(_)), Storage::SaveInProgress(_))
+            );
+            if superseded {
+                jobs.pop_back();
+            }
+            jobs.push_back(job);
+        }
         if self.draining.replace(true) {
             return;
         }

@@ -1,5 +1,6 @@
 //! The offer to continue a study the page left unfinished (closed, reloaded): its experiment,
-//! its finished trainings and the rest trained now, or what it did kept as a stored partial run.
+//! its finished trainings and the rest trained now (a part-trained one from its checkpoint), or
+//! what it did kept as a stored partial run.
 //! Starting another run keeps it that way too ([`super::run_start::start_run`]): nothing is
 //! dropped without the reader's word.
 
@@ -26,16 +27,23 @@ fn continue_study(panel: Panel, unfinished: Unfinished, webgpu: bool) {
 fn keep_as_run(panel: Panel, unfinished: Unfinished) {
     panel.unfinished.set(None);
     leptos::task::spawn_local(async move {
+        let had_trainings = unfinished.partial.is_some();
         let kept = async {
             let store = run_store::open().await?;
-            let json = serde_json::to_string(&unfinished.partial.without_weights())
-                .map_err(|e| e.to_string())?;
-            store.add(&json, epoch_ms()).await?;
+            if let Some(partial) = unfinished.partial {
+                let json =
+                    serde_json::to_string(&partial.without_weights()).map_err(|e| e.to_string())?;
+                store.add(&json, epoch_ms()).await?;
+            }
             store.clear_in_progress().await
         };
         let notice = match kept.await {
-            Ok(()) => {
+            Ok(()) if had_trainings => {
                 "The unfinished study's trainings are kept as a partial run under Stored runs."
+                    .into()
+            }
+            Ok(()) => {
+                "The unfinished study had no finished training; its part-trained state was dropped."
                     .into()
             }
             Err(err) => {

@@ -69,3 +69,25 @@ export async function holdsUnfinished(page) {
     return false;
   });
 }
+
+/// The furthest iteration of a part-trained training saved with the unfinished study (0: none).
+export async function savedCheckpointIteration(page) {
+  return page.evaluate(async () => {
+    let furthest = 0;
+    for (const { name } of await indexedDB.databases()) {
+      if (!name.startsWith("unroll-lab/")) continue;
+      const db = await new Promise((ok, fail) => { const r = indexedDB.open(name); r.onsuccess = () => ok(r.result); r.onerror = () => fail(r.error); });
+      const text = db.objectStoreNames.contains("study") && await new Promise((ok) => {
+        const r = db.transaction("study").objectStore("study").get("in-progress");
+        r.onsuccess = () => ok(r.result);
+        r.onerror = () => ok(null);
+      });
+      db.close();
+      if (typeof text !== "string") continue;
+      for (const checkpoint of JSON.parse(text).checkpoints ?? []) {
+        furthest = Math.max(furthest, checkpoint.training.trainer.iteration);
+      }
+    }
+    return furthest;
+  });
+}

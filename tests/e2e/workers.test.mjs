@@ -4,7 +4,8 @@
 // and one that cannot start are restarted and the study ends with the undisturbed numbers; a
 // worker that panics every try ends the run with a message naming the training; a reload
 // mid-study offers to continue it: continued, it ends with the undisturbed numbers, declined,
-// what it did is kept as a partial stored run; a run estimated over 30 minutes asks first and
+// what it did is kept as a partial stored run; a training part-trained at the reload goes on from
+// its checkpoint and ends with the undisturbed numbers; a run estimated over 30 minutes asks first and
 // offers the CLI command.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -12,7 +13,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { launch, clearRunStore, holdsUnfinished } from "./browser.mjs";
+import { launch, clearRunStore, holdsUnfinished, savedCheckpointIteration } from "./browser.mjs";
 
 const base = process.env.E2E_BASE_URL ?? "http://127.0.0.1:8080/";
 const cli = process.env.UNROLL_LAB_BIN;
@@ -199,6 +200,44 @@ test("a reload mid-study offers to continue it: continued, it ends with the undi
   await page.click("#unfinished-keep");
   await page.waitForFunction(() => /partial: [3-5] training\(s\) missing/.test(document.querySelector("#stored-runs").textContent), null, { timeout: 30_000 });
   assert.match(await page.textContent("#url-notice"), /kept as a partial run under Stored runs/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("a reload mid-training goes on from the training's checkpoint and ends with the undisturbed numbers", async () => {
+  // One training, checkpointed every second (dev builds: ?checkpoint-every=) and reloaded mid-way.
+  const query = "?preset=headline&seeds=1&iterations=12000&rollout=24&channels=4&depth=1&device=cpu&workers=1&modalities=one&modes=correct";
+  const { page: quiet } = await open(query);
+  await runToResults(quiet);
+  const undisturbed = untimed(await exported(quiet));
+  await quiet.close();
+  const { page, errors } = await open(`${query}&checkpoint-every=1`);
+  await clearRunStore(page);
+  await page.click("#run");
+  let saved = 0;
+  for (let tries = 0; (saved = await savedCheckpointIteration(page)) === 0; tries += 1) {
+    assert.ok(tries < 600, "a checkpoint is saved within 60 s");
+    await page.waitForTimeout(100);
+  }
+  assert.equal(await page.$eval("#results-table", () => true).catch(() => false), false, "reloaded before the end");
+  await page.reload();
+  await page.waitForSelector("#unfinished:not(.hidden)", { timeout: 30_000 });
+  const offer = await page.textContent("#unfinished");
+  const [, kept] = offer.match(/\(0 of 1 trainings done; 1 part-trained \(up to iteration (\d+) of 12000\)\)/) ?? [];
+  assert.ok(Number(kept) >= saved, `the offer names the checkpoint: ${offer}`);
+  await page.waitForSelector("#device-badge:not([data-state='probing'])", { timeout: 300_000 });
+  await page.evaluate(() => {
+    window.statuses = [];
+    const status = document.querySelector("#status");
+    new MutationObserver(() => window.statuses.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+  });
+  await page.click("#unfinished-continue");
+  await page.waitForSelector("#results-table", { timeout: 600_000 });
+  const said = (await page.evaluate(() => window.statuses)).join("\n");
+  assert.match(said, /1 of them from its checkpoint/, said);
+  assert.match(said, new RegExp(`Worker 1 goes on with C-ONE .* from iteration ${kept} \\(its checkpoint\\)\\.`), said);
+  assert.match(await page.textContent("#status"), /^Done in/);
+  assert.deepEqual(untimed(await exported(page)), undisturbed, "the undisturbed numbers");
   assert.deepEqual(errors, []);
   await page.close();
 });

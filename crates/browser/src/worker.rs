@@ -3,8 +3,10 @@
 //! networks (on the CPU backend); creates its own compute device (GPU
 //! objects cannot cross threads), runs its share of the study as a [`CellBatch`] (making the
 //! study's data and sharing them, or starting from the data it was given) and posts every
-//! [`RunEvent`] as JSON text, in the thin [`FromWorker`] envelope. It yields after each tick so
-//! pause messages get in; a panic is posted as an error before the worker dies.
+//! [`RunEvent`] as JSON text, in the thin [`FromWorker`] envelope. On the CPU backend it goes on
+//! from a checkpoint it is given and posts its running training's every so often (burn reads
+//! tensors synchronously there; on WebGPU it cannot). It yields after each tick so pause
+//! messages get in; a panic is posted as an error before the worker dies.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -18,6 +20,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use super::timer::{now_secs, sleep, yield_now};
 use super::{assets, compute, probe};
 use unroll_core::study::cells::batch::{CellBatch, DataSource};
+use unroll_core::study::cells::cell::CellCheckpoint;
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::study::rollout::inference::{model_frames, RolloutReply};
 use unroll_core::study::run::driver::RunEvent;
@@ -44,6 +47,8 @@ struct PendingRun {
     cells: Vec<usize>,
     webgpu: bool,
     fault: Option<Fault>,
+    resume: Option<Box<CellCheckpoint>>,
+    checkpoint_secs: Option<f64>,
 }
 
 /// What the worker keeps between messages.
@@ -67,12 +72,16 @@ impl Inbox {
                 webgpu,
                 fault,
                 data,
+                resume,
+                checkpoint_secs,
             } => {
                 let run = PendingRun {
                     plan: *plan,
                     cells,
                     webgpu,
                     fault,
+                    resume,
+                    checkpoint_secs,
                 };
                 self.start_run(run, data);
             }
@@ -180,6 +189,19 @@ async fn run_cells(run: PendingRun, data: DataSource, paused: Rc<Cell<bool>>) {
     // On WebGPU a variant's seeds train as one ensemble (fewer, larger dispatches); on the CPU
     // one at a time, where an ensemble measured slower per network (the book, docs/src/ensembles.md).
     batch.set_ensembles(gpu);
+    let mut checkpoints = (!gpu)
+        .then_some(run.checkpoint_secs)
+        .flatten()
+        .map(Checkpoints::every);
+    if let Some(checkpoint) = run.resume.filter(|_| !gpu) {
+        let (cell, iteration) = (checkpoint.cell, checkpoint.training.trainer.iteration);
+        match batch.resume_from(*checkpoint) {
+            Ok(()) => post(&FromWorker::Resumed { cell, iteration }),
+            Err(err) => log::warn!(
+                "the checkpoint could not be resumed ({err}): the training starts from its seed"
+            ),
+        }
+    }
     while !batch.stopped() {
         while paused.get() {
             sleep(50).await;
@@ -190,6 +212,38 @@ async fn run_cells(run: PendingRun, data: DataSource, paused: Rc<Cell<bool>>) {
         for text in batch.tick().await.into_iter().flat_map(worker_posts) {
             post_text(&text);
         }
+        if let Some(checkpoints) = checkpoints.as_mut() {
+            checkpoints.post_when_due(&batch, &run.plan);
+        }
         yield_now().await;
+    }
+}
+
+/// Posts the running training's checkpoint every `secs` seconds of wall time.
+struct Checkpoints {
+    secs: f64,
+    last: f64,
+}
+
+impl Checkpoints {
+    fn every(secs: f64) -> Self {
+        Self {
+            secs,
+            last: now_secs(),
+        }
+    }
+
+    /// Posts `batch`'s checkpoint if one is due and it is training (a checkpoint that cannot be
+    /// made is logged: the training goes on).
+    fn post_when_due(&mut self, batch: &CellBatch, plan: &StudyPlan) {
+        if now_secs() - self.last < self.secs || batch.stopped() {
+            return;
+        }
+        self.last = now_secs();
+        match batch.checkpoint(plan) {
+            Some(Ok(checkpoint)) => post(&FromWorker::Checkpoint(Box::new(checkpoint))),
+            Some(Err(err)) => log::warn!("no checkpoint of the running training: {err}"),
+            None => {}
+        }
     }
 }

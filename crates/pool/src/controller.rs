@@ -4,81 +4,25 @@
 //! status line, store the results…). It hands out the cells ([`partition`]); the first worker
 //! ready makes the study's data and baseline and shares them, the others start from them. A
 //! worker that dies (a trap, out of memory, the browser killing it, a lost WebGPU device) is
-//! restarted with the trainings of its share not done yet, each from its seed (the CPU backend
-//! after a lost device), at most [`MAX_RESTARTS`] times per training; a training that fails
+//! restarted with the trainings of its share not done yet, the one it was on from its last
+//! checkpoint ([`PartTrained`]; CPU workers post one every [`CHECKPOINT_SECS`]) or else from its
+//! seed (the CPU backend after a lost device), at most [`MAX_RESTARTS`] times per training; a training that fails
 //! every time, or a cancel, stops every worker and keeps the finished trainings as partial
 //! results. No browser code: the page (`ui::pool_run`) only executes the actions.
 
 use std::collections::HashMap;
 
-use super::pool::{partition, Assembly, Fault, FromWorker, ToWorker};
-use super::unfinished::{Unfinished, UNFINISHED_SCHEMA};
+mod continuing;
+
+pub use super::actions::{Action, Input};
+use super::part_trained::PartTrained;
+use super::pool::{partition, Assembly, Fault, FromWorker, ToWorker, CHECKPOINT_SECS};
 use unroll_core::study::cells::batch::DataSource;
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::study::data::progress::eta_secs;
 use unroll_core::study::data::results::StudyResults;
-use unroll_core::study::run::driver::{Losses, RunEvent};
+use unroll_core::study::run::driver::RunEvent;
 use unroll_core::system::description::Descriptions;
-
-/// What the controller is told.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Input {
-    /// Worker N said something.
-    Heard(usize, FromWorker),
-    /// Worker N could not start, threw or died (in words).
-    Died(usize, String),
-    /// The reader paused the run.
-    Pause,
-    /// The reader resumed it.
-    Resume,
-    /// The reader cancelled it.
-    Cancel,
-    /// The reader asked to keep what is done now as a stored partial run (the run goes on).
-    SavePartial,
-}
-
-/// What the page must do, in order.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Action {
-    /// Send worker N this message.
-    Post(usize, ToWorker),
-    /// Send worker N the data message the maker posted (its text, kept unread: after a
-    /// `Run` with [`DataSource::Shipped`]).
-    ShipData(usize),
-    /// Stop worker N at once.
-    Terminate(usize),
-    /// Stop worker N and start a new one in its place (on WebGPU when `webgpu`); it says
-    /// [`FromWorker::Ready`] like the first.
-    Restart {
-        /// The worker.
-        worker: usize,
-        /// Its backend.
-        webgpu: bool,
-    },
-    /// Show this status line.
-    Status(String),
-    /// Show one line per worker.
-    WorkerLines(Vec<String>),
-    /// The whole run's fraction done, in [0, 1].
-    Fraction(f64),
-    /// Add these losses to the live curves.
-    Losses(Losses),
-    /// Add this line to the finished variants.
-    VariantLine(String),
-    /// The trained weights received so far.
-    Weights(Vec<(String, Vec<u8>)>),
-    /// Keep the unfinished study where a reload finds it, to continue it (the in-progress
-    /// copy; the page fills in its query).
-    SaveInProgress(Box<Unfinished>),
-    /// Drop the in-progress copy.
-    ClearInProgress,
-    /// Store these results with the stored runs.
-    Store(Box<StudyResults>),
-    /// Show these results (complete, or partial with their missing cells).
-    Results(Box<StudyResults>),
-    /// Whether a run is going on.
-    Running(bool),
-}
 
 /// Restarts of one training before the study ends with its failure (three tries in all).
 pub const MAX_RESTARTS: usize = 2;
@@ -107,6 +51,10 @@ pub struct PoolController {
     shipped: bool,
     /// Restarts per cell.
     restarts: HashMap<usize, usize>,
+    /// The latest checkpoint of each part-trained cell.
+    part_trained: PartTrained,
+    /// How often CPU workers post a checkpoint (seconds; `None`: never).
+    checkpoint_secs: Option<f64>,
 }
 
 impl PoolController {
@@ -142,6 +90,8 @@ impl PoolController {
             maker: None,
             shipped: false,
             restarts: HashMap::new(),
+            part_trained: PartTrained::default(),
+            checkpoint_secs: Some(CHECKPOINT_SECS),
         };
         let actions = vec![
             Action::Running(true),
@@ -153,31 +103,10 @@ impl PoolController {
         (controller, actions)
     }
 
-    /// The unfinished study `unfinished` continued on (at most) `workers` workers: only the
-    /// cells it did not finish are trained (see [`Self::new`]).
-    pub fn resume(
-        unfinished: Unfinished,
-        systems: Descriptions,
-        workers: usize,
-        webgpu: bool,
-        now: f64,
-    ) -> (Self, Vec<Action>) {
-        let done = unfinished.cells.len();
-        let (mut controller, mut actions) =
-            Self::new(unfinished.plan, systems, workers, webgpu, None, now);
-        controller
-            .assembly
-            .resume(unfinished.cells, unfinished.weights);
-        let left = controller.assembly.plan().cells.len() - controller.assembly.done();
-        actions.push(Action::Status(format!(
-            "Continuing the study ({done} training(s) were done): starting {} worker(s) for the {left} left…",
-            controller.workers.len()
-        )));
-        actions.push(Action::Weights(controller.assembly.weights()));
-        if controller.assembly.finished() {
-            actions.extend(controller.finish(now));
-        }
-        (controller, actions)
+    /// CPU workers post their running training's checkpoint every `secs` seconds (`None`:
+    /// never; [`CHECKPOINT_SECS`] unless set); before the first worker is ready.
+    pub fn set_checkpoint_secs(&mut self, secs: Option<f64>) {
+        self.checkpoint_secs = secs;
     }
 
     /// Workers to start (worker N is the N-th started, from 0).
@@ -201,6 +130,12 @@ impl PoolController {
                 self.set_line(worker, format!("on {device}"))
             }
             Input::Heard(worker, FromWorker::Event(event)) => self.event(worker, event, now),
+            Input::Heard(_, FromWorker::Checkpoint(checkpoint)) => {
+                self.checkpoint(*checkpoint, now)
+            }
+            Input::Heard(worker, FromWorker::Resumed { cell, iteration }) => {
+                self.resumed(worker, cell, iteration)
+            }
             Input::Heard(_, FromWorker::Probed(_) | FromWorker::Rollout(_)) => Vec::new(),
             Input::Died(worker, message) => self.fail(worker, &message, now),
             Input::Pause | Input::Resume => {
@@ -252,14 +187,23 @@ impl PoolController {
     /// Worker `worker`'s share, with `data` (and a pause when the run is paused).
     fn run(&mut self, worker: usize, data: DataSource) -> Vec<Action> {
         self.workers[worker].running = true;
+        let cells = self.assembly.left(worker);
+        let webgpu = self.workers[worker].webgpu;
+        let resume = cells
+            .first()
+            .and_then(|&cell| self.part_trained.of_cell(cell))
+            .filter(|_| !webgpu)
+            .map(|checkpoint| Box::new(checkpoint.clone()));
         let mut actions = vec![Action::Post(
             worker,
             ToWorker::Run {
                 plan: Box::new(self.assembly.plan().clone()),
-                cells: self.assembly.left(worker),
-                webgpu: self.workers[worker].webgpu,
+                cells,
+                webgpu,
                 fault: if worker == 0 { self.fault } else { None },
                 data,
+                resume,
+                checkpoint_secs: self.checkpoint_secs,
             },
         )];
         if self.paused {
@@ -319,6 +263,7 @@ impl PoolController {
         now: f64,
     ) -> Vec<Action> {
         let mut actions = Vec::new();
+        self.part_trained.finished(finished.cell);
         if let Some(variant) = self.assembly.training_finished(finished) {
             actions.push(Action::VariantLine(format!(
                 "{}: relative error {:.3e} ± {:.1e}",
@@ -328,16 +273,7 @@ impl PoolController {
             )));
         }
         actions.push(Action::Weights(self.assembly.weights()));
-        if let Some(partial) = self.partial(now) {
-            actions.push(Action::SaveInProgress(Box::new(Unfinished {
-                schema: UNFINISHED_SCHEMA.into(),
-                query: String::new(),
-                plan: self.assembly.plan().clone(),
-                cells: self.assembly.done_cells(),
-                weights: self.assembly.received_weights().to_vec(),
-                partial,
-            })));
-        }
+        actions.extend(self.save_in_progress(now));
         if self.assembly.share_done(worker) {
             actions.extend(self.set_line(worker, "done".into()));
         }
@@ -500,3 +436,7 @@ fn is_device_loss(message: &str) -> bool {
 #[cfg(test)]
 #[path = "controller_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "controller_checkpoint_tests.rs"]
+mod checkpoint_tests;

@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use super::*;
+use crate::unfinished::Unfinished;
 use unroll_core::backend;
 use unroll_core::ks::preset::tiny_config;
 use unroll_core::study::cells::batch::CellBatch;
@@ -61,7 +62,7 @@ fn heard(worker: usize, event: RunEvent) -> Input {
     Input::Heard(worker, FromWorker::Event(event))
 }
 
-fn statuses(actions: &[Action]) -> Vec<&str> {
+pub(super) fn statuses(actions: &[Action]) -> Vec<&str> {
     actions
         .iter()
         .filter_map(|a| match a {

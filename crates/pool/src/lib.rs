@@ -12,7 +12,9 @@
     )
 )]
 
+pub mod actions;
 pub mod controller;
 pub mod device_choice;
+pub mod part_trained;
 pub mod pool;
 pub mod unfinished;

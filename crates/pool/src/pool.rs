@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::device_choice::{DeviceProbe, ProbeRequest};
 use unroll_core::study::cells::batch::DataSource;
-use unroll_core::study::cells::cell::CellResult;
+use unroll_core::study::cells::cell::{CellCheckpoint, CellResult};
 use unroll_core::study::cells::merge::{merge_shared, CellState, MergeError};
 use unroll_core::study::cells::plan::{CellSpec, StudyPlan};
 use unroll_core::study::data::prepared::Prepared;
@@ -38,6 +38,12 @@ pub enum ToWorker {
         fault: Option<Fault>,
         /// Make the data (and share them) or take them.
         data: DataSource,
+        /// Where its first cell's training goes on from (on the CPU backend; on WebGPU it
+        /// starts from its seed).
+        resume: Option<Box<CellCheckpoint>>,
+        /// Post the running training's [`FromWorker::Checkpoint`] every this many seconds (on
+        /// the CPU backend); `None`: never.
+        checkpoint_secs: Option<f64>,
     },
     /// Time the start-up probe's training on the CPU backend (and WebGPU) and answer
     /// [`FromWorker::Probed`] (see `device_choice`).
@@ -113,7 +119,20 @@ pub enum FromWorker {
     Probed(DeviceProbe),
     /// The frames of a [`ToWorker::Rollout`].
     Rollout(RolloutReply),
+    /// Its running training's state, to go on from if the worker stops before it ends.
+    Checkpoint(Box<CellCheckpoint>),
+    /// It goes on with cell `cell`'s training from the checkpoint it was given, at `iteration`.
+    Resumed {
+        /// The cell.
+        cell: usize,
+        /// Iterations the checkpoint had done.
+        iteration: usize,
+    },
 }
+
+/// How often a CPU worker posts its running training's checkpoint, in seconds: what a worker
+/// that dies or a reload loses at most.
+pub const CHECKPOINT_SECS: f64 = 30.0;
 
 /// Workers for `cells` cells on a machine with `cores` logical cores: one core left for the
 /// page, at most [`MAX_WORKERS`] and no more than there are cells, at least one. `requested`
@@ -260,7 +279,7 @@ impl Assembly {
     }
 
     /// True when cell `index` is done.
-    fn is_done(&self, index: usize) -> bool {
+    pub fn is_done(&self, index: usize) -> bool {
         matches!(self.states.get(index), Some(CellState::Done(_)))
     }
 

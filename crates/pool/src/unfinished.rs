@@ -1,13 +1,14 @@
 //! A study the page left unfinished (closed, reloaded, its tab discarded): what it takes to
-//! continue it, saved after every finished training and read when the page opens again. Its
-//! experiment (the URL query), its plan, each finished training's cell result and the trained
-//! weights received, and what is done as partial results (kept as a stored run where the
-//! reader does not continue). Continued, the study trains only the cells not done and ends
-//! with the results an uninterrupted run gives (the same cells, merged the same way).
+//! continue it, saved after every finished training and every checkpoint, and read when the page
+//! opens again. Its experiment (the URL query), its plan, each finished training's cell result
+//! and the trained weights received, the part-trained trainings' latest checkpoints, and what is
+//! done as partial results (kept as a stored run where the reader does not continue).
+//! Continued, the study trains only the cells not done, a part-trained one from its checkpoint,
+//! and ends with the results an uninterrupted run gives (the same cells, merged the same way).
 
 use serde::{Deserialize, Serialize};
 
-use unroll_core::study::cells::cell::CellResult;
+use unroll_core::study::cells::cell::{CellCheckpoint, CellResult};
 use unroll_core::study::cells::plan::StudyPlan;
 use unroll_core::study::data::results::StudyResults;
 
@@ -27,8 +28,11 @@ pub struct Unfinished {
     pub cells: Vec<CellResult>,
     /// The trained weights received (`(file label, burnpack bytes)`, first seed of each variant).
     pub weights: Vec<(String, Vec<u8>)>,
-    /// What is done, as partial results.
-    pub partial: StudyResults,
+    /// The part-trained trainings' latest checkpoints (CPU workers only), by cell.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checkpoints: Vec<CellCheckpoint>,
+    /// What is done, as partial results (`None` before the first training finished).
+    pub partial: Option<StudyResults>,
 }
 
 impl Unfinished {
@@ -47,12 +51,28 @@ impl Unfinished {
         }
     }
 
-    /// `3 of 9 trainings done`.
+    /// `3 of 9 trainings done`, and `; 2 part-trained (up to iteration 1200 of 2000)` where
+    /// checkpoints were kept.
     pub fn progress(&self) -> String {
-        format!(
+        let done = format!(
             "{} of {} trainings done",
             self.cells.len(),
             self.plan.cells.len()
-        )
+        );
+        let furthest = self
+            .checkpoints
+            .iter()
+            .filter_map(|c| {
+                let of = self.plan.cells.get(c.cell)?.config.iterations;
+                Some((c.training.trainer.iteration, of))
+            })
+            .max();
+        match furthest {
+            Some((iteration, of)) => format!(
+                "{done}; {} part-trained (up to iteration {iteration} of {of})",
+                self.checkpoints.len()
+            ),
+            None => done,
+        }
     }
 }

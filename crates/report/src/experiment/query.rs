@@ -13,14 +13,16 @@ use unroll_core::system::System;
 pub const PRESET_KEY: &str = "preset";
 /// URL keys read elsewhere: `device` (the compute device), `device-slowdown` (a device's measured
 /// time multiplied, for tests), `workers` (the worker pool's size),
-/// `worker-fault` (a failure injected into a worker, for tests), and `ic` / `ic-s` (the
+/// `worker-fault` (a failure injected into a worker, for tests), `checkpoint-every` (how often a
+/// CPU worker posts its training's checkpoint, in seconds, for tests), and `ic` / `ic-s` (the
 /// playground's initial state and its domain scale, [`super::initial_state`]), read by the page.
-pub const OTHER_KEYS: [&str; 7] = [
+pub const OTHER_KEYS: [&str; 8] = [
     "eval_h",
     "device",
     "device-slowdown",
     "workers",
     "worker-fault",
+    "checkpoint-every",
     "ic",
     "ic-s",
 ];

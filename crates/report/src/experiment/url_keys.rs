@@ -1,7 +1,8 @@
 //! The URL keys read outside the experiment ([`super::query::OTHER_KEYS`]) checked where the
 //! query is read, so a refused value is named in the page's first notice like a knob's: the
 //! playground's `ic` / `ic-s` (against the selected system's playground, or the lack of one),
-//! `workers` (a whole number of workers), `worker-fault` (`panic` or `start`) and the results'
+//! `workers` (a whole number of workers), `worker-fault` (`panic`, `start`, `kill` or
+//! `device-lost`), `checkpoint-every` (seconds > 0) and the results'
 //! horizon `eval_h` (a whole number of steps ≥ 1; whether a run has that many is said when one
 //! is shown). `device` and
 //! `device-slowdown` have their own notices beside the device badge.
@@ -53,9 +54,17 @@ pub fn problems(pairs: &[(String, String)], system: System) -> Vec<String> {
         }
     }
     if let Some(text) = last(pairs, "worker-fault") {
-        if !matches!(text, "panic" | "start") {
+        if !matches!(text, "panic" | "start" | "kill" | "device-lost") {
             out.push(format!(
-                "worker-fault '{}' is not panic or start: ignored",
+                "worker-fault '{}' is not panic, start, kill or device-lost: ignored",
+                clip(text)
+            ));
+        }
+    }
+    if let Some(text) = last(pairs, "checkpoint-every") {
+        if !matches!(text.trim().parse::<f64>(), Ok(s) if s.is_finite() && s > 0.0) {
+            out.push(format!(
+                "checkpoint-every '{}' is not a number of seconds > 0: using the default",
                 clip(text)
             ));
         }
@@ -78,6 +87,8 @@ mod tests {
             ("workers=0", "workers '0'"),
             ("workers=x", "workers 'x'"),
             ("worker-fault=boom", "worker-fault 'boom'"),
+            ("checkpoint-every=0", "checkpoint-every '0'"),
+            ("checkpoint-every=soon", "checkpoint-every 'soon'"),
             ("eval_h=zz", "eval_h 'zz' is not a horizon"),
             ("eval_h=0", "eval_h '0' is not a horizon"),
         ] {
@@ -91,6 +102,8 @@ mod tests {
             "ic=drawn:0,1",
             "workers=3",
             "worker-fault=panic",
+            "worker-fault=device-lost",
+            "checkpoint-every=1.5",
             "ic-s=1.1",
             "eval_h=24",
         ] {
