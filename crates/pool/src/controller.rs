@@ -6,9 +6,9 @@
 //! worker that dies (a trap, out of memory, the browser killing it, a lost WebGPU device) is
 //! restarted with the trainings of its share not done yet, the one it was on from its last
 //! checkpoint ([`PartTrained`]; CPU workers post one every [`CHECKPOINT_SECS`]) or else from its
-//! seed (the CPU backend after a lost device), at most [`MAX_RESTARTS`] times per training; a training that fails
-//! every time, or a cancel, stops every worker and keeps the finished trainings as partial
-//! results. No browser code: the page (`ui::pool_run`) only executes the actions.
+//! seed (the CPU backend after a lost device), at most [`MAX_RESTARTS`] times per training; a
+//! training that fails every time, or a cancel, stops every worker and keeps the finished
+//! trainings as partial results. No browser code: the page (`ui::pool_run`) only executes the actions.
 
 use std::collections::HashMap;
 

@@ -169,9 +169,15 @@ fn a_continued_study_resumes_its_checkpoint_on_the_cpu_only() {
             webgpu,
             5.0,
         );
-        assert!(statuses(&actions).iter().any(|s| s.contains(
-            "Continuing the study (0 training(s) were done): starting 1 worker(s) for the 1 left, 1 of them from its checkpoint"
-        )));
+        let how = if resumes {
+            "1 of them from its checkpoint…"
+        } else {
+            "1 of them part-trained but started again from its seed (WebGPU resumes no checkpoint)…"
+        };
+        let said = format!(
+            "Continuing the study (0 training(s) were done): starting 1 worker(s) for the 1 left, {how}"
+        );
+        assert_eq!(statuses(&actions).last(), Some(&said.as_str()));
         let run = controller.step(Input::Heard(0, FromWorker::Ready), 5.0);
         assert_eq!(resume_of(&run).is_some(), resumes, "webgpu: {webgpu}");
     }

@@ -28,9 +28,12 @@ impl PoolController {
             .assembly
             .resume(unfinished.cells, unfinished.weights);
         let left = controller.assembly.plan().cells.len() - controller.assembly.done();
-        let part = match part_trained.all().len() {
-            0 => String::new(),
-            n => format!(", {n} of them from its checkpoint on the CPU backend"),
+        let part = match (part_trained.all().len(), webgpu) {
+            (0, _) => String::new(),
+            (n, false) => format!(", {n} of them from its checkpoint"),
+            (n, true) => format!(
+                ", {n} of them part-trained but started again from its seed (WebGPU resumes no checkpoint)"
+            ),
         };
         controller.part_trained = part_trained;
         actions.push(Action::Status(format!(
