@@ -61,6 +61,11 @@ impl PartTrained {
         self.latest.values().cloned().collect()
     }
 
+    /// How many are kept.
+    pub fn len(&self) -> usize {
+        self.latest.len()
+    }
+
     /// True when none is kept.
     pub fn is_empty(&self) -> bool {
         self.latest.is_empty()

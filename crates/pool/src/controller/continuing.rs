@@ -28,7 +28,7 @@ impl PoolController {
             .assembly
             .resume(unfinished.cells, unfinished.weights);
         let left = controller.assembly.plan().cells.len() - controller.assembly.done();
-        let part = match (part_trained.all().len(), webgpu) {
+        let part = match (part_trained.len(), webgpu) {
             (0, _) => String::new(),
             (n, false) => format!(", {n} of them from its checkpoint"),
             (n, true) => format!(
